@@ -1,0 +1,71 @@
+using System.Net.Mail;
+
+namespace Notifications.Shared.Contract;
+
+/// <summary>Decides whether a notification can be sent; the reason is kept with a dead letter.</summary>
+public static class NotificationValidator
+{
+    /// <summary>RFC 5321's limit on a forward path (local part 64 + @ + domain 255).</summary>
+    public const int MaxRecipientLength = 320;
+
+    /// <summary>RFC 5322's limit on one header line.</summary>
+    public const int MaxSubjectLength = 998;
+
+    /// <summary>Null when <paramref name="message"/> is valid; otherwise why it is not.</summary>
+    public static string? Validate(NotificationMessage message)
+    {
+        ArgumentNullException.ThrowIfNull(message);
+        if (message.Id <= 0)
+        {
+            return $"invalid id: {message.Id} (ids are positive)";
+        }
+
+        return ValidateRecipient(message.Recipient) ?? ValidateSubject(message.Subject)
+            ?? (message.Body is null ? "invalid body: missing" : null);
+    }
+
+    /// <summary>True when the notification's expiry lies before <paramref name="now"/>.</summary>
+    public static bool IsExpired(NotificationMessage message, DateTimeOffset now) =>
+        message.ExpiresAt is { } expiresAt && expiresAt <= now;
+
+    private static string? ValidateRecipient(string? recipient)
+    {
+        if (string.IsNullOrWhiteSpace(recipient))
+        {
+            return "invalid recipient: empty";
+        }
+
+        if (recipient.Length > MaxRecipientLength)
+        {
+            return $"invalid recipient: longer than {MaxRecipientLength} characters";
+        }
+
+        if (recipient.AsSpan().IndexOfAny('\r', '\n') >= 0)
+        {
+            return "invalid recipient: contains CR or LF (header injection)";
+        }
+
+        // MailAddress also accepts "Name <a@b>" and comments; a recipient here is one bare address.
+        bool bare = MailAddress.TryCreate(recipient, out var address)
+            && address.Address == recipient
+            && !recipient.Any(c => char.IsWhiteSpace(c) || char.IsControl(c) || c is '<' or '>' or '(' or ')' or ',' or ';');
+        return bare ? null : $"invalid recipient: '{Truncate(recipient)}' is not a single e-mail address";
+    }
+
+    private static string? ValidateSubject(string? subject)
+    {
+        if (subject is null)
+        {
+            return "invalid subject: missing";
+        }
+
+        if (subject.Length > MaxSubjectLength)
+        {
+            return $"invalid subject: longer than {MaxSubjectLength} characters";
+        }
+
+        return subject.Any(char.IsControl) ? "invalid subject: contains CR, LF or another control character (header injection)" : null;
+    }
+
+    private static string Truncate(string value) => value.Length <= 64 ? value : value[..64] + "...";
+}

@@ -1,0 +1,23 @@
+namespace Notifications.Shared.Data;
+
+/// <summary>
+/// The consumer's idempotency record, one implementation per SQL dialect. Every method takes a batch:
+/// concurrent handlers' calls are coalesced into one statement.
+/// </summary>
+public interface IDeliveryLogStore
+{
+    /// <summary>The ids among <paramref name="ids"/> already recorded as sent.</summary>
+    Task<IReadOnlySet<long>> FindSentAsync(IReadOnlyCollection<long> ids, CancellationToken cancellationToken);
+
+    /// <summary>Records the ids as sent (inserting or updating their rows).</summary>
+    Task RecordSentAsync(IReadOnlyCollection<long> ids, CancellationToken cancellationToken);
+
+    /// <summary>
+    /// At-most-once: inserts a 'sending' row for each id that has none and returns those ids — the
+    /// ones this caller now owns. An id with a row of any status is not returned.
+    /// </summary>
+    Task<IReadOnlySet<long>> TryMarkSendingAsync(IReadOnlyCollection<long> ids, CancellationToken cancellationToken);
+
+    /// <summary>At-most-once: removes 'sending' marks of sends known not to have happened, so a retry may claim them.</summary>
+    Task ReleaseAsync(IReadOnlyCollection<long> ids, CancellationToken cancellationToken);
+}

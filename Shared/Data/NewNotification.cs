@@ -1,0 +1,14 @@
+namespace Notifications.Shared.Data;
+
+/// <summary>What a business application enqueues.</summary>
+/// <param name="Recipient">One bare e-mail address.</param>
+/// <param name="Subject">The subject line.</param>
+/// <param name="Body">The body, text or HTML.</param>
+public sealed record NewNotification(string Recipient, string Subject, string Body)
+{
+    /// <summary>Whether <see cref="Body"/> is HTML.</summary>
+    public bool IsHtml { get; init; }
+
+    /// <summary>Optional: after this instant the notification is dead-lettered as expired instead of sent.</summary>
+    public DateTimeOffset? ExpiresAt { get; init; }
+}

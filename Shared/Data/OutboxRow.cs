@@ -1,0 +1,31 @@
+using Notifications.Shared.Contract;
+
+namespace Notifications.Shared.Data;
+
+/// <summary>One outbox row as the producer claims it.</summary>
+public sealed class OutboxRow
+{
+    /// <summary>The notification id.</summary>
+    public long Id { get; init; }
+
+    /// <summary>The recipient address.</summary>
+    public string? Recipient { get; init; }
+
+    /// <summary>The subject line.</summary>
+    public string? Subject { get; init; }
+
+    /// <summary>The body.</summary>
+    public string? Body { get; init; }
+
+    /// <summary>Whether the body is HTML.</summary>
+    public bool IsHtml { get; init; }
+
+    /// <summary>When the row was inserted.</summary>
+    public DateTimeOffset CreatedAt { get; init; }
+
+    /// <summary>When the notification stops being worth sending.</summary>
+    public DateTimeOffset? ExpiresAt { get; init; }
+
+    /// <summary>The row as a wire message.</summary>
+    public NotificationMessage ToMessage() => new(Id, Recipient, Subject, Body, IsHtml, CreatedAt, ExpiresAt);
+}

@@ -1,0 +1,68 @@
+using Dapper;
+using Notifications.Shared.Hosting;
+using Npgsql;
+
+namespace Notifications.Shared.Data.Postgres;
+
+/// <summary>The delivery log on PostgreSQL; ids travel as one bigint[] parameter.</summary>
+internal sealed class PostgresDeliveryLogStore : IDeliveryLogStore
+{
+    private readonly NpgsqlDataSource _dataSource;
+    private readonly int _timeoutSeconds;
+    private readonly string _findSentSql;
+    private readonly string _recordSentSql;
+    private readonly string _markSendingSql;
+    private readonly string _releaseSql;
+
+    public PostgresDeliveryLogStore(NpgsqlDataSource dataSource, DatabaseOptions options)
+    {
+        _dataSource = dataSource;
+        _timeoutSeconds = (int)options.CommandTimeout.TotalSeconds;
+        string s = options.Schema;
+        _findSentSql = $"""
+            SELECT notification_id FROM "{s}".delivery_log WHERE notification_id = ANY(@Ids) AND status = 'sent'
+            """;
+        _recordSentSql = $"""
+            INSERT INTO "{s}".delivery_log (notification_id, status)
+            SELECT unnest(@Ids), 'sent'
+            ON CONFLICT (notification_id) DO UPDATE SET status = 'sent', updated_at = now()
+            """;
+        _markSendingSql = $"""
+            INSERT INTO "{s}".delivery_log (notification_id, status)
+            SELECT unnest(@Ids), 'sending'
+            ON CONFLICT (notification_id) DO NOTHING
+            RETURNING notification_id
+            """;
+        _releaseSql = $"""
+            DELETE FROM "{s}".delivery_log WHERE notification_id = ANY(@Ids) AND status = 'sending'
+            """;
+    }
+
+    public async Task<IReadOnlySet<long>> FindSentAsync(IReadOnlyCollection<long> ids, CancellationToken cancellationToken) =>
+        (await QueryAsync(_findSentSql, ids, cancellationToken)).ToHashSet();
+
+    public Task RecordSentAsync(IReadOnlyCollection<long> ids, CancellationToken cancellationToken) =>
+        ExecuteAsync(_recordSentSql, ids, cancellationToken);
+
+    public async Task<IReadOnlySet<long>> TryMarkSendingAsync(IReadOnlyCollection<long> ids, CancellationToken cancellationToken) =>
+        (await QueryAsync(_markSendingSql, ids, cancellationToken)).ToHashSet();
+
+    public Task ReleaseAsync(IReadOnlyCollection<long> ids, CancellationToken cancellationToken) =>
+        ExecuteAsync(_releaseSql, ids, cancellationToken);
+
+    private async Task<IEnumerable<long>> QueryAsync(string sql, IReadOnlyCollection<long> ids, CancellationToken cancellationToken)
+    {
+        await using var connection = await _dataSource.OpenConnectionAsync(cancellationToken);
+        return await connection.QueryAsync<long>(Command(sql, ids, cancellationToken));
+    }
+
+    private async Task ExecuteAsync(string sql, IReadOnlyCollection<long> ids, CancellationToken cancellationToken)
+    {
+        await using var connection = await _dataSource.OpenConnectionAsync(cancellationToken);
+        await connection.ExecuteAsync(Command(sql, ids, cancellationToken));
+    }
+
+    // One statement may not touch the same key twice (ON CONFLICT DO UPDATE forbids it): distinct ids only.
+    private CommandDefinition Command(string sql, IReadOnlyCollection<long> ids, CancellationToken cancellationToken) =>
+        new(sql, new { Ids = ids.Distinct().ToArray() }, commandTimeout: _timeoutSeconds, cancellationToken: cancellationToken);
+}

@@ -1,0 +1,77 @@
+using Dapper;
+using Notifications.Shared.Hosting;
+using Npgsql;
+
+namespace Notifications.Shared.Data.Postgres;
+
+/// <summary>The outbox on PostgreSQL.</summary>
+internal sealed class PostgresOutboxStore : IOutboxStore
+{
+    private readonly NpgsqlDataSource _dataSource;
+    private readonly int _timeoutSeconds;
+    private readonly string _claimSql;
+    private readonly string _rejectSql;
+    private readonly string _countSql;
+
+    public PostgresOutboxStore(NpgsqlDataSource dataSource, DatabaseOptions options)
+    {
+        _dataSource = dataSource;
+        _timeoutSeconds = (int)options.CommandTimeout.TotalSeconds;
+        string s = options.Schema;
+        // SKIP LOCKED lets several producers claim disjoint batches without waiting on each other.
+        _claimSql = $"""
+            DELETE FROM "{s}".outbox
+            WHERE id IN (SELECT id FROM "{s}".outbox ORDER BY id LIMIT @BatchSize FOR UPDATE SKIP LOCKED)
+            RETURNING id AS Id, recipient AS Recipient, subject AS Subject, body AS Body, is_html AS IsHtml,
+                      created_at AS CreatedAt, expires_at AS ExpiresAt
+            """;
+        _rejectSql = $"""
+            INSERT INTO "{s}".rejected (id, recipient, subject, body, created_at, reason)
+            SELECT * FROM unnest(@Ids, @Recipients, @Subjects, @Bodies, @CreatedAts, @Reasons)
+            ON CONFLICT (id) DO UPDATE SET reason = EXCLUDED.reason, rejected_at = now()
+            """;
+        _countSql = $"""SELECT count(*) FROM "{s}".outbox""";
+    }
+
+    public async Task<OutboxClaim> ClaimAsync(int batchSize, CancellationToken cancellationToken)
+    {
+        var connection = await _dataSource.OpenConnectionAsync(cancellationToken);
+        try
+        {
+            var transaction = await connection.BeginTransactionAsync(cancellationToken);
+            var rows = await connection.QueryAsync<OutboxRow>(new CommandDefinition(
+                _claimSql, new { BatchSize = batchSize }, transaction, _timeoutSeconds, cancellationToken: cancellationToken));
+            return new OutboxClaim(connection, transaction, rows.AsList(), RejectAsync);
+        }
+        catch
+        {
+            await connection.DisposeAsync();
+            throw;
+        }
+    }
+
+    public async Task<long> CountAsync(CancellationToken cancellationToken)
+    {
+        await using var connection = await _dataSource.OpenConnectionAsync(cancellationToken);
+        return await connection.ExecuteScalarAsync<long>(
+            new CommandDefinition(_countSql, commandTimeout: _timeoutSeconds, cancellationToken: cancellationToken));
+    }
+
+    private Task RejectAsync(
+        System.Data.Common.DbTransaction transaction,
+        IReadOnlyList<(OutboxRow Row, string Reason)> rejects,
+        CancellationToken cancellationToken)
+    {
+        var parameters = new
+        {
+            Ids = rejects.Select(r => r.Row.Id).ToArray(),
+            Recipients = rejects.Select(r => r.Row.Recipient).ToArray(),
+            Subjects = rejects.Select(r => r.Row.Subject).ToArray(),
+            Bodies = rejects.Select(r => r.Row.Body).ToArray(),
+            CreatedAts = rejects.Select(r => r.Row.CreatedAt).ToArray(),
+            Reasons = rejects.Select(r => r.Reason).ToArray(),
+        };
+        return transaction.Connection!.ExecuteAsync(new CommandDefinition(
+            _rejectSql, parameters, transaction, _timeoutSeconds, cancellationToken: cancellationToken));
+    }
+}

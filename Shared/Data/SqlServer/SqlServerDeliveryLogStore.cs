@@ -1,0 +1,79 @@
+using Dapper;
+using Microsoft.Data.SqlClient;
+using Notifications.Shared.Hosting;
+
+namespace Notifications.Shared.Data.SqlServer;
+
+/// <summary>
+/// The delivery log on SQL Server. A batch of ids travels as one JSON array read by OPENJSON:
+/// a single parameter, no table type to deploy, and one plan for every batch size.
+/// </summary>
+internal sealed class SqlServerDeliveryLogStore : IDeliveryLogStore
+{
+    private readonly string _connectionString;
+    private readonly int _timeoutSeconds;
+
+    public SqlServerDeliveryLogStore(DatabaseOptions options)
+    {
+        _connectionString = options.ConnectionString;
+        _timeoutSeconds = (int)options.CommandTimeout.TotalSeconds;
+        string s = options.Schema;
+        const string ids = "(SELECT DISTINCT id FROM OPENJSON(@Ids) WITH (id bigint '$'))";
+        FindSentSql = $"""
+            SELECT d.notification_id FROM [{s}].[delivery_log] AS d
+            WHERE d.status = 'sent' AND d.notification_id IN (SELECT id FROM {ids} AS j);
+            """;
+        RecordSentSql = $"""
+            MERGE [{s}].[delivery_log] WITH (HOLDLOCK) AS t
+            USING {ids} AS src ON t.notification_id = src.id
+            WHEN MATCHED THEN UPDATE SET status = 'sent', updated_at = SYSUTCDATETIME()
+            WHEN NOT MATCHED THEN INSERT (notification_id, status) VALUES (src.id, 'sent');
+            """;
+        MarkSendingSql = $"""
+            INSERT INTO [{s}].[delivery_log] (notification_id, status)
+            OUTPUT INSERTED.notification_id
+            SELECT j.id, 'sending' FROM {ids} AS j
+            WHERE NOT EXISTS (SELECT 1 FROM [{s}].[delivery_log] AS d WITH (UPDLOCK, HOLDLOCK)
+                              WHERE d.notification_id = j.id);
+            """;
+        ReleaseSql = $"""
+            DELETE FROM [{s}].[delivery_log]
+            WHERE status = 'sending' AND notification_id IN (SELECT id FROM {ids} AS j);
+            """;
+    }
+
+    internal string FindSentSql { get; }
+
+    internal string RecordSentSql { get; }
+
+    internal string MarkSendingSql { get; }
+
+    internal string ReleaseSql { get; }
+
+    public async Task<IReadOnlySet<long>> FindSentAsync(IReadOnlyCollection<long> ids, CancellationToken cancellationToken) =>
+        (await QueryAsync(FindSentSql, ids, cancellationToken)).ToHashSet();
+
+    public Task RecordSentAsync(IReadOnlyCollection<long> ids, CancellationToken cancellationToken) =>
+        ExecuteAsync(RecordSentSql, ids, cancellationToken);
+
+    public async Task<IReadOnlySet<long>> TryMarkSendingAsync(IReadOnlyCollection<long> ids, CancellationToken cancellationToken) =>
+        (await QueryAsync(MarkSendingSql, ids, cancellationToken)).ToHashSet();
+
+    public Task ReleaseAsync(IReadOnlyCollection<long> ids, CancellationToken cancellationToken) =>
+        ExecuteAsync(ReleaseSql, ids, cancellationToken);
+
+    private async Task<IEnumerable<long>> QueryAsync(string sql, IReadOnlyCollection<long> ids, CancellationToken cancellationToken)
+    {
+        await using var connection = new SqlConnection(_connectionString);
+        return await connection.QueryAsync<long>(Command(sql, ids, cancellationToken));
+    }
+
+    private async Task ExecuteAsync(string sql, IReadOnlyCollection<long> ids, CancellationToken cancellationToken)
+    {
+        await using var connection = new SqlConnection(_connectionString);
+        await connection.ExecuteAsync(Command(sql, ids, cancellationToken));
+    }
+
+    private CommandDefinition Command(string sql, IReadOnlyCollection<long> ids, CancellationToken cancellationToken) =>
+        new(sql, new { Ids = "[" + string.Join(',', ids) + "]" }, commandTimeout: _timeoutSeconds, cancellationToken: cancellationToken);
+}

@@ -1,0 +1,78 @@
+using Microsoft.Extensions.Configuration;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Options;
+using Notifications.Shared.Data;
+using Notifications.Shared.Data.Postgres;
+using Notifications.Shared.Data.SqlServer;
+using Npgsql;
+using Serilog;
+using Serilog.Formatting.Json;
+
+namespace Notifications.Shared.Hosting;
+
+/// <summary>DI wiring both workers share.</summary>
+public static class NotificationsHostingExtensions
+{
+    /// <summary>
+    /// Serilog as the logging provider, configured from the <c>Serilog</c> section and
+    /// <c>Logging:Format</c> (<c>text</c> for people, <c>json</c> for machines).
+    /// </summary>
+    public static IHostApplicationBuilder AddNotificationsLogging(this IHostApplicationBuilder builder)
+    {
+        ArgumentNullException.ThrowIfNull(builder);
+        var configuration = new LoggerConfiguration()
+            .ReadFrom.Configuration(builder.Configuration)
+            .Enrich.FromLogContext()
+            .Enrich.WithProperty("Application", builder.Environment.ApplicationName);
+        bool json = string.Equals(builder.Configuration["Logging:Format"], "json", StringComparison.OrdinalIgnoreCase);
+        configuration = json
+            ? configuration.WriteTo.Console(new JsonFormatter(renderMessage: true))
+            : configuration.WriteTo.Console(outputTemplate: "{Timestamp:HH:mm:ss.fff} {Level:u3} {SourceContext}: {Message:lj}{NewLine}{Exception}");
+        builder.Logging.ClearProviders();
+        builder.Logging.AddSerilog(configuration.CreateLogger(), dispose: true);
+        return builder;
+    }
+
+    /// <summary>Validated <see cref="RabbitMqOptions"/> from section <c>RabbitMq</c>.</summary>
+    public static IServiceCollection AddRabbitMqOptions(this IServiceCollection services)
+    {
+        services.AddOptions<RabbitMqOptions>().BindConfiguration(RabbitMqOptions.SectionName)
+            .PostConfigure<IConfiguration>(ReplaceRetryDelays)
+            .ValidateDataAnnotations().ValidateOnStart();
+        return services;
+    }
+
+    /// <summary>The outbox and delivery-log stores of the configured <see cref="DatabaseProvider"/>.</summary>
+    public static IServiceCollection AddNotificationsDatabase(this IServiceCollection services)
+    {
+        services.AddOptions<DatabaseOptions>().BindConfiguration(DatabaseOptions.SectionName)
+            .ValidateDataAnnotations().ValidateOnStart();
+        services.AddSingleton(sp => NpgsqlDataSource.Create(Options(sp).ConnectionString));
+        services.AddSingleton<IOutboxStore>(sp => Options(sp).Provider switch
+        {
+            DatabaseProvider.Postgres => new PostgresOutboxStore(sp.GetRequiredService<NpgsqlDataSource>(), Options(sp)),
+            _ => new SqlServerOutboxStore(Options(sp)),
+        });
+        services.AddSingleton<IDeliveryLogStore>(sp => Options(sp).Provider switch
+        {
+            DatabaseProvider.Postgres => new PostgresDeliveryLogStore(sp.GetRequiredService<NpgsqlDataSource>(), Options(sp)),
+            _ => new SqlServerDeliveryLogStore(Options(sp)),
+        });
+        return services;
+    }
+
+    // The binder appends configured array items to an initialized array (the default delays) instead of
+    // replacing it; configured delays are meant to be the whole list.
+    private static void ReplaceRetryDelays(RabbitMqOptions options, IConfiguration configuration)
+    {
+        var delays = configuration.GetSection($"{RabbitMqOptions.SectionName}:{nameof(RabbitMqOptions.RetryDelays)}");
+        if (delays.GetChildren().Any())
+        {
+            options.RetryDelays = delays.Get<TimeSpan[]>() ?? [];
+        }
+    }
+
+    private static DatabaseOptions Options(IServiceProvider sp) => sp.GetRequiredService<IOptions<DatabaseOptions>>().Value;
+}

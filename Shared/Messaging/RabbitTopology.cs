@@ -1,0 +1,47 @@
+using Notifications.Shared.Hosting;
+using RabbitMQ.Client;
+
+namespace Notifications.Shared.Messaging;
+
+/// <summary>
+/// Declares the exchange and queues both workers rely on. Idempotent: every worker declares on start,
+/// so the order in which producers and consumers start does not matter.
+/// </summary>
+/// <remarks>
+/// <c>{Queue}</c> is the work queue; <c>{Queue}.retry.N</c> hold a transiently failed message for the
+/// N-th delay, then dead-letter it back to the exchange; <c>{Queue}.dead</c> keeps what will never be sent,
+/// with the reason in its headers.
+/// </remarks>
+public static class RabbitTopology
+{
+    /// <summary>Declares everything; safe to call concurrently from several workers.</summary>
+    public static async Task DeclareAsync(IChannel channel, RabbitMqOptions options, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(channel);
+        ArgumentNullException.ThrowIfNull(options);
+        await channel.ExchangeDeclareAsync(options.Exchange, ExchangeType.Direct, durable: true, autoDelete: false,
+            cancellationToken: cancellationToken);
+        await DeclareBoundQueueAsync(channel, options, options.Queue, arguments: null, cancellationToken);
+        await DeclareBoundQueueAsync(channel, options, options.DeadLetterQueue, arguments: null, cancellationToken);
+        for (int attempt = 1; attempt <= options.RetryDelays.Length; attempt++)
+        {
+            var arguments = new Dictionary<string, object?>
+            {
+                ["x-message-ttl"] = (long)options.RetryDelays[attempt - 1].TotalMilliseconds,
+                ["x-dead-letter-exchange"] = options.Exchange,
+                ["x-dead-letter-routing-key"] = options.Queue,
+            };
+            await DeclareBoundQueueAsync(channel, options, options.RetryQueue(attempt), arguments, cancellationToken);
+        }
+    }
+
+    private static async Task DeclareBoundQueueAsync(
+        IChannel channel, RabbitMqOptions options, string queue, Dictionary<string, object?>? arguments, CancellationToken cancellationToken)
+    {
+        await channel.QueueDeclareAsync(queue, durable: true, exclusive: false, autoDelete: false, arguments,
+            cancellationToken: cancellationToken);
+        // Each queue is bound under its own name, so publishing to the exchange with routing key = queue
+        // name reaches exactly that queue; an unbound name comes back as a mandatory return.
+        await channel.QueueBindAsync(queue, options.Exchange, queue, cancellationToken: cancellationToken);
+    }
+}
