@@ -1,0 +1,65 @@
+using System.Globalization;
+using Microsoft.Extensions.Options;
+using Notifications.Shared.Contract;
+using Notifications.Shared.Data;
+using Notifications.Shared.Hosting;
+using RabbitMQ.Client;
+
+namespace Notifications.Producer;
+
+/// <summary>Claims one batch, publishes it with confirms, and commits only when every confirm is in.</summary>
+internal sealed class BatchPublisher(IOutboxStore store, IOptions<ProducerOptions> producerOptions, IOptions<RabbitMqOptions> rabbitOptions)
+{
+    private readonly ProducerOptions _options = producerOptions.Value;
+    private readonly RabbitMqOptions _rabbit = rabbitOptions.Value;
+
+    /// <summary>
+    /// Publishes the next batch on <paramref name="channel"/> (confirms and tracking on) and returns how
+    /// many rows it took. Throws if any publish is nacked, returned or times out: the transaction then
+    /// rolls back and the rows are claimed again later (at-least-once; consumers deduplicate).
+    /// </summary>
+    public async Task<int> PublishNextBatchAsync(IChannel channel, CancellationToken cancellationToken)
+    {
+        await using var claim = await store.ClaimAsync(_options.BatchSize, cancellationToken);
+        if (claim.Rows.Count == 0)
+        {
+            return 0;
+        }
+
+        // Not linked to shutdown: once rows are claimed, the batch is finished and committed (bounded by the
+        // publish timeout). Cancelling it would roll back rows whose messages are already on the broker.
+        using var timeout = new CancellationTokenSource(_options.PublishTimeout);
+        var publishes = new List<Task>(claim.Rows.Count);
+        var rejects = new List<(OutboxRow Row, string Reason)>();
+        foreach (var row in claim.Rows)
+        {
+            byte[] body = MessageSerializer.Serialize(row.ToMessage());
+            if (body.Length > _options.MaxMessageBytes)
+            {
+                rejects.Add((row, $"message too large: {body.Length} bytes serialized, the limit is {_options.MaxMessageBytes}"));
+                continue;
+            }
+
+            // With confirm tracking on, each task completes when the broker confirms; a nack or a
+            // mandatory return fails it with a PublishException.
+            publishes.Add(channel.BasicPublishAsync(_rabbit.Exchange, _rabbit.Queue, mandatory: true,
+                Properties(row), body, timeout.Token).AsTask());
+        }
+
+        await Task.WhenAll(publishes).WaitAsync(timeout.Token);
+        await claim.RejectAsync(rejects, timeout.Token);
+        // Every confirm is in: commit even if shutdown began meanwhile. Rolling back now would only
+        // produce duplicates; the commit itself is bounded by the command timeout.
+        await claim.CommitAsync(CancellationToken.None);
+        return claim.Rows.Count;
+    }
+
+    private static BasicProperties Properties(OutboxRow row) => new()
+    {
+        Persistent = true,
+        ContentType = MessageSerializer.ContentType,
+        Type = MessageSerializer.MessageType,
+        MessageId = row.Id.ToString(CultureInfo.InvariantCulture),
+        Timestamp = new AmqpTimestamp(row.CreatedAt.ToUnixTimeSeconds()),
+    };
+}

@@ -1,0 +1,102 @@
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Options;
+using Notifications.Shared.Hosting;
+using Notifications.Shared.Messaging;
+using RabbitMQ.Client;
+using RabbitMQ.Client.Exceptions;
+
+namespace Notifications.Producer;
+
+/// <summary>
+/// The producer loop: claim a batch, publish it with confirms, commit; again at once after a full
+/// batch, after a short pause when the outbox is nearly or entirely empty. A failed batch is logged,
+/// rolled back and retried after a backoff; only shutdown ends the loop.
+/// </summary>
+internal sealed class OutboxPublisherService(
+    BatchPublisher publisher,
+    IOptions<ProducerOptions> options,
+    IOptions<RabbitMqOptions> rabbitOptions,
+    ProducerStats stats,
+    ILogger<OutboxPublisherService> logger) : BackgroundService
+{
+    private readonly ProducerOptions _options = options.Value;
+
+    protected override async Task ExecuteAsync(CancellationToken stoppingToken)
+    {
+        await using var connection = await RabbitConnector.ConnectAsync(rabbitOptions.Value, "notifications-producer", logger, stoppingToken);
+        IChannel? channel = null;
+        var idleDelay = _options.IdleDelay;
+        var errorDelay = TimeSpan.FromSeconds(1);
+        try
+        {
+            while (!stoppingToken.IsCancellationRequested)
+            {
+                try
+                {
+                    channel ??= await OpenChannelAsync(connection, stoppingToken);
+                    int published = await publisher.PublishNextBatchAsync(channel, stoppingToken);
+                    stats.AddBatch(published);
+                    errorDelay = TimeSpan.FromSeconds(1);
+                    if (published == _options.BatchSize)
+                    {
+                        idleDelay = _options.IdleDelay;
+                        continue;
+                    }
+
+                    var pause = published > 0 ? _options.PartialBatchDelay : idleDelay;
+                    idleDelay = published > 0 ? _options.IdleDelay : Min(idleDelay * 2, _options.MaxIdleDelay);
+                    await Task.Delay(pause, stoppingToken);
+                }
+                catch (Exception ex) when (!stoppingToken.IsCancellationRequested)
+                {
+                    ProducerLog.BatchFailed(logger, errorDelay, ex);
+                    stats.AddFailure();
+                    // A channel that saw an error (a closed channel, a return after a queue was deleted)
+                    // is replaced, and the topology declared again with it.
+                    if (channel is not null && (!channel.IsOpen || ex is PublishException or AlreadyClosedException))
+                    {
+                        await channel.DisposeAsync();
+                        channel = null;
+                    }
+
+                    await Task.Delay(Jitter(errorDelay), stoppingToken);
+                    errorDelay = Min(errorDelay * 2, _options.MaxErrorBackoff);
+                }
+            }
+        }
+        catch (OperationCanceledException) when (stoppingToken.IsCancellationRequested)
+        {
+            // Shutdown: a batch in progress was rolled back, or committed if all its confirms were in.
+        }
+        finally
+        {
+            if (channel is not null)
+            {
+                await channel.DisposeAsync();
+            }
+
+            ProducerLog.Stopped(logger, stats.Published);
+            if (_options.StatsFile is { } path)
+            {
+                await File.WriteAllTextAsync(path, stats.ToJson(), CancellationToken.None);
+            }
+        }
+    }
+
+    private async Task<IChannel> OpenChannelAsync(IConnection connection, CancellationToken cancellationToken)
+    {
+        // Tracking on: each publish's task completes with its confirm. No client-side rate limiter:
+        // the batch size already bounds the publishes in flight.
+        var channel = await connection.CreateChannelAsync(
+            new CreateChannelOptions(publisherConfirmationsEnabled: true, publisherConfirmationTrackingEnabled: true,
+                outstandingPublisherConfirmationsRateLimiter: null),
+            cancellationToken);
+        await RabbitTopology.DeclareAsync(channel, rabbitOptions.Value, cancellationToken);
+        return channel;
+    }
+
+    private static TimeSpan Min(TimeSpan a, TimeSpan b) => a < b ? a : b;
+
+    private static TimeSpan Jitter(TimeSpan delay) => delay * (0.8 + (Random.Shared.NextDouble() * 0.4));
+}

@@ -1,0 +1,22 @@
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
+using Notifications.Shared.Hosting;
+
+namespace Notifications.Producer;
+
+/// <summary>DI wiring of the producer worker.</summary>
+public static class ProducerHostingExtensions
+{
+    /// <summary>Adds the outbox publisher loop and everything it needs.</summary>
+    public static IHostApplicationBuilder AddProducer(this IHostApplicationBuilder builder)
+    {
+        ArgumentNullException.ThrowIfNull(builder);
+        builder.Services.AddOptions<ProducerOptions>().BindConfiguration(ProducerOptions.SectionName)
+            .ValidateDataAnnotations().ValidateOnStart();
+        builder.Services.AddRabbitMqOptions().AddNotificationsDatabase();
+        builder.Services.AddSingleton<ProducerStats>();
+        builder.Services.AddSingleton<BatchPublisher>();
+        builder.Services.AddHostedService<OutboxPublisherService>();
+        return builder;
+    }
+}

@@ -1,0 +1,16 @@
+using Microsoft.Extensions.Logging;
+
+namespace Notifications.Producer;
+
+/// <summary>Log messages of the producer (EventIds 2000-2099).</summary>
+internal static partial class ProducerLog
+{
+    [LoggerMessage(2000, LogLevel.Warning, "Batch failed and was rolled back; its rows return to the outbox. Next try in about {Delay}")]
+    public static partial void BatchFailed(ILogger logger, TimeSpan delay, Exception exception);
+
+    [LoggerMessage(2001, LogLevel.Information, "Producer stopped after publishing {Published} notifications")]
+    public static partial void Stopped(ILogger logger, long published);
+
+    [LoggerMessage(2002, LogLevel.Information, "Producer: {Published} published in {Batches} batches, {Failures} failed batches")]
+    public static partial void Progress(ILogger logger, long published, long batches, long failures);
+}

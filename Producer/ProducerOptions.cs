@@ -1,0 +1,45 @@
+using System.ComponentModel.DataAnnotations;
+
+namespace Notifications.Producer;
+
+/// <summary>The producer loop. Section <c>Producer</c>; env vars <c>Producer__BatchSize</c> etc.</summary>
+public sealed class ProducerOptions
+{
+    /// <summary>The configuration section name.</summary>
+    public const string SectionName = "Producer";
+
+    /// <summary>Rows claimed, published and committed together (also the bound on unconfirmed publishes).</summary>
+    [Range(1, 50_000)]
+    public int BatchSize { get; set; } = 1000;
+
+    /// <summary>Pause after a batch that was not full: the outbox is nearly drained.</summary>
+    [Range(typeof(TimeSpan), "00:00:00", "00:01:00")]
+    public TimeSpan PartialBatchDelay { get; set; } = TimeSpan.FromMilliseconds(5);
+
+    /// <summary>First pause after an empty claim; it doubles while the outbox stays empty.</summary>
+    [Range(typeof(TimeSpan), "00:00:00.001", "00:01:00")]
+    public TimeSpan IdleDelay { get; set; } = TimeSpan.FromMilliseconds(10);
+
+    /// <summary>The longest pause between claims of an empty outbox.</summary>
+    [Range(typeof(TimeSpan), "00:00:00.001", "00:10:00")]
+    public TimeSpan MaxIdleDelay { get; set; } = TimeSpan.FromMilliseconds(250);
+
+    /// <summary>How long a batch may wait for all of its publisher confirms before it is rolled back.</summary>
+    [Range(typeof(TimeSpan), "00:00:01", "00:10:00")]
+    public TimeSpan PublishTimeout { get; set; } = TimeSpan.FromSeconds(30);
+
+    /// <summary>The longest pause after a failed batch (the pause doubles from one second up to it).</summary>
+    [Range(typeof(TimeSpan), "00:00:00.100", "00:10:00")]
+    public TimeSpan MaxErrorBackoff { get; set; } = TimeSpan.FromSeconds(30);
+
+    /// <summary>When set, a JSON report of this process's totals is written here on exit (read by the benchmark harness).</summary>
+    public string? StatsFile { get; set; }
+
+    /// <summary>
+    /// A serialized message larger than this is not published but moved to the <c>rejected</c> table:
+    /// the broker would refuse it and the batch would fail forever. RabbitMQ's own limit is
+    /// <c>max_message_size</c> (128 MiB in 3.x, 16 MiB in 4.x).
+    /// </summary>
+    [Range(1024, 512 * 1024 * 1024)]
+    public int MaxMessageBytes { get; set; } = 16 * 1024 * 1024;
+}
