@@ -1,0 +1,155 @@
+using System.Threading.Channels;
+using RabbitMQ.Client;
+
+namespace Notifications.Consumer;
+
+/// <summary>
+/// Settles the deliveries of one channel in groups (see <see cref="AckPlan"/>). Every ack and requeue of
+/// the channel goes through its single flush loop, so a requeue is always sent before a multiple-ack
+/// that would otherwise cover it.
+/// </summary>
+/// <remarks>
+/// Delivery tags are only valid on the channel incarnation that issued them; after a connection
+/// recovery the broker has already requeued everything unacked and numbers anew. Each delivery carries
+/// the generation it arrived in, and settlements of an older generation are dropped instead of being
+/// sent with a tag the new channel does not know (which would close it).
+/// </remarks>
+internal sealed class AckBatcher : IAsyncDisposable
+{
+    private readonly IChannel _channel;
+    private readonly Lock _gate = new();
+    private readonly SortedSet<ulong> _inProgress = [];
+    private readonly Channel<bool> _signal = Channel.CreateBounded<bool>(new BoundedChannelOptions(1) { FullMode = BoundedChannelFullMode.DropWrite });
+    private readonly Task _loop;
+    private List<Settlement> _finished = [];
+    private long _generation;
+    private ulong _lastTag;
+
+    public AckBatcher(IChannel channel)
+    {
+        _channel = channel;
+        _loop = Task.Run(FlushLoopAsync);
+    }
+
+    /// <summary>Registers a new delivery; returns the generation to settle it under.</summary>
+    public long Track(ulong deliveryTag)
+    {
+        lock (_gate)
+        {
+            // Tags only grow on one incarnation: a smaller one means the channel was recovered.
+            if (deliveryTag <= _lastTag)
+            {
+                StartNewGenerationLocked();
+            }
+
+            _lastTag = deliveryTag;
+            _inProgress.Add(deliveryTag);
+            return _generation;
+        }
+    }
+
+    /// <summary>The connection was lost: every delivery so far will be redelivered by the broker.</summary>
+    public void Reset()
+    {
+        lock (_gate)
+        {
+            StartNewGenerationLocked();
+            _lastTag = 0;
+        }
+    }
+
+    /// <summary>Acks the delivery; completes once the frame is written (or dropped as stale).</summary>
+    public Task AckAsync(ulong deliveryTag, long generation) => Settle(deliveryTag, generation, requeue: false);
+
+    /// <summary>Returns the delivery to the queue (basic.nack requeue=true).</summary>
+    public Task RequeueAsync(ulong deliveryTag, long generation) => Settle(deliveryTag, generation, requeue: true);
+
+    public async ValueTask DisposeAsync()
+    {
+        _signal.Writer.TryComplete();
+        await _loop;
+    }
+
+    private Task Settle(ulong deliveryTag, long generation, bool requeue)
+    {
+        var done = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        lock (_gate)
+        {
+            if (generation != _generation || !_inProgress.Remove(deliveryTag))
+            {
+                return Task.CompletedTask;
+            }
+
+            _finished.Add(new Settlement(deliveryTag, requeue, done));
+        }
+
+        _signal.Writer.TryWrite(true);
+        return done.Task;
+    }
+
+    private void StartNewGenerationLocked()
+    {
+        _generation++;
+        _inProgress.Clear();
+        foreach (var stale in _finished)
+        {
+            stale.Done.TrySetResult();
+        }
+
+        _finished = [];
+    }
+
+    private async Task FlushLoopAsync()
+    {
+        while (await _signal.Reader.WaitToReadAsync())
+        {
+            _signal.Reader.TryRead(out _);
+            List<Settlement> batch;
+            ulong? lowest;
+            lock (_gate)
+            {
+                batch = _finished;
+                _finished = [];
+                lowest = _inProgress.Count > 0 ? _inProgress.Min : null;
+            }
+
+            await FlushAsync(batch, lowest);
+        }
+    }
+
+    private async Task FlushAsync(List<Settlement> batch, ulong? lowest)
+    {
+        if (batch.Count == 0)
+        {
+            return;
+        }
+
+        try
+        {
+            foreach (var requeue in batch.Where(s => s.Requeue))
+            {
+                await _channel.BasicNackAsync(requeue.Tag, multiple: false, requeue: true);
+            }
+
+            var plan = AckPlan.Create(batch.Where(s => !s.Requeue).Select(s => s.Tag).ToList(), lowest);
+            if (plan.MultipleUpTo is { } upTo)
+            {
+                await _channel.BasicAckAsync(upTo, multiple: true);
+            }
+
+            foreach (ulong tag in plan.Singles)
+            {
+                await _channel.BasicAckAsync(tag, multiple: false);
+            }
+
+            batch.ForEach(s => s.Done.TrySetResult());
+        }
+        catch (Exception ex)
+        {
+            // The channel or connection is gone; the broker requeues what was not acked.
+            batch.ForEach(s => s.Done.TrySetException(ex));
+        }
+    }
+
+    private sealed record Settlement(ulong Tag, bool Requeue, TaskCompletionSource Done);
+}

@@ -1,0 +1,31 @@
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Options;
+using Notifications.Consumer.Sending;
+using Notifications.Shared.Hosting;
+
+namespace Notifications.Consumer;
+
+/// <summary>DI wiring of the consumer worker.</summary>
+public static class ConsumerHostingExtensions
+{
+    /// <summary>Adds the competing-consumer service and everything it needs.</summary>
+    public static IHostApplicationBuilder AddConsumer(this IHostApplicationBuilder builder)
+    {
+        ArgumentNullException.ThrowIfNull(builder);
+        builder.Services.AddOptions<ConsumerOptions>().BindConfiguration(ConsumerOptions.SectionName)
+            .ValidateDataAnnotations().ValidateOnStart();
+        builder.Services.AddOptions<SmtpOptions>().BindConfiguration(SmtpOptions.SectionName)
+            .ValidateDataAnnotations().ValidateOnStart();
+        builder.Services.AddRabbitMqOptions().AddNotificationsDatabase();
+        builder.Services.AddSingleton(TimeProvider.System);
+        builder.Services.AddSingleton<ConsumerStats>();
+        builder.Services.AddSingleton<EmailSenderFactory>();
+        builder.Services.AddSingleton(sp => sp.GetRequiredService<IOptions<ConsumerOptions>>().Value);
+        builder.Services.AddHostedService<ConsumerService>();
+        builder.Services.AddHostedService<KillSwitchService>();
+        // In-flight handlers get ConsumerOptions.ShutdownTimeout; the host must wait a little longer.
+        builder.Services.Configure<HostOptions>(o => o.ShutdownTimeout = TimeSpan.FromSeconds(30));
+        return builder;
+    }
+}

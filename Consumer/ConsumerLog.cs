@@ -1,0 +1,34 @@
+using Microsoft.Extensions.Logging;
+
+namespace Notifications.Consumer;
+
+/// <summary>Log messages of the consumer (EventIds 4000-4099).</summary>
+internal static partial class ConsumerLog
+{
+    [LoggerMessage(4000, LogLevel.Information, "Consumer started: {Handlers} handlers, {Channels} channel(s) with prefetch {Prefetch}, {Mode}, sender {Sender}")]
+    public static partial void Started(ILogger logger, int handlers, int channels, int prefetch, DeliveryMode mode, SenderKind sender);
+
+    [LoggerMessage(4001, LogLevel.Information, "Consumer stopped: {Delivered} delivered, {Duplicates} duplicates skipped, {Retried} retried, {DeadLettered} dead-lettered, {Unknown} unknown outcome")]
+    public static partial void Stopped(ILogger logger, long delivered, long duplicates, long retried, long deadLettered, long unknown);
+
+    [LoggerMessage(4002, LogLevel.Warning, "Dead-lettered delivery {DeliveryTag}: {Reason}")]
+    public static partial void DeadLettered(ILogger logger, ulong deliveryTag, string reason);
+
+    [LoggerMessage(4003, LogLevel.Warning, "Handling delivery {DeliveryTag} failed; it will be retried")]
+    public static partial void HandlerFailed(ILogger logger, ulong deliveryTag, Exception exception);
+
+    [LoggerMessage(4004, LogLevel.Warning, "Notification {NotificationId}: connection lost after the message was sent; at most once, so it is not sent again")]
+    public static partial void OutcomeUnknown(ILogger logger, long notificationId, Exception exception);
+
+    [LoggerMessage(4005, LogLevel.Error, "Delivery {DeliveryTag} could not be retried or dead-lettered; returning it to the queue")]
+    public static partial void GiveBack(ILogger logger, ulong deliveryTag, Exception exception);
+
+    [LoggerMessage(4006, LogLevel.Error, "Delivery {DeliveryTag} could not be returned to the queue; the broker will redeliver it when the channel closes")]
+    public static partial void RequeueFailed(ILogger logger, ulong deliveryTag, Exception exception);
+
+    [LoggerMessage(4007, LogLevel.Warning, "Consumer channel closed; opening a new one")]
+    public static partial void ChannelReopened(ILogger logger);
+
+    [LoggerMessage(4008, LogLevel.Warning, "Shutdown timeout reached; cancelling {InFlight} in-flight handlers")]
+    public static partial void ShutdownTimedOut(ILogger logger, int inFlight);
+}

@@ -1,0 +1,64 @@
+namespace Notifications.Consumer;
+
+/// <summary>Running totals of this consumer process, read by logs, tests and the harness.</summary>
+internal sealed class ConsumerStats
+{
+    private long _delivered;
+    private long _duplicates;
+    private long _retried;
+    private long _deadLettered;
+    private long _unknown;
+    private long _latencyTicks;
+    private long _firstDeliveredTicks;
+
+    public long Delivered => Interlocked.Read(ref _delivered);
+
+    public long Duplicates => Interlocked.Read(ref _duplicates);
+
+    public long Retried => Interlocked.Read(ref _retried);
+
+    public long DeadLettered => Interlocked.Read(ref _deadLettered);
+
+    public long Unknown => Interlocked.Read(ref _unknown);
+
+    /// <summary>Time from outbox insert to SMTP accepted, per delivery.</summary>
+    public LatencyHistogram Latency { get; } = new();
+
+    /// <summary>When the first notification was delivered (the killswitch window starts here), or null.</summary>
+    public DateTimeOffset? FirstDeliveredAt =>
+        Interlocked.Read(ref _firstDeliveredTicks) is var ticks and > 0 ? new DateTimeOffset(ticks, TimeSpan.Zero) : null;
+
+    /// <summary>Mean time from outbox insert to SMTP accepted, over all deliveries.</summary>
+    public TimeSpan MeanLatency => Delivered == 0 ? TimeSpan.Zero : TimeSpan.FromTicks(Interlocked.Read(ref _latencyTicks) / Delivered);
+
+    public void AddDelivered(TimeSpan latency, DateTimeOffset now)
+    {
+        if (Interlocked.Increment(ref _delivered) == 1)
+        {
+            Interlocked.CompareExchange(ref _firstDeliveredTicks, now.UtcTicks, 0);
+        }
+
+        Interlocked.Add(ref _latencyTicks, latency.Ticks);
+        Latency.Record(latency);
+    }
+
+    /// <summary>Deliveries inside the killswitch window, frozen when it closed (null: no window).</summary>
+    public long? WindowDelivered { get; private set; }
+
+    /// <summary>The killswitch window's length.</summary>
+    public TimeSpan? Window { get; private set; }
+
+    public void CloseWindow(TimeSpan window)
+    {
+        WindowDelivered = Delivered;
+        Window = window;
+    }
+
+    public void AddDuplicate() => Interlocked.Increment(ref _duplicates);
+
+    public void AddRetried() => Interlocked.Increment(ref _retried);
+
+    public void AddDeadLettered() => Interlocked.Increment(ref _deadLettered);
+
+    public void AddUnknown() => Interlocked.Increment(ref _unknown);
+}

@@ -1,0 +1,25 @@
+namespace Notifications.Consumer;
+
+/// <summary>One message taken from the work queue, copied out of the client's buffer.</summary>
+/// <param name="Source">The channel it arrived on; it must be settled there.</param>
+/// <param name="DeliveryTag">The channel's tag for it.</param>
+/// <param name="Generation">The channel incarnation it arrived in (see <see cref="AckBatcher"/>).</param>
+/// <param name="Body">The message bytes.</param>
+/// <param name="ContentType">The AMQP content type, if any.</param>
+/// <param name="Attempt">1 for a first delivery; each retry adds one (header <c>x-attempt</c>).</param>
+/// <param name="Redelivered">The broker's redelivered flag.</param>
+/// <param name="Headers">The original headers, kept when the message is retried or dead-lettered.</param>
+internal sealed record Delivery(
+    ConsumerChannel Source,
+    ulong DeliveryTag,
+    long Generation,
+    byte[] Body,
+    string? ContentType,
+    int Attempt,
+    bool Redelivered,
+    IReadOnlyDictionary<string, object?>? Headers)
+{
+    public Task AckAsync() => Source.Acks.AckAsync(DeliveryTag, Generation);
+
+    public Task RequeueAsync() => Source.Acks.RequeueAsync(DeliveryTag, Generation);
+}

@@ -1,0 +1,205 @@
+using Microsoft.Extensions.Logging;
+using Notifications.Consumer.Sending;
+using Notifications.Shared.Contract;
+using Notifications.Shared.Hosting;
+
+namespace Notifications.Consumer;
+
+/// <summary>
+/// One notification's way through a handler: decode and validate, check the delivery log, send, log,
+/// ack — in the order the configured <see cref="DeliveryMode"/> prescribes. Every outcome ends in an
+/// ack, a retry or a dead letter; nothing is dropped without a trace and no exception escapes.
+/// </summary>
+internal sealed class DeliveryHandler(
+    DeliveryLog log, OutboundPublisher outbound, ConsumerOptions options, RabbitMqOptions rabbit,
+    ConsumerStats stats, TimeProvider time, ILogger<DeliveryHandler> logger)
+{
+    public async Task HandleAsync(Delivery delivery, IEmailSender sender, CancellationToken cancellationToken)
+    {
+        try
+        {
+            await ProcessAsync(delivery, sender, cancellationToken);
+        }
+        catch (Exception ex) when (!cancellationToken.IsCancellationRequested)
+        {
+            // Not the message's fault (the log's database or the broker failed): try it again later.
+            ConsumerLog.HandlerFailed(logger, delivery.DeliveryTag, ex);
+            await RetryOrDeadLetterAsync(delivery, $"processing failed: {ex.Message}", cancellationToken);
+        }
+    }
+
+    private async Task ProcessAsync(Delivery delivery, IEmailSender sender, CancellationToken cancellationToken)
+    {
+        var message = Decode(delivery, out string? invalid);
+        if (message is null)
+        {
+            await DeadLetterAsync(delivery, invalid!, cancellationToken);
+            return;
+        }
+
+        var email = new EmailMessage(message.Id, message.Recipient!, message.Subject!, message.Body!, message.IsHtml, message.CreatedAt);
+        var handled = options.DeliveryMode == DeliveryMode.AtLeastOnce
+            ? AtLeastOnceAsync(delivery, email, sender, cancellationToken)
+            : AtMostOnceAsync(delivery, email, sender, cancellationToken);
+        await handled;
+    }
+
+    private NotificationMessage? Decode(Delivery delivery, out string? reason)
+    {
+        reason = null;
+        if (!string.Equals(delivery.ContentType, MessageSerializer.ContentType, StringComparison.OrdinalIgnoreCase))
+        {
+            reason = $"wrong content type: '{delivery.ContentType}', expected '{MessageSerializer.ContentType}'";
+            return null;
+        }
+
+        if (!MessageSerializer.TryDeserialize(delivery.Body, out var message, out reason))
+        {
+            return null;
+        }
+
+        reason = NotificationValidator.Validate(message);
+        if (reason is null && NotificationValidator.IsExpired(message, time.GetUtcNow()))
+        {
+            reason = $"expired at {message.ExpiresAt:O}";
+        }
+
+        return reason is null ? message : null;
+    }
+
+    // Send, log, ack: a crash after the send and before the log sends again on redelivery.
+    private async Task AtLeastOnceAsync(Delivery delivery, EmailMessage email, IEmailSender sender, CancellationToken cancellationToken)
+    {
+        if (await log.IsSentAsync(email.NotificationId, cancellationToken))
+        {
+            stats.AddDuplicate();
+            await delivery.AckAsync();
+            return;
+        }
+
+        try
+        {
+            await sender.SendAsync(email, cancellationToken);
+        }
+        catch (SmtpSendException ex) when (ex.Kind != SmtpFailureKind.Permanent)
+        {
+            await RetryOrDeadLetterAsync(delivery, Describe(ex), cancellationToken);
+            return;
+        }
+        catch (SmtpSendException ex)
+        {
+            await DeadLetterAsync(delivery, Describe(ex), cancellationToken);
+            return;
+        }
+
+        await log.RecordSentAsync(email.NotificationId, cancellationToken);
+        await delivery.AckAsync();
+        Delivered(email);
+    }
+
+    // Mark, ack, send: the mark in the log (not the ack, which the broker never confirms) is what stops
+    // a redelivered copy; a crash after the mark and before the send loses the notification.
+    private async Task AtMostOnceAsync(Delivery delivery, EmailMessage email, IEmailSender sender, CancellationToken cancellationToken)
+    {
+        if (!await log.TryMarkSendingAsync(email.NotificationId, cancellationToken))
+        {
+            stats.AddDuplicate();
+            await delivery.AckAsync();
+            return;
+        }
+
+        await delivery.AckAsync();
+        try
+        {
+            await sender.SendAsync(email, cancellationToken);
+        }
+        catch (SmtpSendException ex)
+        {
+            await AtMostOnceSendFailedAsync(delivery, email, ex, cancellationToken);
+            return;
+        }
+
+        await log.RecordSentAsync(email.NotificationId, cancellationToken);
+        Delivered(email);
+    }
+
+    private async Task AtMostOnceSendFailedAsync(Delivery delivery, EmailMessage email, SmtpSendException ex, CancellationToken cancellationToken)
+    {
+        switch (ex.Kind)
+        {
+            case SmtpFailureKind.Transient:
+                // The server said no before taking the message: it was not sent, so it may be tried again.
+                await log.ReleaseAsync(email.NotificationId, cancellationToken);
+                await RetryOrDeadLetterAsync(delivery, Describe(ex), cancellationToken);
+                break;
+            case SmtpFailureKind.Permanent:
+                await DeadLetterAsync(delivery, Describe(ex), cancellationToken);
+                break;
+            default:
+                // Lost after the final "." : maybe sent. At most once means not again; the mark stays.
+                stats.AddUnknown();
+                ConsumerLog.OutcomeUnknown(logger, email.NotificationId, ex);
+                break;
+        }
+    }
+
+    private async Task RetryOrDeadLetterAsync(Delivery delivery, string reason, CancellationToken cancellationToken)
+    {
+        if (delivery.Attempt > rabbit.RetryDelays.Length)
+        {
+            await DeadLetterAsync(delivery, $"gave up after {delivery.Attempt} attempts: {reason}", cancellationToken);
+            return;
+        }
+
+        try
+        {
+            await outbound.RetryAsync(delivery, delivery.Attempt, cancellationToken);
+            stats.AddRetried();
+            await delivery.AckAsync();
+        }
+        catch (Exception ex) when (!cancellationToken.IsCancellationRequested)
+        {
+            await GiveBackAsync(delivery, ex, cancellationToken);
+        }
+    }
+
+    private async Task DeadLetterAsync(Delivery delivery, string reason, CancellationToken cancellationToken)
+    {
+        try
+        {
+            await outbound.DeadLetterAsync(delivery, reason, cancellationToken);
+            stats.AddDeadLettered();
+            ConsumerLog.DeadLettered(logger, delivery.DeliveryTag, reason);
+            await delivery.AckAsync();
+        }
+        catch (Exception ex) when (!cancellationToken.IsCancellationRequested)
+        {
+            await GiveBackAsync(delivery, ex, cancellationToken);
+        }
+    }
+
+    // The broker would not take the retry or dead letter: return the original to the queue after a
+    // pause (or, if the channel is gone too, the broker requeues it on its own).
+    private async Task GiveBackAsync(Delivery delivery, Exception ex, CancellationToken cancellationToken)
+    {
+        ConsumerLog.GiveBack(logger, delivery.DeliveryTag, ex);
+        await Task.Delay(TimeSpan.FromSeconds(1), cancellationToken);
+        try
+        {
+            await delivery.RequeueAsync();
+        }
+        catch (Exception requeueFailed)
+        {
+            ConsumerLog.RequeueFailed(logger, delivery.DeliveryTag, requeueFailed);
+        }
+    }
+
+    private void Delivered(EmailMessage email)
+    {
+        var now = time.GetUtcNow();
+        stats.AddDelivered(now - email.CreatedAt, now);
+    }
+
+    private static string Describe(SmtpSendException ex) =>
+        $"smtp {ex.Kind.ToString().ToLowerInvariant()} failure{(ex.ReplyCode is { } code ? $" {code}" : "")}: {ex.Message}";
+}

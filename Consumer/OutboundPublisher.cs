@@ -1,0 +1,119 @@
+using System.Globalization;
+using Notifications.Shared.Contract;
+using Notifications.Shared.Hosting;
+using Notifications.Shared.Messaging;
+using RabbitMQ.Client;
+
+namespace Notifications.Consumer;
+
+/// <summary>
+/// Publishes retries and dead letters from the consumer, persistent and mandatory with confirms; the
+/// original is acked only after the copy is confirmed, so a crash in between duplicates, never loses.
+/// </summary>
+internal sealed class OutboundPublisher(IConnection connection, RabbitMqOptions rabbit, TimeProvider time) : IAsyncDisposable
+{
+    private static readonly TimeSpan PublishTimeout = TimeSpan.FromSeconds(30);
+    private readonly SemaphoreSlim _open = new(1, 1);
+    private IChannel? _channel;
+
+    /// <summary>Puts the delivery into the delay queue of its <paramref name="attempt"/>-th retry.</summary>
+    public Task RetryAsync(Delivery delivery, int attempt, CancellationToken cancellationToken)
+    {
+        var headers = CopyHeaders(delivery);
+        headers[Headers.Attempt] = attempt + 1;
+        return PublishAsync(rabbit.RetryQueue(attempt), delivery, headers, cancellationToken);
+    }
+
+    /// <summary>Moves the delivery to the dead-letter queue with <paramref name="reason"/>.</summary>
+    public Task DeadLetterAsync(Delivery delivery, string reason, CancellationToken cancellationToken)
+    {
+        var headers = CopyHeaders(delivery);
+        headers[Headers.DeadReason] = reason;
+        headers[Headers.DeadAttempts] = delivery.Attempt;
+        headers[Headers.DeadAt] = time.GetUtcNow().ToUnixTimeMilliseconds();
+        return PublishAsync(rabbit.DeadLetterQueue, delivery, headers, cancellationToken);
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        if (_channel is not null)
+        {
+            await _channel.DisposeAsync();
+        }
+
+        _open.Dispose();
+    }
+
+    private async Task PublishAsync(string queue, Delivery delivery, Dictionary<string, object?> headers, CancellationToken cancellationToken)
+    {
+        var channel = await GetChannelAsync(cancellationToken);
+        var properties = new BasicProperties
+        {
+            Persistent = true,
+            ContentType = delivery.ContentType,
+            Type = MessageSerializer.MessageType,
+            Headers = headers,
+        };
+        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        timeout.CancelAfter(PublishTimeout);
+        try
+        {
+            await channel.BasicPublishAsync(rabbit.Exchange, queue, mandatory: true, properties, delivery.Body, timeout.Token);
+        }
+        catch (Exception ex) when (ex is not OperationCanceledException || !cancellationToken.IsCancellationRequested)
+        {
+            // A closed channel or a return (queue deleted): open a fresh channel and declare again next time.
+            await ResetAsync(channel);
+            throw new IOException(string.Create(CultureInfo.InvariantCulture, $"publishing to '{queue}' failed: {ex.Message}"), ex);
+        }
+    }
+
+    private async Task<IChannel> GetChannelAsync(CancellationToken cancellationToken)
+    {
+        if (_channel is { IsOpen: true } open)
+        {
+            return open;
+        }
+
+        await _open.WaitAsync(cancellationToken);
+        try
+        {
+            if (_channel is { IsOpen: true } opened)
+            {
+                return opened;
+            }
+
+            var channel = await connection.CreateChannelAsync(
+                new CreateChannelOptions(publisherConfirmationsEnabled: true, publisherConfirmationTrackingEnabled: true,
+                    outstandingPublisherConfirmationsRateLimiter: null),
+                cancellationToken);
+            await RabbitTopology.DeclareAsync(channel, rabbit, cancellationToken);
+            _channel = channel;
+            return channel;
+        }
+        finally
+        {
+            _open.Release();
+        }
+    }
+
+    private async Task ResetAsync(IChannel failed)
+    {
+        await _open.WaitAsync();
+        try
+        {
+            if (ReferenceEquals(_channel, failed))
+            {
+                _channel = null;
+                await failed.DisposeAsync();
+            }
+        }
+        finally
+        {
+            _open.Release();
+        }
+    }
+
+    private static Dictionary<string, object?> CopyHeaders(Delivery delivery) =>
+        delivery.Headers is null ? [] : new Dictionary<string, object?>(delivery.Headers);
+}
