@@ -1,0 +1,10 @@
+namespace Notifications.Consumer.Sending;
+
+/// <summary>One email to send: a notification rendered for a single recipient.</summary>
+internal sealed record EmailMessage(
+    long NotificationId,
+    string To,
+    string Subject,
+    string Body,
+    bool IsHtml,
+    DateTimeOffset CreatedAt);
