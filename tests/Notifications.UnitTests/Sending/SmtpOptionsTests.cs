@@ -1,0 +1,53 @@
+using System.ComponentModel.DataAnnotations;
+using Notifications.Consumer.Sending;
+
+namespace Notifications.UnitTests.Sending;
+
+public sealed class SmtpOptionsTests
+{
+    [Fact]
+    public void Validate_Defaults_Valid()
+    {
+        Assert.Empty(Validate(new SmtpOptions()));
+    }
+
+    [Theory]
+    [InlineData(0)]
+    [InlineData(65536)]
+    public void Validate_PortOutOfRange_Invalid(int port)
+    {
+        Assert.Contains(nameof(SmtpOptions.Port), Validate(new SmtpOptions { Port = port }).SelectMany(r => r.MemberNames));
+    }
+
+    [Fact]
+    public void Validate_UsernameWithoutPassword_Invalid()
+    {
+        Assert.Contains(nameof(SmtpOptions.Password), Validate(new SmtpOptions { Username = "u" }).SelectMany(r => r.MemberNames));
+    }
+
+    [Theory]
+    [InlineData(false, false)]
+    [InlineData(true, true)]
+    public void Validate_CredentialsWithSecurityNone_ValidOnlyWhenAllowed(bool allow, bool valid)
+    {
+        var options = new SmtpOptions { Username = "u", Password = "p", Security = SmtpSecurity.None, AllowAuthWithoutTls = allow };
+
+        Assert.Equal(valid, Validate(options).Count == 0);
+    }
+
+    [Theory]
+    [InlineData("a@b\r\nBcc: c@d")]
+    [InlineData("a b@c")]
+    [InlineData("")]
+    public void Validate_MalformedFrom_Invalid(string from)
+    {
+        Assert.Contains(nameof(SmtpOptions.From), Validate(new SmtpOptions { From = from }).SelectMany(r => r.MemberNames));
+    }
+
+    private static List<ValidationResult> Validate(SmtpOptions options)
+    {
+        var results = new List<ValidationResult>();
+        Validator.TryValidateObject(options, new ValidationContext(options), results, validateAllProperties: true);
+        return results;
+    }
+}

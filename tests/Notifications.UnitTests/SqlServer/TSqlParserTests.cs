@@ -1,0 +1,86 @@
+using Microsoft.SqlServer.TransactSql.ScriptDom;
+
+namespace Notifications.UnitTests.SqlServer;
+
+/// <summary>Every T-SQL statement the project runs parses with SQL Server 2019's grammar.</summary>
+public sealed class TSqlParserTests
+{
+    private const string ClaimSql = "SqlServerOutboxStore.ClaimSql";
+
+    [Theory]
+    [MemberData(nameof(TSqlStatements.CodeNames), MemberType = typeof(TSqlStatements))]
+    public void Parse_StatementInCode_HasNoErrors(string name)
+    {
+        var (_, errors) = TSqlParsing.Parse(TSqlStatements.Get(name));
+
+        Assert.True(errors.Count == 0, $"{name}:{Environment.NewLine}{string.Join(Environment.NewLine, errors)}");
+    }
+
+    [Theory]
+    [MemberData(nameof(TSqlStatements.ScriptNames), MemberType = typeof(TSqlStatements))]
+    public void Parse_SchemaScriptBatch_HasNoErrors(string name)
+    {
+        var (_, errors) = TSqlParsing.Parse(TSqlStatements.Get(name));
+
+        Assert.True(errors.Count == 0, $"{name}:{Environment.NewLine}{string.Join(Environment.NewLine, errors)}");
+    }
+
+    [Fact]
+    public void InCode_StoresAndOutbox_CoverEveryKnownStatement()
+    {
+        string[] expected =
+        [
+            "SqlServerOutboxStore.ClaimSql", "SqlServerOutboxStore.RejectSql", "SqlServerOutboxStore.CountSql",
+            "SqlServerDeliveryLogStore.FindSentSql", "SqlServerDeliveryLogStore.RecordSentSql",
+            "SqlServerDeliveryLogStore.MarkSendingSql", "SqlServerDeliveryLogStore.ReleaseSql",
+            "NotificationOutbox.SqlServerInsertSql",
+        ];
+
+        Assert.Empty(expected.Except(TSqlStatements.InCode.Keys));
+    }
+
+    [Fact]
+    public void InScripts_SchemaScripts_EveryFileContributesBatches()
+    {
+        var files = TSqlStatements.InScripts.Keys.Select(k => k[..k.IndexOf(' ', StringComparison.Ordinal)]).Distinct();
+
+        Assert.Equal(["001_outbox.sql", "002_delivery_log.sql", "003_rejected.sql"], files.Order(StringComparer.Ordinal));
+    }
+
+    // Proves the checks above can fail: the parser rejects what a broken or PostgreSQL statement looks like.
+    [Theory]
+    [InlineData("DELETE FROM notifications.outbox WHERE id IN (SELECT id FROM notifications.outbox ORDER BY id LIMIT 10 FOR UPDATE SKIP LOCKED) RETURNING id")]
+    [InlineData("INSERT INTO notifications.delivery_log (notification_id, status) SELECT unnest(@Ids), 'sending' ON CONFLICT (notification_id) DO NOTHING")]
+    [InlineData("WITH batch AS (SELECT TOP (@BatchSize) id FROM [notifications].[outbox] WITH (ROWLOCK, READPAST ORDER BY id) DELETE FROM batch")]
+    public void Parse_BrokenOrPostgresStatement_ReportsErrors(string sql)
+    {
+        var (_, errors) = TSqlParsing.Parse(sql);
+
+        Assert.NotEmpty(errors);
+    }
+
+    [Fact]
+    public void ClaimSql_OutboxReference_CarriesRowlockReadpastAndUpdlock()
+    {
+        var (fragment, _) = TSqlParsing.Parse(TSqlStatements.Get(ClaimSql));
+
+        var reference = Assert.Single(TableHintCollector.Collect(fragment, "outbox"));
+
+        Assert.Contains(TableHintKind.Rowlock, reference);
+        Assert.Contains(TableHintKind.ReadPast, reference);
+        Assert.Contains(TableHintKind.UpdLock, reference);
+    }
+
+    [Fact]
+    public void TableHintCollector_ClaimWithoutReadpast_ReportsItMissing()
+    {
+        string original = TSqlStatements.Get(ClaimSql);
+        string withoutReadpast = original.Replace("READPAST, ", "", StringComparison.Ordinal);
+        Assert.NotEqual(original, withoutReadpast);
+
+        var reference = Assert.Single(TableHintCollector.Collect(TSqlParsing.Parse(withoutReadpast).Fragment, "outbox"));
+
+        Assert.DoesNotContain(TableHintKind.ReadPast, reference);
+        Assert.Contains(TableHintKind.Rowlock, reference);
+    }
+}

@@ -1,0 +1,71 @@
+using System.Reflection;
+using Notifications.IntegrationTests.Infrastructure;
+using Notifications.Shared.Data;
+using Notifications.Shared.Data.SqlServer;
+using Notifications.Shared.Hosting;
+
+namespace Notifications.UnitTests.SqlServer;
+
+/// <summary>
+/// Every piece of T-SQL the project runs: each internal <c>*Sql</c> property of the SQL Server stores
+/// (found by reflection, so a new statement is covered without being listed), the SQL Server insert of
+/// <see cref="NotificationOutbox"/>, and every batch of db/sqlserver/*.sql as sqlcmd would send it.
+/// </summary>
+internal static class TSqlStatements
+{
+    public const string Schema = "notifications";
+
+    private static readonly DatabaseOptions Options = new()
+    {
+        Provider = DatabaseProvider.SqlServer,
+        ConnectionString = "Server=never-connected",
+        Schema = Schema,
+    };
+
+    /// <summary>Name ("Type.Property") to statement, for the statements built in code.</summary>
+    public static IReadOnlyDictionary<string, string> InCode { get; } = BuildInCode();
+
+    /// <summary>Name ("NNN_file.sql batch N") to batch, for the schema scripts.</summary>
+    public static IReadOnlyDictionary<string, string> InScripts { get; } = BuildInScripts();
+
+    public static string Get(string name) => InCode.TryGetValue(name, out var sql) ? sql : InScripts[name];
+
+    public static TheoryData<string> CodeNames() => new(InCode.Keys);
+
+    public static TheoryData<string> ScriptNames() => new(InScripts.Keys);
+
+    public static TheoryData<string> AllNames() => new(InCode.Keys.Concat(InScripts.Keys));
+
+    private static Dictionary<string, string> BuildInCode()
+    {
+        var statements = new Dictionary<string, string>(StringComparer.Ordinal);
+        foreach (object store in new object[] { new SqlServerOutboxStore(Options), new SqlServerDeliveryLogStore(Options) })
+        {
+            var properties = store.GetType()
+                .GetProperties(BindingFlags.Instance | BindingFlags.NonPublic)
+                .Where(p => p.PropertyType == typeof(string) && p.Name.EndsWith("Sql", StringComparison.Ordinal));
+            foreach (var property in properties)
+            {
+                statements[$"{store.GetType().Name}.{property.Name}"] = (string)property.GetValue(store)!;
+            }
+        }
+
+        statements[$"{nameof(NotificationOutbox)}.{nameof(NotificationOutbox.SqlServerInsertSql)}"] = NotificationOutbox.SqlServerInsertSql(Schema);
+        return statements;
+    }
+
+    private static Dictionary<string, string> BuildInScripts()
+    {
+        var batches = new Dictionary<string, string>(StringComparer.Ordinal);
+        foreach (string file in SqlcmdScript.Files(Path.Combine(AppContext.BaseDirectory, "sqlserver")))
+        {
+            var fileBatches = SqlcmdScript.Batches(File.ReadAllText(file), Schema);
+            for (int i = 0; i < fileBatches.Count; i++)
+            {
+                batches[$"{Path.GetFileName(file)} batch {i + 1}"] = fileBatches[i];
+            }
+        }
+
+        return batches;
+    }
+}
