@@ -1,0 +1,112 @@
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Options;
+using Notifications.Consumer;
+using Notifications.IntegrationTests.Infrastructure;
+
+namespace Notifications.IntegrationTests.Deployment;
+
+/// <summary>docker-stack.yml as the docker CLI renders it (<c>docker stack config</c>, no engine needed).</summary>
+public sealed class DockerStackTests
+{
+    private static readonly string[] Services = ["consumer", "producer", "rabbitmq", "sqlserver"];
+    private static readonly string[] Secrets = ["Database__ConnectionString", "RabbitMq__Uri", "Smtp__Password", "mssql_sa_password", "rabbitmq_conf"];
+
+    [Fact]
+    public async Task StackConfig_DockerStackYml_RendersEveryServiceAndExternalSecret()
+    {
+        string yaml = await RenderAsync(RepositoryLayout.File("docker-stack.yml"));
+
+        Assert.Equal(Services, StackYaml.Keys(yaml, "services").Order(StringComparer.Ordinal));
+        Assert.Equal(Secrets.Order(StringComparer.Ordinal), StackYaml.Keys(yaml, "secrets").Order(StringComparer.Ordinal));
+        Assert.All(Secrets, s => Assert.Contains("    external: true", StackYaml.Block(yaml, "secrets", s)));
+    }
+
+    [Theory]
+    [InlineData("producer", "worker")]
+    [InlineData("consumer", "worker")]
+    [InlineData("rabbitmq", "broker")]
+    [InlineData("sqlserver", "db")]
+    public async Task StackConfig_Service_IsPlacedByRoleLabelWithLimitsAndHealthcheck(string service, string role)
+    {
+        var block = StackYaml.Block(await RenderAsync(RepositoryLayout.File("docker-stack.yml")), "services", service);
+
+        Assert.Contains($"          - node.labels.notifications.role == {role}", block);
+        Assert.Contains("        limits:", block);
+        Assert.Contains("    healthcheck:", block);
+        Assert.Contains("      backend: null", block);
+    }
+
+    [Theory]
+    [InlineData("producer")]
+    [InlineData("consumer")]
+    public async Task StackConfig_Worker_GetsCredentialsAsSecretsAndOutlastsItsShutdown(string service)
+    {
+        string yaml = await RenderAsync(RepositoryLayout.File("docker-stack.yml"));
+        var block = StackYaml.Block(yaml, "services", service);
+
+        Assert.Contains("      - source: Database__ConnectionString", block);
+        Assert.Contains("      - source: RabbitMq__Uri", block);
+        string grace = Assert.Single(block, l => l.StartsWith("    stop_grace_period: ", StringComparison.Ordinal));
+        Assert.True(StackYaml.Duration(grace) > HostShutdownTimeout(), $"{service}: {grace.Trim()} is not longer than the host's shutdown timeout {HostShutdownTimeout()}");
+    }
+
+    [Fact]
+    public async Task StackConfig_EnvironmentOfEveryService_HoldsNoCredential()
+    {
+        string yaml = await RenderAsync(RepositoryLayout.File("docker-stack.yml"));
+
+        var environment = Services.SelectMany(s => StackYaml.Block(yaml, "services", s, "environment")).ToList();
+
+        Assert.NotEmpty(environment);
+        Assert.DoesNotContain(environment, l => l.Contains("password", StringComparison.OrdinalIgnoreCase));
+        Assert.DoesNotContain(environment, l => l.Contains("amqp://", StringComparison.OrdinalIgnoreCase));
+        Assert.DoesNotContain(environment, l => l.Contains("ConnectionString", StringComparison.OrdinalIgnoreCase));
+    }
+
+    [Fact]
+    public async Task StackConfig_BackendNetwork_IsAnEncryptedAttachableOverlay()
+    {
+        var network = StackYaml.Block(await RenderAsync(RepositoryLayout.File("docker-stack.yml")), "networks", "backend");
+
+        Assert.Contains("    driver: overlay", network);
+        Assert.Contains("      encrypted: \"true\"", network);
+        Assert.Contains("    attachable: true", network);
+    }
+
+    // Proves the CLI validates: the checks above can fail.
+    [Fact]
+    public async Task StackConfig_InvalidStackFile_ExitsNonZero()
+    {
+        string file = Path.Combine(Path.GetTempPath(), $"stack-{Guid.NewGuid():N}.yml");
+        await File.WriteAllTextAsync(file, "services:\n  broken:\n    image: x\n    stop_grace_period: soon\n");
+        try
+        {
+            var (exitCode, _, _) = await DockerCli.RunAsync("stack", "config", "-c", file);
+
+            Assert.NotEqual(0, exitCode);
+        }
+        finally
+        {
+            File.Delete(file);
+        }
+    }
+
+    private static async Task<string> RenderAsync(string file)
+    {
+        var (exitCode, output, error) = await DockerCli.RunAsync("stack", "config", "-c", file);
+        Assert.True(exitCode == 0, $"docker stack config -c {file} exited {exitCode}: {error}");
+        return output;
+    }
+
+    // The consumer's host waits this long for ConsumerOptions.ShutdownTimeout (in-flight handlers) to end.
+    private static TimeSpan HostShutdownTimeout()
+    {
+        var builder = Host.CreateApplicationBuilder(new HostApplicationBuilderSettings { DisableDefaults = true });
+        builder.AddConsumer();
+        using var host = builder.Build();
+        var hostTimeout = host.Services.GetRequiredService<IOptions<HostOptions>>().Value.ShutdownTimeout;
+        var handlerTimeout = new ConsumerOptions().ShutdownTimeout;
+        return hostTimeout > handlerTimeout ? hostTimeout : handlerTimeout;
+    }
+}

@@ -1,0 +1,37 @@
+namespace Notifications.IntegrationTests.Infrastructure;
+
+/// <summary>Paths in the repository the tests run from: files checked in, and the workers as built.</summary>
+internal static class RepositoryLayout
+{
+    private static readonly DirectoryInfo TestOutput = new(AppContext.BaseDirectory.TrimEnd(Path.DirectorySeparatorChar));
+
+    /// <summary>The directory holding Notifications.sln.</summary>
+    public static string Root { get; } = FindRoot();
+
+    public static string File(params string[] parts) => Path.Combine([Root, .. parts]);
+
+    /// <summary>
+    /// A worker's dll as the build of this test project left it (same configuration and target
+    /// framework: the project references make the build produce it first).
+    /// </summary>
+    public static string WorkerDll(string project)
+    {
+        string dll = File(project, "bin", TestOutput.Parent!.Name, TestOutput.Name, $"Notifications.{project}.dll");
+        return System.IO.File.Exists(dll)
+            ? dll
+            : throw new FileNotFoundException($"{dll} is missing: build the solution (scripts/test does) before running this test.");
+    }
+
+    private static string FindRoot()
+    {
+        for (var dir = TestOutput; dir is not null; dir = dir.Parent)
+        {
+            if (System.IO.File.Exists(Path.Combine(dir.FullName, "Notifications.sln")))
+            {
+                return dir.FullName;
+            }
+        }
+
+        throw new DirectoryNotFoundException($"No Notifications.sln above {TestOutput.FullName}.");
+    }
+}

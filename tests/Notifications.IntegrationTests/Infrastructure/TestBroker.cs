@@ -1,0 +1,95 @@
+using System.Text;
+using Notifications.Shared.Hosting;
+using Notifications.Shared.Messaging;
+using RabbitMQ.Client;
+
+namespace Notifications.IntegrationTests.Infrastructure;
+
+/// <summary>A private exchange and queue set on the real broker for one test, deleted afterwards.</summary>
+internal sealed class TestBroker : IAsyncDisposable
+{
+    private readonly IConnection _connection;
+    private readonly IChannel _channel;
+
+    private TestBroker(IConnection connection, IChannel channel, RabbitMqOptions options)
+    {
+        _connection = connection;
+        _channel = channel;
+        Options = options;
+    }
+
+    public RabbitMqOptions Options { get; }
+
+    public static async Task<TestBroker> CreateAsync()
+    {
+        string name = $"test.{Guid.NewGuid():N}"[..21];
+        var options = new RabbitMqOptions
+        {
+            Uri = TestServices.RabbitMqUri,
+            Exchange = name,
+            Queue = name,
+            RetryDelays = [TimeSpan.FromMilliseconds(200), TimeSpan.FromMilliseconds(400)],
+        };
+        var connection = await new ConnectionFactory { Uri = options.Uri }.CreateConnectionAsync();
+        var channel = await connection.CreateChannelAsync();
+        await RabbitTopology.DeclareAsync(channel, options, CancellationToken.None);
+        return new TestBroker(connection, channel, options);
+    }
+
+    /// <summary>Configuration that points a worker at this broker's topology.</summary>
+    public Dictionary<string, string?> Configuration()
+    {
+        var config = new Dictionary<string, string?>
+        {
+            ["RabbitMq:Uri"] = Options.Uri.ToString(),
+            ["RabbitMq:Exchange"] = Options.Exchange,
+            ["RabbitMq:Queue"] = Options.Queue,
+        };
+        for (int i = 0; i < Options.RetryDelays.Length; i++)
+        {
+            config[$"RabbitMq:RetryDelays:{i}"] = Options.RetryDelays[i].ToString();
+        }
+
+        return config;
+    }
+
+    /// <summary>Ready messages in a queue (unacked ones are not counted).</summary>
+    public async Task<uint> CountAsync(string queue) => (await _channel.QueueDeclarePassiveAsync(queue)).MessageCount;
+
+    /// <summary>Takes every message from the dead-letter queue: its reason header and body.</summary>
+    public async Task<List<(string Reason, string Body, IDictionary<string, object?> Headers)>> DrainDeadLettersAsync()
+    {
+        var result = new List<(string, string, IDictionary<string, object?>)>();
+        while (await _channel.BasicGetAsync(Options.DeadLetterQueue, autoAck: true) is { } message)
+        {
+            var headers = message.BasicProperties.Headers ?? new Dictionary<string, object?>();
+            string reason = headers.TryGetValue("x-dead-reason", out var r) && r is byte[] bytes ? Encoding.UTF8.GetString(bytes) : "";
+            result.Add((reason, Encoding.UTF8.GetString(message.Body.Span), headers));
+        }
+
+        return result;
+    }
+
+    /// <summary>Publishes raw bytes to the work queue, as any client could.</summary>
+    public async Task PublishRawAsync(byte[] body, string? contentType)
+    {
+        var properties = new BasicProperties { Persistent = true, ContentType = contentType };
+        await _channel.BasicPublishAsync(Options.Exchange, Options.Queue, mandatory: true, properties, body);
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        foreach (string queue in AllQueues())
+        {
+            await _channel.QueueDeleteAsync(queue);
+        }
+
+        await _channel.ExchangeDeleteAsync(Options.Exchange);
+        await _channel.DisposeAsync();
+        await _connection.DisposeAsync();
+    }
+
+    private IEnumerable<string> AllQueues() =>
+        new[] { Options.Queue, Options.DeadLetterQueue }
+            .Concat(Enumerable.Range(1, Options.RetryDelays.Length).Select(Options.RetryQueue));
+}

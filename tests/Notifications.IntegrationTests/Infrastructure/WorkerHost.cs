@@ -1,0 +1,64 @@
+using Microsoft.Extensions.Configuration;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Logging;
+using Notifications.Consumer;
+using Notifications.Producer;
+
+namespace Notifications.IntegrationTests.Infrastructure;
+
+/// <summary>A producer or consumer worker running in the test process against the real services.</summary>
+internal sealed class WorkerHost : IAsyncDisposable
+{
+    private readonly IHost _host;
+    private bool _stopped;
+
+    private WorkerHost(IHost host) => _host = host;
+
+    public IServiceProvider Services => _host.Services;
+
+    public static Task<WorkerHost> StartConsumerAsync(TestBroker broker, SmtpSink sink, params (string Key, string? Value)[] settings) =>
+        StartAsync(b => b.AddConsumer(), broker, [("Smtp:Host", sink.Host), ("Smtp:Port", sink.Port.ToString(System.Globalization.CultureInfo.InvariantCulture)),
+            ("Smtp:Security", "None"), ("Consumer:Handlers", "16"), .. settings]);
+
+    public static Task<WorkerHost> StartProducerAsync(TestBroker broker, params (string Key, string? Value)[] settings) =>
+        StartAsync(b => b.AddProducer(), broker, settings);
+
+    public T Get<T>()
+        where T : notnull => _host.Services.GetRequiredService<T>();
+
+    public async Task StopAsync()
+    {
+        if (!_stopped)
+        {
+            _stopped = true;
+            await _host.StopAsync();
+        }
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        await StopAsync();
+        _host.Dispose();
+    }
+
+    private static async Task<WorkerHost> StartAsync(
+        Action<IHostApplicationBuilder> add, TestBroker broker, (string Key, string? Value)[] settings)
+    {
+        var builder = Host.CreateApplicationBuilder(new HostApplicationBuilderSettings { DisableDefaults = true });
+        var config = broker.Configuration();
+        config["Database:ConnectionString"] = TestServices.PostgresConnectionString;
+        config["Database:Schema"] = TestDatabase.Schema;
+        foreach (var (key, value) in settings)
+        {
+            config[key] = value;
+        }
+
+        builder.Configuration.AddInMemoryCollection(config);
+        builder.Logging.AddSimpleConsole(o => o.SingleLine = true).SetMinimumLevel(LogLevel.Warning);
+        add(builder);
+        var host = builder.Build();
+        await host.StartAsync();
+        return new WorkerHost(host);
+    }
+}

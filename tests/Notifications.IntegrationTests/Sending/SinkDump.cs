@@ -1,0 +1,83 @@
+using System.Text;
+using System.Text.RegularExpressions;
+
+namespace Notifications.IntegrationTests.Sending;
+
+/// <summary>One smtp-sink dump file read back: unfolded headers (smtp-sink's and the message's) and the body.</summary>
+internal sealed partial class SinkDump
+{
+    private SinkDump(IReadOnlyDictionary<string, string> headers, string body)
+    {
+        Headers = headers;
+        Body = body;
+    }
+
+    /// <summary>Header values by name, unfolded; the first occurrence wins.</summary>
+    public IReadOnlyDictionary<string, string> Headers { get; }
+
+    /// <summary>The body as received, LF line ends, without the dump's closing empty line.</summary>
+    public string Body { get; }
+
+    public static SinkDump Read(string file)
+    {
+        string text = File.ReadAllText(file, Encoding.UTF8);
+        int split = text.IndexOf("\n\n", StringComparison.Ordinal);
+        string headerText = text[..split];
+        string body = text[(split + 2)..];
+
+        // The dump ends every transaction with an empty line of its own.
+        body = body.EndsWith('\n') ? body[..^1] : body;
+        var headers = new Dictionary<string, string>(StringComparer.OrdinalIgnoreCase);
+        string unfolded = headerText.Replace("\n ", " ", StringComparison.Ordinal).Replace("\n\t", "\t", StringComparison.Ordinal);
+        foreach (string line in unfolded.Split('\n'))
+        {
+            int colon = line.IndexOf(':', StringComparison.Ordinal);
+            headers.TryAdd(line[..colon], line[(colon + 1)..].TrimStart());
+        }
+
+        return new SinkDump(headers, body);
+    }
+
+    /// <summary>Decodes RFC 2047 UTF-8 encoded-words; the space between two adjacent words is dropped.</summary>
+    public static string DecodeEncodedWords(string value)
+    {
+        string joined = AdjacentWords().Replace(value, "?==?");
+        return EncodedWord().Replace(joined, match =>
+        {
+            string payload = match.Groups[2].Value;
+            byte[] bytes = match.Groups[1].Value.Equals("B", StringComparison.OrdinalIgnoreCase)
+                ? Convert.FromBase64String(payload)
+                : DecodeQuotedPrintableBytes(payload.Replace('_', ' '));
+            return Encoding.UTF8.GetString(bytes);
+        });
+    }
+
+    /// <summary>Decodes a quoted-printable body (LF line ends as the dump has them).</summary>
+    public static string DecodeQuotedPrintable(string body) =>
+        Encoding.UTF8.GetString(DecodeQuotedPrintableBytes(body.Replace("=\n", "", StringComparison.Ordinal)));
+
+    private static byte[] DecodeQuotedPrintableBytes(string text)
+    {
+        var bytes = new List<byte>(text.Length);
+        for (int i = 0; i < text.Length; i++)
+        {
+            if (text[i] == '=')
+            {
+                bytes.Add(Convert.ToByte(text.Substring(i + 1, 2), 16));
+                i += 2;
+            }
+            else
+            {
+                bytes.Add((byte)text[i]);
+            }
+        }
+
+        return bytes.ToArray();
+    }
+
+    [GeneratedRegex(@"\?=\s+=\?")]
+    private static partial Regex AdjacentWords();
+
+    [GeneratedRegex(@"=\?utf-8\?([QqBb])\?([^?]*)\?=", RegexOptions.IgnoreCase)]
+    private static partial Regex EncodedWord();
+}

@@ -1,0 +1,138 @@
+using System.Collections.Concurrent;
+using System.Diagnostics;
+using System.Globalization;
+using Notifications.IntegrationTests.Infrastructure;
+
+namespace Notifications.IntegrationTests.Shutdown;
+
+/// <summary>
+/// A worker as its own OS process (<c>dotnet Notifications.X.dll</c>), configured by environment
+/// variables like a container, so that a real SIGTERM goes to a real host.
+/// </summary>
+internal sealed class WorkerProcess : IAsyncDisposable
+{
+    private static readonly string[] Sections = ["RabbitMq__", "Database__", "Producer__", "Consumer__", "Smtp__", "Logging__", "Serilog__"];
+    private readonly Process _process;
+    private readonly ConcurrentQueue<string> _lines = new();
+
+    private WorkerProcess(Process process) => _process = process;
+
+    /// <summary>Everything the worker printed so far (stdout and stderr).</summary>
+    public string Output => string.Join(Environment.NewLine, _lines);
+
+    /// <summary>Starts Producer or Consumer against the test broker's topology and the test database.</summary>
+    public static WorkerProcess Start(string project, TestBroker broker, params (string Key, string Value)[] settings)
+    {
+        string dll = RepositoryLayout.WorkerDll(project);
+        var info = new ProcessStartInfo("dotnet")
+        {
+            // The content root is the working directory: the worker's own appsettings.json is found there.
+            WorkingDirectory = Path.GetDirectoryName(dll)!,
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            UseShellExecute = false,
+        };
+        info.ArgumentList.Add(dll);
+        // Nothing from the developer's shell (e.g. .run/services.env) may leak into the worker's configuration.
+        foreach (string key in info.Environment.Keys.Where(k => Sections.Any(s => k.StartsWith(s, StringComparison.OrdinalIgnoreCase))).ToList())
+        {
+            info.Environment.Remove(key);
+        }
+
+        var configuration = broker.Configuration()
+            .Select(kv => (kv.Key, kv.Value ?? ""))
+            .Concat(
+            [
+                ("Database:Provider", "Postgres"),
+                ("Database:ConnectionString", TestServices.PostgresConnectionString),
+                ("Database:Schema", TestDatabase.Schema),
+                ("Logging:Format", "text"),
+                ("Serilog:MinimumLevel:Override:Microsoft.Hosting.Lifetime", "Information"),
+            ])
+            .Concat(settings);
+        foreach (var (key, value) in configuration)
+        {
+            info.Environment[key.Replace(":", "__", StringComparison.Ordinal)] = value;
+        }
+
+        var worker = new WorkerProcess(new Process { StartInfo = info });
+        worker._process.OutputDataReceived += (_, e) => worker.Keep(e.Data);
+        worker._process.ErrorDataReceived += (_, e) => worker.Keep(e.Data);
+        worker._process.Start();
+        worker._process.BeginOutputReadLine();
+        worker._process.BeginErrorReadLine();
+        return worker;
+    }
+
+    /// <summary>
+    /// <see cref="Eventually.WaitAsync"/> while the worker runs: fails at once if it exits, and with its
+    /// output on a timeout.
+    /// </summary>
+    public async Task<T> WaitWhileRunningAsync<T>(Func<Task<T>> probe, Func<T, bool> done, TimeSpan timeout, string what)
+    {
+        T last;
+        try
+        {
+            last = await Eventually.WaitAsync(probe, value => done(value) || _process.HasExited, timeout, what);
+        }
+        catch (TimeoutException ex)
+        {
+            throw new TimeoutException($"{ex.Message}{Environment.NewLine}Worker output:{Environment.NewLine}{Output}", ex);
+        }
+
+        return done(last)
+            ? last
+            : throw new InvalidOperationException($"{what}: the worker exited with code {_process.ExitCode} first.{Environment.NewLine}{Output}");
+    }
+
+    /// <summary>Sends SIGTERM, as <c>docker stop</c> and systemd do.</summary>
+    public async Task TerminateAsync()
+    {
+        var info = new ProcessStartInfo("kill") { UseShellExecute = false };
+        info.ArgumentList.Add("-TERM");
+        info.ArgumentList.Add(_process.Id.ToString(CultureInfo.InvariantCulture));
+        using var kill = Process.Start(info)!;
+        await kill.WaitForExitAsync();
+        if (kill.ExitCode != 0)
+        {
+            throw new InvalidOperationException($"kill -TERM {_process.Id} exited {kill.ExitCode}; the worker had exited already?{Environment.NewLine}{Output}");
+        }
+    }
+
+    /// <summary>Waits for the process to end and returns its exit code; a timeout fails with the output.</summary>
+    public async Task<int> WaitForExitAsync(TimeSpan timeout)
+    {
+        using var cancel = new CancellationTokenSource(timeout);
+        try
+        {
+            await _process.WaitForExitAsync(cancel.Token);
+        }
+        catch (OperationCanceledException)
+        {
+            throw new TimeoutException($"The worker did not exit within {timeout} of SIGTERM. Output:{Environment.NewLine}{Output}");
+        }
+
+        // Also waits for the redirected output to be read to its end.
+        _process.WaitForExit();
+        return _process.ExitCode;
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        if (!_process.HasExited)
+        {
+            _process.Kill(entireProcessTree: true);
+            await _process.WaitForExitAsync();
+        }
+
+        _process.Dispose();
+    }
+
+    private void Keep(string? line)
+    {
+        if (line is not null)
+        {
+            _lines.Enqueue(line);
+        }
+    }
+}

@@ -1,0 +1,41 @@
+using Dapper;
+using Notifications.IntegrationTests.Infrastructure;
+using Notifications.Shared.Data;
+using Notifications.Shared.Data.Postgres;
+using Notifications.Shared.Hosting;
+using Npgsql;
+
+namespace Notifications.IntegrationTests.Stores;
+
+[Collection("services")]
+public sealed class PostgresStoreTests : StoreSuite, IDisposable
+{
+    private readonly NpgsqlDataSource _dataSource = NpgsqlDataSource.Create(TestServices.PostgresConnectionString);
+    private TestDatabase? _db;
+
+    public void Dispose() => _dataSource.Dispose();
+
+    protected override async Task<(IOutboxStore Outbox, IDeliveryLogStore Log)> CreateStoresAsync()
+    {
+        _db = await TestDatabase.CleanAsync();
+        var options = new DatabaseOptions { ConnectionString = TestServices.PostgresConnectionString, Schema = TestDatabase.Schema };
+        return (new PostgresOutboxStore(_dataSource, options), new PostgresDeliveryLogStore(_dataSource, options));
+    }
+
+    protected override Task<IReadOnlyList<long>> InsertAsync(int count) => _db!.InsertAsync(count);
+
+    [Fact]
+    public async Task ClaimAsync_RowsLockedByAnotherTransaction_AreSkippedNotWaitedFor()
+    {
+        var (outbox, _) = await CreateStoresAsync();
+        var ids = await InsertAsync(3);
+        await using var connection = await TestDatabase.OpenAsync();
+        await using var locker = await connection.BeginTransactionAsync();
+        await connection.ExecuteAsync("SELECT id FROM notifications.outbox WHERE id = @id FOR UPDATE", new { id = ids[0] }, locker);
+
+        using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(10));
+        await using var claim = await outbox.ClaimAsync(10, timeout.Token);
+
+        Assert.Equal(ids.Skip(1), claim.Rows.Select(r => r.Id));
+    }
+}

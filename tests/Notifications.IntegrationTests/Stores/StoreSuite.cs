@@ -1,0 +1,94 @@
+using Notifications.Shared.Data;
+
+namespace Notifications.IntegrationTests.Stores;
+
+/// <summary>
+/// The store contract, one suite for both SQL dialects: each subclass supplies real stores on a real
+/// server and an empty schema.
+/// </summary>
+public abstract class StoreSuite
+{
+    protected abstract Task<(IOutboxStore Outbox, IDeliveryLogStore Log)> CreateStoresAsync();
+
+    protected abstract Task<IReadOnlyList<long>> InsertAsync(int count);
+
+    [Fact]
+    public async Task ClaimAsync_TwoClaimsAtOnce_TakeDisjointRowsOldestFirst()
+    {
+        var (outbox, _) = await CreateStoresAsync();
+        var ids = await InsertAsync(10);
+
+        await using var first = await outbox.ClaimAsync(4, CancellationToken.None);
+        await using var second = await outbox.ClaimAsync(4, CancellationToken.None);
+
+        Assert.Equal(ids.Take(4), first.Rows.Select(r => r.Id));
+        Assert.Equal(ids.Skip(4).Take(4), second.Rows.Select(r => r.Id));
+    }
+
+    [Fact]
+    public async Task ClaimAsync_DisposedWithoutCommit_RowsComeBack()
+    {
+        var (outbox, _) = await CreateStoresAsync();
+        var ids = await InsertAsync(5);
+
+        await using (var claim = await outbox.ClaimAsync(100, CancellationToken.None))
+        {
+            Assert.Equal(5, claim.Rows.Count);
+        }
+
+        Assert.Equal(5, await outbox.CountAsync(CancellationToken.None));
+        await using var again = await outbox.ClaimAsync(100, CancellationToken.None);
+        Assert.Equal(ids, again.Rows.Select(r => r.Id));
+    }
+
+    [Fact]
+    public async Task ClaimAsync_Committed_RowsAreGoneAndCarryTheirColumns()
+    {
+        var (outbox, _) = await CreateStoresAsync();
+        await InsertAsync(3);
+
+        await using (var claim = await outbox.ClaimAsync(2, CancellationToken.None))
+        {
+            Assert.All(claim.Rows, r => Assert.EndsWith("@example.com", r.Recipient, StringComparison.Ordinal));
+            Assert.All(claim.Rows, r => Assert.False(string.IsNullOrEmpty(r.Subject)));
+            await claim.CommitAsync(CancellationToken.None);
+        }
+
+        Assert.Equal(1, await outbox.CountAsync(CancellationToken.None));
+    }
+
+    [Fact]
+    public async Task TryMarkSendingAsync_SameIdTwice_OnlyTheFirstCallerOwnsIt()
+    {
+        var (_, log) = await CreateStoresAsync();
+
+        var first = await log.TryMarkSendingAsync([1, 2, 3], CancellationToken.None);
+        var second = await log.TryMarkSendingAsync([3, 4], CancellationToken.None);
+
+        Assert.Equal([1, 2, 3], first.Order());
+        Assert.Equal([4], second);
+    }
+
+    [Fact]
+    public async Task RecordSentAsync_ThenFindSent_ReportsOnlySentIds()
+    {
+        var (_, log) = await CreateStoresAsync();
+        await log.TryMarkSendingAsync([7, 8], CancellationToken.None);
+
+        await log.RecordSentAsync([7, 9, 9], CancellationToken.None);
+
+        Assert.Equal([7, 9], (await log.FindSentAsync([7, 8, 9, 10], CancellationToken.None)).Order());
+    }
+
+    [Fact]
+    public async Task ReleaseAsync_SendingMark_CanBeMarkedAgainButSentCannot()
+    {
+        var (_, log) = await CreateStoresAsync();
+        await log.TryMarkSendingAsync([1, 2], CancellationToken.None);
+        await log.RecordSentAsync([2], CancellationToken.None);
+
+        await log.ReleaseAsync([1, 2], CancellationToken.None);
+
+        Assert.Equal([1], await log.TryMarkSendingAsync([1, 2], CancellationToken.None));
+    }
+}
