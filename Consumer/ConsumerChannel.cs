@@ -60,6 +60,7 @@ internal sealed class ConsumerChannel : IAsyncDisposable
             Acks.Track(args.DeliveryTag),
             args.Body.ToArray(),
             args.BasicProperties.ContentType,
+            args.BasicProperties.Type,
             Headers.ReadInt(headers, Headers.Attempt, 1),
             args.Redelivered,
             headers is null ? null : new Dictionary<string, object?>(headers));

@@ -17,7 +17,7 @@ public static class ConsumerHostingExtensions
             .ValidateDataAnnotations().ValidateOnStart();
         builder.Services.AddOptions<SmtpOptions>().BindConfiguration(SmtpOptions.SectionName)
             .ValidateDataAnnotations().ValidateOnStart();
-        builder.Services.AddRabbitMqOptions().AddNotificationsDatabase();
+        builder.Services.AddRabbitMqOptions().AddNotificationsDatabase().AddFaultInjection();
         builder.Services.AddSingleton(TimeProvider.System);
         builder.Services.AddSingleton<ConsumerStats>();
         builder.Services.AddSingleton<EmailSenderFactory>();

@@ -22,6 +22,7 @@ internal sealed class ConsumerService(
     EmailSenderFactory senders,
     ConsumerStats stats,
     TimeProvider time,
+    FaultInjector faults,
     ILoggerFactory loggers) : BackgroundService
 {
     private readonly ConsumerOptions _options = options.Value;
@@ -33,7 +34,7 @@ internal sealed class ConsumerService(
         await using var connection = await RabbitConnector.ConnectAsync(_rabbit, "notifications-consumer", _logger, stoppingToken);
         await using var outbound = new OutboundPublisher(connection, _rabbit, time);
         await using var log = new DeliveryLog(logStore, _options.LogBatchSize);
-        var handler = new DeliveryHandler(log, outbound, _options, _rabbit, stats, time, loggers.CreateLogger<DeliveryHandler>());
+        var handler = new DeliveryHandler(log, outbound, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>());
         await using (var setup = await connection.CreateChannelAsync(cancellationToken: stoppingToken))
         {
             await RabbitTopology.DeclareAsync(setup, _rabbit, stoppingToken);

@@ -6,6 +6,7 @@ namespace Notifications.Consumer;
 /// <param name="Generation">The channel incarnation it arrived in (see <see cref="AckBatcher"/>).</param>
 /// <param name="Body">The message bytes.</param>
 /// <param name="ContentType">The AMQP content type, if any.</param>
+/// <param name="Type">The AMQP type property (the contract's name and version), if any.</param>
 /// <param name="Attempt">1 for a first delivery; each retry adds one (header <c>x-attempt</c>).</param>
 /// <param name="Redelivered">The broker's redelivered flag.</param>
 /// <param name="Headers">The original headers, kept when the message is retried or dead-lettered.</param>
@@ -15,6 +16,7 @@ internal sealed record Delivery(
     long Generation,
     byte[] Body,
     string? ContentType,
+    string? Type,
     int Attempt,
     bool Redelivered,
     IReadOnlyDictionary<string, object?>? Headers)

@@ -12,7 +12,7 @@ namespace Notifications.Consumer;
 /// </summary>
 internal sealed class DeliveryHandler(
     DeliveryLog log, OutboundPublisher outbound, ConsumerOptions options, RabbitMqOptions rabbit,
-    ConsumerStats stats, TimeProvider time, ILogger<DeliveryHandler> logger)
+    ConsumerStats stats, TimeProvider time, FaultInjector faults, ILogger<DeliveryHandler> logger)
 {
     public async Task HandleAsync(Delivery delivery, IEmailSender sender, CancellationToken cancellationToken)
     {
@@ -50,6 +50,13 @@ internal sealed class DeliveryHandler(
         if (!string.Equals(delivery.ContentType, MessageSerializer.ContentType, StringComparison.OrdinalIgnoreCase))
         {
             reason = $"wrong content type: '{delivery.ContentType}', expected '{MessageSerializer.ContentType}'";
+            return null;
+        }
+
+        // An absent type is accepted (plain publishers); a present one must be this contract's.
+        if (delivery.Type is { } type && type != MessageSerializer.MessageType)
+        {
+            reason = $"unknown message type: '{type}', expected '{MessageSerializer.MessageType}'";
             return null;
         }
 
@@ -92,6 +99,7 @@ internal sealed class DeliveryHandler(
             return;
         }
 
+        faults.Reached("after-send");
         await log.RecordSentAsync(email.NotificationId, cancellationToken);
         await delivery.AckAsync();
         Delivered(email);
@@ -109,6 +117,7 @@ internal sealed class DeliveryHandler(
         }
 
         await delivery.AckAsync();
+        faults.Reached("after-ack");
         try
         {
             await sender.SendAsync(email, cancellationToken);
@@ -118,6 +127,8 @@ internal sealed class DeliveryHandler(
             await AtMostOnceSendFailedAsync(delivery, email, ex, cancellationToken);
             return;
         }
+
+        faults.Reached("after-send");
 
         await log.RecordSentAsync(email.NotificationId, cancellationToken);
         Delivered(email);

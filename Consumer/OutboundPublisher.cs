@@ -1,5 +1,4 @@
 using System.Globalization;
-using Notifications.Shared.Contract;
 using Notifications.Shared.Hosting;
 using Notifications.Shared.Messaging;
 using RabbitMQ.Client;
@@ -21,7 +20,12 @@ internal sealed class OutboundPublisher(IConnection connection, RabbitMqOptions 
     {
         var headers = CopyHeaders(delivery);
         headers[Headers.Attempt] = attempt + 1;
-        return PublishAsync(rabbit.RetryQueue(attempt), delivery, headers, cancellationToken);
+        // Jitter: each copy expires after 80-100 % of the queue's delay, so retries of a burst of
+        // failures do not all return at the same instant. (Per-message expiry only fires at the head of
+        // the queue; with a fixed delay per queue that costs at most the 20 % spread.)
+        var delay = rabbit.RetryDelays[attempt - 1] * (0.8 + (0.2 * Random.Shared.NextDouble()));
+        string expiration = ((long)delay.TotalMilliseconds).ToString(CultureInfo.InvariantCulture);
+        return PublishAsync(rabbit.RetryQueue(attempt), delivery, headers, cancellationToken, expiration);
     }
 
     /// <summary>Moves the delivery to the dead-letter queue with <paramref name="reason"/>.</summary>
@@ -44,15 +48,17 @@ internal sealed class OutboundPublisher(IConnection connection, RabbitMqOptions 
         _open.Dispose();
     }
 
-    private async Task PublishAsync(string queue, Delivery delivery, Dictionary<string, object?> headers, CancellationToken cancellationToken)
+    private async Task PublishAsync(
+        string queue, Delivery delivery, Dictionary<string, object?> headers, CancellationToken cancellationToken, string? expiration = null)
     {
         var channel = await GetChannelAsync(cancellationToken);
         var properties = new BasicProperties
         {
             Persistent = true,
             ContentType = delivery.ContentType,
-            Type = MessageSerializer.MessageType,
+            Type = delivery.Type,
             Headers = headers,
+            Expiration = expiration,
         };
         using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         timeout.CancelAfter(PublishTimeout);

@@ -8,7 +8,8 @@ using RabbitMQ.Client;
 namespace Notifications.Producer;
 
 /// <summary>Claims one batch, publishes it with confirms, and commits only when every confirm is in.</summary>
-internal sealed class BatchPublisher(IOutboxStore store, IOptions<ProducerOptions> producerOptions, IOptions<RabbitMqOptions> rabbitOptions)
+internal sealed class BatchPublisher(
+    IOutboxStore store, IOptions<ProducerOptions> producerOptions, IOptions<RabbitMqOptions> rabbitOptions, FaultInjector faults)
 {
     private readonly ProducerOptions _options = producerOptions.Value;
     private readonly RabbitMqOptions _rabbit = rabbitOptions.Value;
@@ -47,6 +48,7 @@ internal sealed class BatchPublisher(IOutboxStore store, IOptions<ProducerOption
         }
 
         await Task.WhenAll(publishes).WaitAsync(timeout.Token);
+        faults.Reached("before-commit");
         await claim.RejectAsync(rejects, timeout.Token);
         // Every confirm is in: commit even if shutdown began meanwhile. Rolling back now would only
         // produce duplicates; the commit itself is bounded by the command timeout.

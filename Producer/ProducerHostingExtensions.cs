@@ -13,7 +13,7 @@ public static class ProducerHostingExtensions
         ArgumentNullException.ThrowIfNull(builder);
         builder.Services.AddOptions<ProducerOptions>().BindConfiguration(ProducerOptions.SectionName)
             .ValidateDataAnnotations().ValidateOnStart();
-        builder.Services.AddRabbitMqOptions().AddNotificationsDatabase();
+        builder.Services.AddRabbitMqOptions().AddNotificationsDatabase().AddFaultInjection();
         builder.Services.AddSingleton<ProducerStats>();
         builder.Services.AddSingleton<BatchPublisher>();
         builder.Services.AddHostedService<OutboxPublisherService>();

@@ -11,6 +11,9 @@ public static class NotificationValidator
     /// <summary>RFC 5322's limit on one header line.</summary>
     public const int MaxSubjectLength = 998;
 
+    /// <summary>The largest body sent, in characters: a notification, not a file transfer.</summary>
+    public const int MaxBodyLength = 1024 * 1024;
+
     /// <summary>Null when <paramref name="message"/> is valid; otherwise why it is not.</summary>
     public static string? Validate(NotificationMessage message)
     {
@@ -21,7 +24,7 @@ public static class NotificationValidator
         }
 
         return ValidateRecipient(message.Recipient) ?? ValidateSubject(message.Subject)
-            ?? (message.Body is null ? "invalid body: missing" : null);
+            ?? ValidateBody(message.Body);
     }
 
     /// <summary>True when the notification's expiry lies before <paramref name="now"/>.</summary>
@@ -66,6 +69,13 @@ public static class NotificationValidator
 
         return subject.Any(char.IsControl) ? "invalid subject: contains CR, LF or another control character (header injection)" : null;
     }
+
+    private static string? ValidateBody(string? body) => body switch
+    {
+        null => "invalid body: missing",
+        { Length: > MaxBodyLength } => $"invalid body: {body.Length} characters, the limit is {MaxBodyLength}",
+        _ => null,
+    };
 
     private static string Truncate(string value) => value.Length <= 64 ? value : value[..64] + "...";
 }

@@ -44,6 +44,14 @@ public static class NotificationsHostingExtensions
         return services;
     }
 
+    /// <summary>The fault-injection hook (inactive unless <c>Faults:KillAt</c> is set).</summary>
+    public static IServiceCollection AddFaultInjection(this IServiceCollection services)
+    {
+        services.AddOptions<FaultOptions>().BindConfiguration(FaultOptions.SectionName);
+        services.AddSingleton<FaultInjector>();
+        return services;
+    }
+
     /// <summary>The outbox and delivery-log stores of the configured <see cref="DatabaseProvider"/>.</summary>
     public static IServiceCollection AddNotificationsDatabase(this IServiceCollection services)
     {
