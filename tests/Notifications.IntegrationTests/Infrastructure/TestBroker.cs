@@ -57,23 +57,27 @@ internal sealed class TestBroker : IAsyncDisposable
     public async Task<uint> CountAsync(string queue) => (await _channel.QueueDeclarePassiveAsync(queue)).MessageCount;
 
     /// <summary>Takes every message from the dead-letter queue: its reason header and body.</summary>
-    public async Task<List<(string Reason, string Body, IDictionary<string, object?> Headers)>> DrainDeadLettersAsync()
+    public async Task<List<(string Reason, string Body, IDictionary<string, object?> Headers)>> DrainDeadLettersAsync() =>
+        (await DrainDeadLetterBytesAsync()).Select(d => (d.Reason, Encoding.UTF8.GetString(d.Body), d.Headers)).ToList();
+
+    /// <summary>Takes every message from the dead-letter queue with its exact bytes.</summary>
+    public async Task<List<(string Reason, byte[] Body, IDictionary<string, object?> Headers)>> DrainDeadLetterBytesAsync()
     {
-        var result = new List<(string, string, IDictionary<string, object?>)>();
+        var result = new List<(string, byte[], IDictionary<string, object?>)>();
         while (await _channel.BasicGetAsync(Options.DeadLetterQueue, autoAck: true) is { } message)
         {
             var headers = message.BasicProperties.Headers ?? new Dictionary<string, object?>();
             string reason = headers.TryGetValue("x-dead-reason", out var r) && r is byte[] bytes ? Encoding.UTF8.GetString(bytes) : "";
-            result.Add((reason, Encoding.UTF8.GetString(message.Body.Span), headers));
+            result.Add((reason, message.Body.ToArray(), headers));
         }
 
         return result;
     }
 
     /// <summary>Publishes raw bytes to the work queue, as any client could.</summary>
-    public async Task PublishRawAsync(byte[] body, string? contentType)
+    public async Task PublishRawAsync(byte[] body, string? contentType, string? type = null)
     {
-        var properties = new BasicProperties { Persistent = true, ContentType = contentType };
+        var properties = new BasicProperties { Persistent = true, ContentType = contentType, Type = type };
         await _channel.BasicPublishAsync(Options.Exchange, Options.Queue, mandatory: true, properties, body);
     }
 
