@@ -2,6 +2,7 @@ using System.Text;
 using Notifications.Shared.Hosting;
 using Notifications.Shared.Messaging;
 using RabbitMQ.Client;
+using RabbitMQ.Client.Exceptions;
 
 namespace Notifications.IntegrationTests.Infrastructure;
 
@@ -20,17 +21,17 @@ internal sealed class TestBroker : IAsyncDisposable
 
     public RabbitMqOptions Options { get; }
 
-    public static async Task<TestBroker> CreateAsync()
+    public static async Task<TestBroker> CreateAsync(Uri? uri = null, TimeSpan[]? retryDelays = null)
     {
         string name = $"test.{Guid.NewGuid():N}"[..21];
         var options = new RabbitMqOptions
         {
-            Uri = TestServices.RabbitMqUri,
+            Uri = uri ?? TestServices.RabbitMqUri,
             Exchange = name,
             Queue = name,
-            RetryDelays = [TimeSpan.FromMilliseconds(200), TimeSpan.FromMilliseconds(400)],
+            RetryDelays = retryDelays ?? [TimeSpan.FromMilliseconds(200), TimeSpan.FromMilliseconds(400)],
         };
-        var connection = await new ConnectionFactory { Uri = options.Uri }.CreateConnectionAsync();
+        var connection = await new ConnectionFactory { Uri = options.Uri, AutomaticRecoveryEnabled = true }.CreateConnectionAsync();
         var channel = await connection.CreateChannelAsync();
         await RabbitTopology.DeclareAsync(channel, options, CancellationToken.None);
         return new TestBroker(connection, channel, options);
@@ -54,7 +55,7 @@ internal sealed class TestBroker : IAsyncDisposable
     }
 
     /// <summary>Ready messages in a queue (unacked ones are not counted).</summary>
-    public async Task<uint> CountAsync(string queue) => (await _channel.QueueDeclarePassiveAsync(queue)).MessageCount;
+    public Task<uint> CountAsync(string queue) => RetryAsync(async () => (await _channel.QueueDeclarePassiveAsync(queue)).MessageCount);
 
     /// <summary>Takes every message from the dead-letter queue: its reason header and body.</summary>
     public async Task<List<(string Reason, string Body, IDictionary<string, object?> Headers)>> DrainDeadLettersAsync() =>
@@ -64,7 +65,7 @@ internal sealed class TestBroker : IAsyncDisposable
     public async Task<List<(string Reason, byte[] Body, IDictionary<string, object?> Headers)>> DrainDeadLetterBytesAsync()
     {
         var result = new List<(string, byte[], IDictionary<string, object?>)>();
-        while (await _channel.BasicGetAsync(Options.DeadLetterQueue, autoAck: true) is { } message)
+        while (await RetryAsync(() => _channel.BasicGetAsync(Options.DeadLetterQueue, autoAck: true)) is { } message)
         {
             var headers = message.BasicProperties.Headers ?? new Dictionary<string, object?>();
             string reason = headers.TryGetValue("x-dead-reason", out var r) && r is byte[] bytes ? Encoding.UTF8.GetString(bytes) : "";
@@ -80,6 +81,25 @@ internal sealed class TestBroker : IAsyncDisposable
         var properties = new BasicProperties { Persistent = true, ContentType = contentType, Type = type };
         await _channel.BasicPublishAsync(Options.Exchange, Options.Queue, mandatory: true, properties, body);
     }
+
+    // The fault suite drops connections in this broker's vhost, this one's included: wait for its recovery.
+    private static async Task<T> RetryAsync<T>(Func<Task<T>> operation)
+    {
+        for (int attempt = 1; ; attempt++)
+        {
+            try
+            {
+                return await operation();
+            }
+            catch (Exception ex) when (ex is AlreadyClosedException or OperationInterruptedException && attempt < 60)
+            {
+                await Task.Delay(500);
+            }
+        }
+    }
+
+    /// <summary>Removes the work queue's binding: publishes to it come back as mandatory returns.</summary>
+    public Task UnbindWorkQueueAsync() => _channel.QueueUnbindAsync(Options.Queue, Options.Exchange, Options.Queue);
 
     public async ValueTask DisposeAsync()
     {

@@ -85,6 +85,17 @@ internal sealed class WorkerProcess : IAsyncDisposable
             : throw new InvalidOperationException($"{what}: the worker exited with code {_process.ExitCode} first.{Environment.NewLine}{Output}");
     }
 
+    public bool HasExited => _process.HasExited;
+
+    /// <summary>SIGKILL: a crash, no cleanup.</summary>
+    public void Kill()
+    {
+        if (!_process.HasExited)
+        {
+            _process.Kill();
+        }
+    }
+
     /// <summary>Sends SIGTERM, as <c>docker stop</c> and systemd do.</summary>
     public async Task TerminateAsync()
     {

@@ -1,0 +1,124 @@
+using System.Net;
+using System.Net.Sockets;
+
+namespace Notifications.IntegrationTests.Chaos;
+
+/// <summary>
+/// A TCP forwarder that can go silent: while blackholed it stops moving bytes in both directions and
+/// leaves every socket open — no FIN, no RST — the way a dead network path looks. Only heartbeats can
+/// tell. New connections are accepted but not forwarded until it is restored.
+/// </summary>
+internal sealed class BlackholeProxy : IAsyncDisposable
+{
+    private readonly TcpListener _listener = new(IPAddress.Loopback, 0);
+    private readonly CancellationTokenSource _stop = new();
+    private readonly int _targetPort;
+    private readonly List<TcpClient> _sockets = [];
+    private readonly List<Task> _pumps = [];
+    private volatile TaskCompletionSource _open = Opened();
+    private Task? _accepting;
+
+    private BlackholeProxy(int targetPort) => _targetPort = targetPort;
+
+    public int Port => ((IPEndPoint)_listener.LocalEndpoint).Port;
+
+    public static BlackholeProxy Start(int targetPort)
+    {
+        var proxy = new BlackholeProxy(targetPort);
+        proxy._listener.Start();
+        proxy._accepting = proxy.AcceptAsync();
+        return proxy;
+    }
+
+    public void Blackhole() => _open = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+
+    /// <summary>Forwards again; connections the blackhole stranded are closed (their peers gave up on them).</summary>
+    public void Restore()
+    {
+        lock (_sockets)
+        {
+            _sockets.ForEach(s => s.Dispose());
+            _sockets.Clear();
+        }
+
+        _open.TrySetResult();
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        await _stop.CancelAsync();
+        _listener.Stop();
+        Restore();
+        if (_accepting is not null)
+        {
+            await _accepting.ContinueWith(_ => { }, TaskScheduler.Default);
+        }
+
+        Task[] pumps;
+        lock (_sockets)
+        {
+            pumps = [.. _pumps];
+        }
+
+        await Task.WhenAll(pumps);
+
+        _stop.Dispose();
+    }
+
+    private static TaskCompletionSource Opened()
+    {
+        var open = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        open.SetResult();
+        return open;
+    }
+
+    private async Task AcceptAsync()
+    {
+        while (!_stop.IsCancellationRequested)
+        {
+            var client = await _listener.AcceptTcpClientAsync(_stop.Token);
+            var upstream = new TcpClient();
+            await upstream.ConnectAsync(IPAddress.Loopback, _targetPort, _stop.Token);
+            lock (_sockets)
+            {
+                _sockets.Add(client);
+                _sockets.Add(upstream);
+            }
+
+            lock (_sockets)
+            {
+                _pumps.Add(PumpAsync(client, upstream));
+                _pumps.Add(PumpAsync(upstream, client));
+            }
+        }
+    }
+
+    private async Task PumpAsync(TcpClient from, TcpClient to)
+    {
+        byte[] buffer = new byte[64 * 1024];
+        try
+        {
+            while (true)
+            {
+                await _open.Task;
+                int read = await from.GetStream().ReadAsync(buffer, _stop.Token);
+                if (read == 0)
+                {
+                    break;
+                }
+
+                // Bytes read just as the blackhole began are held back until it ends (and then dropped with the socket).
+                await _open.Task;
+                await to.GetStream().WriteAsync(buffer.AsMemory(0, read), _stop.Token);
+            }
+        }
+        catch (Exception ex) when (ex is IOException or ObjectDisposedException or OperationCanceledException or SocketException)
+        {
+        }
+        finally
+        {
+            from.Dispose();
+            to.Dispose();
+        }
+    }
+}

@@ -1,0 +1,170 @@
+using System.Diagnostics;
+using System.Globalization;
+using Dapper;
+using Notifications.IntegrationTests.Infrastructure;
+using Notifications.IntegrationTests.Shutdown;
+
+namespace Notifications.IntegrationTests.Chaos;
+
+/// <summary>
+/// One scenario in one delivery mode: 10,000 committed notifications, worker processes (the real built
+/// dlls), a private smtp-sink, a private queue set in the broker's <c>chaos</c> vhost (so connection
+/// faults touch nothing else), and helpers to inject faults mid-run and drain.
+/// </summary>
+internal sealed class ChaosRun : IAsyncDisposable
+{
+    public const int Count = 10_000;
+    private static readonly TimeSpan Patience = TimeSpan.FromMinutes(4);
+    private readonly List<WorkerProcess> _workers = [];
+    private readonly Stopwatch _clock = Stopwatch.StartNew();
+
+    private ChaosRun(string mode, TestDatabase db, TestBroker broker, SmtpSink sink, IReadOnlyList<long> committed)
+    {
+        Mode = mode;
+        Db = db;
+        Broker = broker;
+        Sink = sink;
+        Committed = committed;
+    }
+
+    public string Mode { get; }
+
+    public TestDatabase Db { get; }
+
+    public TestBroker Broker { get; }
+
+    public SmtpSink Sink { get; }
+
+    public IReadOnlyList<long> Committed { get; private set; }
+
+    /// <summary>Ids whose insert was rolled back: never to be received.</summary>
+    public List<long> RolledBack { get; } = [];
+
+    public List<string> Notes { get; } = [];
+
+    public TimeSpan Elapsed => _clock.Elapsed;
+
+    public static Uri VhostUri => new UriBuilder(TestServices.RabbitMqUri) { Path = "/chaos" }.Uri;
+
+    public static async Task<ChaosRun> StartAsync(string mode)
+    {
+        var db = await TestDatabase.CleanAsync();
+        // Long enough that a few seconds of SMTP 4xx are retried, not dead-lettered.
+        var broker = await TestBroker.CreateAsync(VhostUri, [TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(2), TimeSpan.FromSeconds(4), TimeSpan.FromSeconds(8)]);
+        var sink = await SmtpSink.StartAsync();
+        return new ChaosRun(mode, db, broker, sink, await db.InsertAsync(Count));
+    }
+
+    public WorkerProcess StartProducer(params (string Key, string Value)[] settings) =>
+        Track(WorkerProcess.Start("Producer", Broker, [("Producer:BatchSize", "200"), ("RabbitMq:Heartbeat", "00:00:02"), .. settings]));
+
+    public WorkerProcess StartConsumer(params (string Key, string Value)[] settings) =>
+        Track(WorkerProcess.Start("Consumer", Broker,
+        [
+            ("Consumer:DeliveryMode", Mode), ("Consumer:Handlers", "32"), ("Consumer:Prefetch", "100"),
+            ("Smtp:Host", Sink.Host), ("Smtp:Port", Sink.Port.ToString(CultureInfo.InvariantCulture)), ("Smtp:Security", "None"),
+            ("Smtp:CommandTimeout", "00:00:05"), ("RabbitMq:Heartbeat", "00:00:02"), .. settings,
+        ]));
+
+    /// <summary>Waits until the SMTP server has received <paramref name="fraction"/> of the notifications.</summary>
+    public Task WaitReceivedAsync(double fraction) =>
+        Eventually.WaitAsync(() => Task.FromResult(Sink.MessageCount()), n => n >= fraction * Count, Patience, $"{fraction:P0} received");
+
+    /// <summary>Waits until the producers have taken <paramref name="fraction"/> of the outbox.</summary>
+    public Task WaitClaimedAsync(double fraction) =>
+        Eventually.WaitAsync(() => Db.CountAsync("outbox"), n => n <= (1 - fraction) * Count, Patience, $"{fraction:P0} claimed");
+
+    public static Task WaitExitAsync(WorkerProcess worker) =>
+        Eventually.WaitAsync(() => Task.FromResult(worker.HasExited), exited => exited, Patience, "worker exit");
+
+    /// <summary>Runs a command of the machine (rabbitmqctl, kill, service) and fails on a non-zero exit.</summary>
+    public static async Task ShellAsync(string command)
+    {
+        var info = new ProcessStartInfo("bash") { RedirectStandardOutput = true, RedirectStandardError = true };
+        info.ArgumentList.Add("-c");
+        info.ArgumentList.Add(command);
+        using var process = Process.Start(info)!;
+        string output = await process.StandardOutput.ReadToEndAsync() + await process.StandardError.ReadToEndAsync();
+        await process.WaitForExitAsync();
+        if (process.ExitCode != 0)
+        {
+            throw new InvalidOperationException($"`{command}` exited {process.ExitCode}: {output}");
+        }
+    }
+
+    /// <summary>
+    /// Lets the pipeline finish: until every committed notification is received or dead-lettered with the
+    /// outbox and work queues empty, or — where losses are allowed — nothing has moved for 10 s.
+    /// </summary>
+    public async Task DrainAsync()
+    {
+        var deadline = DateTime.UtcNow + Patience;
+        (int, uint, long, uint) last = default;
+        var stableSince = DateTime.UtcNow;
+        while (DateTime.UtcNow < deadline)
+        {
+            await Task.Delay(500);
+            int received = Sink.CountByNotificationId().Count;
+            uint dead = await Broker.CountAsync(Broker.Options.DeadLetterQueue);
+            long outbox = await Db.CountAsync("outbox");
+            uint queued = await QueuedAsync();
+            var now = (received, dead, outbox, queued);
+            stableSince = now == last ? stableSince : DateTime.UtcNow;
+            last = now;
+            bool idle = outbox == 0 && queued == 0;
+            if (idle && (received + dead >= Count || DateTime.UtcNow - stableSince > TimeSpan.FromSeconds(10)))
+            {
+                break;
+            }
+        }
+
+        await Task.WhenAll(_workers.Where(w => !w.HasExited).Select(StopAsync));
+    }
+
+    public async Task<uint> QueuedAsync()
+    {
+        uint total = await Broker.CountAsync(Broker.Options.Queue);
+        for (int attempt = 1; attempt <= Broker.Options.RetryDelays.Length; attempt++)
+        {
+            total += await Broker.CountAsync(Broker.Options.RetryQueue(attempt));
+        }
+
+        return total;
+    }
+
+    public async Task<ChaosVerdict> JudgeAsync(int scenario, string name)
+    {
+        var received = Sink.CountByNotificationId();
+        var deadIds = (await Broker.DrainDeadLetterBytesAsync())
+            .Select(d => Notifications.Shared.Contract.MessageSerializer.TryDeserialize(d.Body, out var m, out _) ? m.Id : 0)
+            .ToHashSet();
+        await using var connection = await TestDatabase.OpenAsync();
+        var rejected = (await connection.QueryAsync<long>("SELECT id FROM notifications.rejected")).ToHashSet();
+        var marked = (await connection.QueryAsync<long>("SELECT notification_id FROM notifications.delivery_log WHERE status = 'sending'")).ToHashSet();
+        return ChaosVerdict.Judge(scenario, name, Mode, Committed, RolledBack, received, deadIds, rejected, marked,
+            await Db.CountAsync("outbox"), await QueuedAsync(), Elapsed, string.Join("; ", Notes));
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        foreach (var worker in _workers)
+        {
+            await worker.DisposeAsync();
+        }
+
+        await Sink.DisposeAsync();
+        await Broker.DisposeAsync();
+    }
+
+    private static async Task StopAsync(WorkerProcess worker)
+    {
+        await worker.TerminateAsync();
+        await worker.WaitForExitAsync(TimeSpan.FromSeconds(45));
+    }
+
+    private WorkerProcess Track(WorkerProcess worker)
+    {
+        _workers.Add(worker);
+        return worker;
+    }
+}

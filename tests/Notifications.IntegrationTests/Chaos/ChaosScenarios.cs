@@ -1,0 +1,187 @@
+using System.Text;
+using Notifications.Shared.Data;
+using static Notifications.IntegrationTests.Chaos.ChaosRun;
+
+namespace Notifications.IntegrationTests.Chaos;
+
+/// <summary>The 18 fault scenarios of RELIABILITY.md, each injected mid-run on the real services.</summary>
+internal static class ChaosScenarios
+{
+    private const string Beam = "pgrep -f 'beam.smp.*rabbit' | head -n1";
+
+    public static readonly IReadOnlyDictionary<int, (string Name, Func<ChaosRun, Task> Run)> All = new Dictionary<int, (string, Func<ChaosRun, Task>)>
+    {
+        [1] = ("producer SIGKILLed between claim and commit", async run =>
+        {
+            run.StartConsumer();
+            var producer = run.StartProducer(("Producer:BatchSize", "100"));
+            await run.WaitClaimedAsync(0.3);
+            producer.Kill();
+            run.StartProducer();
+        }),
+        [2] = ("producer killed after confirms, before commit", async run =>
+        {
+            run.StartConsumer();
+            var producer = run.StartProducer(("Faults:KillAt", "before-commit:10"));
+            await WaitExitAsync(producer);
+            run.StartProducer();
+        }),
+        [3] = ("business transaction rolled back", async run =>
+        {
+            run.StartConsumer();
+            run.StartProducer();
+            for (int i = 0; i < 200; i++)
+            {
+                await using var connection = await Infrastructure.TestDatabase.OpenAsync();
+                await using var transaction = await connection.BeginTransactionAsync();
+                run.RolledBack.Add(await NotificationOutbox.EnqueueAsync(transaction, new NewNotification($"ghost{i}@example.com", "never", "never")));
+                await transaction.RollbackAsync();
+            }
+        }),
+        [4] = ("broker restarted cleanly", async run =>
+        {
+            StartPipeline(run);
+            await run.WaitReceivedAsync(0.3);
+            await ShellAsync("rabbitmqctl -q stop_app && sleep 3 && rabbitmqctl -q start_app && rabbitmqctl -q await_startup");
+        }),
+        [5] = ("broker crashed (kill -9)", async run =>
+        {
+            StartPipeline(run);
+            await run.WaitReceivedAsync(0.3);
+            await ShellAsync($"kill -9 $({Beam}) && sleep 1 && (service rabbitmq-server start >/dev/null 2>&1 || true) && rabbitmqctl -q --timeout 120 await_startup");
+        }),
+        [6] = ("broker hung (SIGSTOP 10 s)", async run =>
+        {
+            StartPipeline(run);
+            await run.WaitReceivedAsync(0.3);
+            await ShellAsync($"pid=$({Beam}); kill -STOP $pid; sleep 10; kill -CONT $pid");
+        }),
+        [7] = ("connections dropped", async run =>
+        {
+            StartPipeline(run);
+            await run.WaitReceivedAsync(0.3);
+            await ShellAsync("rabbitmqctl -q close_all_connections -p chaos 'chaos: connections dropped'");
+        }),
+        [8] = ("silent network loss (blackhole 12 s)", async run =>
+        {
+            await using var proxy = BlackholeProxy.Start(run.Broker.Options.Uri.Port);
+            string uri = new UriBuilder(run.Broker.Options.Uri) { Port = proxy.Port }.Uri.ToString();
+            run.StartConsumer(("RabbitMq:Uri", uri));
+            run.StartProducer(("RabbitMq:Uri", uri));
+            await run.WaitReceivedAsync(0.3);
+            proxy.Blackhole();
+            await Task.Delay(TimeSpan.FromSeconds(12));
+            proxy.Restore();
+            await run.WaitReceivedAsync(0.9);
+        }),
+        [9] = ("consumer SIGKILLed with a full prefetch window", async run =>
+        {
+            run.StartProducer();
+            var victim = run.StartConsumer();
+            run.StartConsumer();
+            await run.WaitReceivedAsync(0.3);
+            victim.Kill();
+        }),
+        [10] = ("consumer killed between SMTP 250 and ack", async run =>
+        {
+            run.StartProducer();
+            var victim = run.StartConsumer(("Faults:KillAt", "after-send:2000"));
+            await WaitExitAsync(victim);
+            run.StartConsumer();
+        }),
+        [11] = ("consumer killed between ack and send", async run =>
+        {
+            run.StartProducer();
+            if (run.Mode == "AtLeastOnce")
+            {
+                // At least once acks after the send: there is no such point; the run has no fault.
+                run.Notes.Add("no ack-before-send point in this mode");
+                run.StartConsumer();
+                return;
+            }
+
+            var victim = run.StartConsumer(("Faults:KillAt", "after-ack:2000"));
+            await WaitExitAsync(victim);
+            run.StartConsumer();
+        }),
+        [12] = ("SMTP connection dropped after DATA", async run =>
+        {
+            StartPipeline(run);
+            await run.WaitReceivedAsync(0.3);
+            await run.Sink.RestartAsync("-q .");
+            await Task.Delay(TimeSpan.FromSeconds(2));
+            await run.Sink.RestartAsync();
+        }),
+        [13] = ("SMTP 4xx for 3 s, then 5xx for 1 s", async run =>
+        {
+            StartPipeline(run);
+            await run.WaitReceivedAsync(0.3);
+            await run.Sink.RestartAsync("-r RCPT");
+            await Task.Delay(TimeSpan.FromSeconds(3));
+            await run.Sink.RestartAsync("-f RCPT");
+            await Task.Delay(TimeSpan.FromSeconds(1));
+            await run.Sink.RestartAsync();
+        }),
+        [14] = ("poison messages", async run =>
+        {
+            StartPipeline(run);
+            await run.WaitReceivedAsync(0.3);
+            for (int i = 0; i < 50; i++)
+            {
+                await run.Broker.PublishRawAsync(Encoding.UTF8.GetBytes($"poison {i} \u0000"), "application/json");
+            }
+
+            run.Notes.Add("50 poison messages published");
+        }),
+        [15] = ("consumer slower than the broker's ack timeout", async run =>
+        {
+            await ShellAsync("rabbitmqctl -q eval 'application:set_env(rabbit, consumer_timeout, 2000).'");
+            try
+            {
+                StartPipeline(run);
+                await run.WaitReceivedAsync(0.3);
+                await run.Sink.RestartAsync("-w 4");
+                await Task.Delay(TimeSpan.FromSeconds(8));
+                await run.Sink.RestartAsync();
+            }
+            finally
+            {
+                await ShellAsync("rabbitmqctl -q eval 'application:set_env(rabbit, consumer_timeout, 1800000).'");
+            }
+        }),
+        [16] = ("unroutable publish (work queue unbound)", async run =>
+        {
+            StartPipeline(run);
+            await run.WaitClaimedAsync(0.2);
+            await run.Broker.UnbindWorkQueueAsync();
+        }),
+        [17] = ("broker flow control (memory alarm 5 s)", async run =>
+        {
+            run.StartConsumer();
+            run.StartProducer(("Producer:PublishTimeout", "00:00:05"));
+            await run.WaitReceivedAsync(0.3);
+            try
+            {
+                await ShellAsync("rabbitmqctl -q set_vm_memory_high_watermark 0.0000001");
+                await Task.Delay(TimeSpan.FromSeconds(5));
+            }
+            finally
+            {
+                await ShellAsync("rabbitmqctl -q set_vm_memory_high_watermark 0.4");
+            }
+        }),
+        [18] = ("two producers competing", async run =>
+        {
+            run.StartConsumer();
+            run.StartProducer(("Producer:BatchSize", "100"));
+            run.StartProducer(("Producer:BatchSize", "100"));
+            await Task.CompletedTask;
+        }),
+    };
+
+    private static void StartPipeline(ChaosRun run)
+    {
+        run.StartConsumer();
+        run.StartProducer();
+    }
+}
