@@ -92,7 +92,7 @@ internal sealed class DeliveryHandler(
             return;
         }
 
-        await log.RecordSentAsync(email.NotificationId, cancellationToken);
+        await log.RecordSentAsync(email.NotificationId, email.CreatedAt, cancellationToken);
         await delivery.AckAsync();
         Delivered(email);
     }
@@ -119,7 +119,7 @@ internal sealed class DeliveryHandler(
             return;
         }
 
-        await log.RecordSentAsync(email.NotificationId, cancellationToken);
+        await log.RecordSentAsync(email.NotificationId, email.CreatedAt, cancellationToken);
         Delivered(email);
     }
 

@@ -40,7 +40,10 @@ public sealed class OperationsEndpoint(
         }
 
         var builder = WebApplication.CreateEmptyBuilder(new WebApplicationOptions());
-        builder.Services.AddSingleton(loggers);
+        // Only warnings of the server itself (no line per scrape), in the worker's log.
+        builder.Logging.ClearProviders().AddProvider(new ForwardingLoggerProvider(loggers))
+            .AddFilter("Microsoft.AspNetCore", LogLevel.Warning).AddFilter("Microsoft.Hosting", LogLevel.Warning);
+        builder.Services.AddSingleton<IHostLifetime, EndpointLifetime>();
         builder.WebHost.UseKestrelCore().ConfigureKestrel(k => k.Listen(IPAddress.Parse(o.Address), o.Port));
         var app = builder.Build();
         app.Run(HandleAsync);
