@@ -51,6 +51,11 @@ internal static class DeadLetterCommands
         var command = new Command("show", "Show one dead letter in full: reason, attempts, headers and the original payload") { position, id, limit };
         command.Validators.Add(r =>
         {
+            if (!Parsed(r))
+            {
+                return;
+            }
+
             bool byPosition = r.GetValue(position) is not null, byId = r.GetValue(id) is not null;
             if (byPosition == byId)
             {
@@ -88,6 +93,11 @@ internal static class DeadLetterCommands
         var command = new Command("requeue", "Move dead letters back to the work queue (attempts reset); get, publish with confirm, then ack") { all, reason, id };
         command.Validators.Add(r =>
         {
+            if (!Parsed(r))
+            {
+                return;
+            }
+
             bool filtered = r.GetValue(reason) is not null || r.GetValue(id) is not null;
             if (r.GetValue(all) == filtered)
             {
@@ -135,15 +145,48 @@ internal static class DeadLetterCommands
 
     private static Option<int> Limit()
     {
-        var limit = new Option<int>("--limit") { Description = "Look at no more than this many from the head of the queue", DefaultValueFactory = _ => 1000 };
-        limit.Validators.Add(r =>
+        return new Option<int>("--limit")
         {
-            if (r.GetValueOrDefault<int>() < 1)
+            Description = "Look at no more than this many from the head of the queue",
+            DefaultValueFactory = _ => 1000,
+            CustomParser = r =>
             {
-                r.AddError("--limit must be at least 1");
-            }
+                if (int.TryParse(r.Tokens.Single().Value, NumberStyles.None, CultureInfo.InvariantCulture, out int value) && value >= 1)
+                {
+                    return value;
+                }
+
+                r.AddError($"--limit must be at least 1, not '{r.Tokens.Single().Value}'");
+                return default;
+            },
+        };
+    }
+
+    // A value that did not parse is reported by the parser already; reading it here would throw.
+    private static bool Parsed(System.CommandLine.Parsing.CommandResult result) =>
+        result.Children.All(child => child switch
+        {
+            System.CommandLine.Parsing.OptionResult o => o.Implicit || o.Tokens.Count == 0 || !HasErrors(o),
+            System.CommandLine.Parsing.ArgumentResult a => !HasErrors(a),
+            _ => true,
         });
-        return limit;
+
+    private static bool HasErrors(System.CommandLine.Parsing.SymbolResult result)
+    {
+        try
+        {
+            _ = result switch
+            {
+                System.CommandLine.Parsing.OptionResult o => o.GetValueOrDefault<object?>(),
+                System.CommandLine.Parsing.ArgumentResult a => a.GetValueOrDefault<object?>(),
+                _ => null,
+            };
+            return false;
+        }
+        catch (InvalidOperationException)
+        {
+            return true;
+        }
     }
 
     private static string Id(DeadLetter letter) => letter.NotificationId?.ToString(CultureInfo.InvariantCulture) ?? "(unreadable)";

@@ -18,14 +18,18 @@ internal static class StatusCommand
         {
             Description = "The window of the delivery rate and SLO, e.g. 00:05:00",
             DefaultValueFactory = _ => TimeSpan.FromMinutes(5),
-        };
-        window.Validators.Add(r =>
-        {
-            if (r.GetValueOrDefault<TimeSpan>() <= TimeSpan.Zero)
+            // Parsed here, not validated after: a validator reading an unparsable value would throw.
+            CustomParser = r =>
             {
-                r.AddError("--window must be positive, e.g. 00:05:00");
-            }
-        });
+                if (TimeSpan.TryParse(r.Tokens.Single().Value, CultureInfo.InvariantCulture, out var value) && value > TimeSpan.Zero)
+                {
+                    return value;
+                }
+
+                r.AddError($"--window takes a positive duration such as 00:05:00, not '{r.Tokens.Single().Value}'");
+                return default;
+            },
+        };
         var command = new Command("status", "Outbox backlog, queue depths and consumers, delivery rate and the delivery SLO") { window };
         command.SetAction(async (parsed, cancellationToken) =>
         {
