@@ -19,11 +19,14 @@ public static class ConsumerHostingExtensions
             .ValidateDataAnnotations().ValidateOnStart();
         builder.Services.AddRabbitMqOptions().AddNotificationsDatabase().AddFaultInjection();
         builder.Services.AddSingleton(TimeProvider.System);
+        builder.AddNotificationsOperations(defaultPort: 9465);
+        builder.Services.AddSingleton<ConsumerMetrics>();
         builder.Services.AddSingleton<ConsumerStats>();
         builder.Services.AddSingleton<EmailSenderFactory>();
         builder.Services.AddSingleton(sp => sp.GetRequiredService<IOptions<ConsumerOptions>>().Value);
         builder.Services.AddHostedService<ConsumerService>();
         builder.Services.AddHostedService<KillSwitchService>();
+        builder.Services.AddHostedService<ConsumerMonitorService>();
         // In-flight handlers get ConsumerOptions.ShutdownTimeout; the host must wait a little longer.
         builder.Services.Configure<HostOptions>(o => o.ShutdownTimeout = TimeSpan.FromSeconds(30));
         return builder;

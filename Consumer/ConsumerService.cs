@@ -5,6 +5,7 @@ using Microsoft.Extensions.Options;
 using Notifications.Shared.Data;
 using Notifications.Shared.Hosting;
 using Notifications.Shared.Messaging;
+using Notifications.Shared.Observability;
 using RabbitMQ.Client;
 
 namespace Notifications.Consumer;
@@ -21,6 +22,8 @@ internal sealed class ConsumerService(
     IDeliveryLogStore logStore,
     EmailSenderFactory senders,
     ConsumerStats stats,
+    ConsumerMetrics metrics,
+    WorkerHealth health,
     TimeProvider time,
     FaultInjector faults,
     ILoggerFactory loggers) : BackgroundService
@@ -32,6 +35,7 @@ internal sealed class ConsumerService(
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
     {
         await using var connection = await RabbitConnector.ConnectAsync(_rabbit, "notifications-consumer", _logger, stoppingToken);
+        health.BrokerConnected(connection);
         await using var outbound = new OutboundPublisher(connection, _rabbit, time);
         await using var log = new DeliveryLog(logStore, _options.LogBatchSize);
         var handler = new DeliveryHandler(log, outbound, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>());
@@ -70,6 +74,7 @@ internal sealed class ConsumerService(
             while (true)
             {
                 await Task.Delay(TimeSpan.FromSeconds(1), stoppingToken);
+                health.Beat();
                 for (int i = 0; i < channels.Length; i++)
                 {
                     if (channels[i].IsOpen || !connection.IsOpen)
@@ -134,7 +139,15 @@ internal sealed class ConsumerService(
             {
                 while (!stopTaking.IsCancellationRequested && work.TryRead(out var delivery))
                 {
-                    await handler.HandleAsync(delivery, sender, abort);
+                    metrics.HandlingStarted();
+                    try
+                    {
+                        await handler.HandleAsync(delivery, sender, abort);
+                    }
+                    finally
+                    {
+                        metrics.HandlingEnded();
+                    }
                 }
             }
         }

@@ -1,7 +1,7 @@
 namespace Notifications.Consumer;
 
 /// <summary>Running totals of this consumer process, read by logs, tests and the harness.</summary>
-internal sealed class ConsumerStats
+internal sealed class ConsumerStats(ConsumerMetrics? metrics = null)
 {
     private long _delivered;
     private long _duplicates;
@@ -40,6 +40,7 @@ internal sealed class ConsumerStats
 
         Interlocked.Add(ref _latencyTicks, latency.Ticks);
         Latency.Record(latency);
+        metrics?.Delivered(latency, now);
     }
 
     /// <summary>Deliveries inside the killswitch window, frozen when it closed (null: no window).</summary>
@@ -54,11 +55,27 @@ internal sealed class ConsumerStats
         Window = window;
     }
 
-    public void AddDuplicate() => Interlocked.Increment(ref _duplicates);
+    public void AddDuplicate()
+    {
+        Interlocked.Increment(ref _duplicates);
+        metrics?.Duplicate();
+    }
 
-    public void AddRetried() => Interlocked.Increment(ref _retried);
+    public void AddRetried()
+    {
+        Interlocked.Increment(ref _retried);
+        metrics?.Retried();
+    }
 
-    public void AddDeadLettered() => Interlocked.Increment(ref _deadLettered);
+    public void AddDeadLettered()
+    {
+        Interlocked.Increment(ref _deadLettered);
+        metrics?.DeadLettered();
+    }
 
-    public void AddUnknown() => Interlocked.Increment(ref _unknown);
+    public void AddUnknown()
+    {
+        Interlocked.Increment(ref _unknown);
+        metrics?.Unknown();
+    }
 }

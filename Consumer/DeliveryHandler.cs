@@ -100,7 +100,7 @@ internal sealed class DeliveryHandler(
         }
 
         faults.Reached("after-send");
-        await log.RecordSentAsync(email.NotificationId, cancellationToken);
+        await log.RecordSentAsync(email.NotificationId, email.CreatedAt, cancellationToken);
         await delivery.AckAsync();
         Delivered(email);
     }
@@ -130,7 +130,7 @@ internal sealed class DeliveryHandler(
 
         faults.Reached("after-send");
 
-        await log.RecordSentAsync(email.NotificationId, cancellationToken);
+        await log.RecordSentAsync(email.NotificationId, email.CreatedAt, cancellationToken);
         Delivered(email);
     }
 

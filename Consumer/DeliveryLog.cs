@@ -8,15 +8,16 @@ namespace Notifications.Consumer;
 internal sealed class DeliveryLog : IAsyncDisposable
 {
     private static readonly IReadOnlySet<long> None = new HashSet<long>();
+    private static readonly IReadOnlySet<SentNotification> NoneSent = new HashSet<SentNotification>();
     private readonly CoalescingBatcher<long> _findSent;
-    private readonly CoalescingBatcher<long> _recordSent;
+    private readonly CoalescingBatcher<SentNotification> _recordSent;
     private readonly CoalescingBatcher<long> _markSending;
     private readonly CoalescingBatcher<long> _release;
 
     public DeliveryLog(IDeliveryLogStore store, int maxBatch)
     {
         _findSent = new(store.FindSentAsync, maxBatch);
-        _recordSent = new(async (ids, ct) => { await store.RecordSentAsync(ids, ct); return None; }, maxBatch);
+        _recordSent = new(async (sent, ct) => { await store.RecordSentAsync(sent, ct); return NoneSent; }, maxBatch);
         _markSending = new(store.TryMarkSendingAsync, maxBatch);
         _release = new(async (ids, ct) => { await store.ReleaseAsync(ids, ct); return None; }, maxBatch, concurrency: 1);
     }
@@ -24,8 +25,9 @@ internal sealed class DeliveryLog : IAsyncDisposable
     /// <summary>Whether the notification was already sent (at-least-once duplicate check).</summary>
     public Task<bool> IsSentAsync(long id, CancellationToken cancellationToken) => _findSent.SubmitAsync(id, cancellationToken);
 
-    /// <summary>Records the notification as sent.</summary>
-    public Task RecordSentAsync(long id, CancellationToken cancellationToken) => _recordSent.SubmitAsync(id, cancellationToken);
+    /// <summary>Records the notification as sent, with its outbox insert time (the delivery SLO's start).</summary>
+    public Task RecordSentAsync(long id, DateTimeOffset createdAt, CancellationToken cancellationToken) =>
+        _recordSent.SubmitAsync(new SentNotification(id, createdAt == default ? null : createdAt), cancellationToken);
 
     /// <summary>At-most-once: true if this caller now owns the single send of the notification.</summary>
     public Task<bool> TryMarkSendingAsync(long id, CancellationToken cancellationToken) => _markSending.SubmitAsync(id, cancellationToken);

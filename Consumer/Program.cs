@@ -2,6 +2,13 @@ using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.Hosting;
 using Notifications.Consumer;
 using Notifications.Shared.Hosting;
+using Notifications.Shared.Observability;
+
+// Container healthcheck (the runtime image has no curl): ask the running worker's endpoint, exit 0 or 1.
+if (HealthProbe.IsRequested(args))
+{
+    return await HealthProbe.RunAsync(args, defaultPort: 9465);
+}
 
 var builder = Host.CreateApplicationBuilder(args);
 // Docker secrets: /run/secrets/Database__ConnectionString becomes Database:ConnectionString (and wins over env vars).
@@ -9,3 +16,4 @@ builder.Configuration.AddKeyPerFile("/run/secrets", optional: true);
 builder.AddNotificationsLogging();
 builder.AddConsumer();
 await builder.Build().RunAsync();
+return 0;

@@ -9,7 +9,7 @@ namespace Notifications.Producer;
 
 /// <summary>Claims one batch, publishes it with confirms, and commits only when every confirm is in.</summary>
 internal sealed class BatchPublisher(
-    IOutboxStore store, IOptions<ProducerOptions> producerOptions, IOptions<RabbitMqOptions> rabbitOptions, FaultInjector faults)
+    IOutboxStore store, IOptions<ProducerOptions> producerOptions, IOptions<RabbitMqOptions> rabbitOptions, ProducerMetrics metrics, FaultInjector faults)
 {
     private readonly ProducerOptions _options = producerOptions.Value;
     private readonly RabbitMqOptions _rabbit = rabbitOptions.Value;
@@ -26,6 +26,8 @@ internal sealed class BatchPublisher(
         {
             return 0;
         }
+
+        metrics.Claimed(claim.Rows.Count);
 
         // Not linked to shutdown: once rows are claimed, the batch is finished and committed (bounded by the
         // publish timeout). Cancelling it would roll back rows whose messages are already on the broker.
@@ -47,9 +49,12 @@ internal sealed class BatchPublisher(
                 Properties(row), body, timeout.Token).AsTask());
         }
 
+        metrics.Published(publishes.Count);
         await Task.WhenAll(publishes).WaitAsync(timeout.Token);
+        metrics.Confirmed(publishes.Count);
         faults.Reached("before-commit");
         await claim.RejectAsync(rejects, timeout.Token);
+        metrics.Rejected(rejects.Count);
         // Every confirm is in: commit even if shutdown began meanwhile. Rolling back now would only
         // produce duplicates; the commit itself is bounded by the command timeout.
         await claim.CommitAsync(CancellationToken.None);

@@ -3,6 +3,7 @@ using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 using Notifications.Shared.Hosting;
 using Notifications.Shared.Messaging;
+using Notifications.Shared.Observability;
 using RabbitMQ.Client;
 using RabbitMQ.Client.Exceptions;
 
@@ -18,6 +19,7 @@ internal sealed class OutboxPublisherService(
     IOptions<ProducerOptions> options,
     IOptions<RabbitMqOptions> rabbitOptions,
     ProducerStats stats,
+    WorkerHealth health,
     ILogger<OutboxPublisherService> logger) : BackgroundService
 {
     private readonly ProducerOptions _options = options.Value;
@@ -25,6 +27,7 @@ internal sealed class OutboxPublisherService(
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
     {
         await using var connection = await RabbitConnector.ConnectAsync(rabbitOptions.Value, "notifications-producer", logger, stoppingToken);
+        health.BrokerConnected(connection);
         IChannel? channel = null;
         var idleDelay = _options.IdleDelay;
         var errorDelay = TimeSpan.FromSeconds(1);
@@ -32,6 +35,7 @@ internal sealed class OutboxPublisherService(
         {
             while (!stoppingToken.IsCancellationRequested)
             {
+                health.Beat();
                 try
                 {
                     channel ??= await OpenChannelAsync(connection, stoppingToken);

@@ -14,9 +14,12 @@ public static class ProducerHostingExtensions
         builder.Services.AddOptions<ProducerOptions>().BindConfiguration(ProducerOptions.SectionName)
             .ValidateDataAnnotations().ValidateOnStart();
         builder.Services.AddRabbitMqOptions().AddNotificationsDatabase().AddFaultInjection();
+        builder.AddNotificationsOperations(defaultPort: 9464);
+        builder.Services.AddSingleton<ProducerMetrics>();
         builder.Services.AddSingleton<ProducerStats>();
         builder.Services.AddSingleton<BatchPublisher>();
         builder.Services.AddHostedService<OutboxPublisherService>();
+        builder.Services.AddHostedService<ProducerMonitorService>();
         return builder;
     }
 }

@@ -1,7 +1,7 @@
 namespace Notifications.Producer;
 
 /// <summary>Running totals of this producer process, read by logs and the harness.</summary>
-internal sealed class ProducerStats
+internal sealed class ProducerStats(ProducerMetrics? metrics = null)
 {
     private long _published;
     private long _batches;
@@ -19,11 +19,16 @@ internal sealed class ProducerStats
         {
             Interlocked.Add(ref _published, published);
             Interlocked.Increment(ref _batches);
+            metrics?.Committed(published);
         }
     }
 
     public string ToJson() => System.FormattableString.Invariant(
         $"{{\"published\": {Published}, \"batches\": {Batches}, \"failures\": {Failures}}}");
 
-    public void AddFailure() => Interlocked.Increment(ref _failures);
+    public void AddFailure()
+    {
+        Interlocked.Increment(ref _failures);
+        metrics?.BatchFailed();
+    }
 }

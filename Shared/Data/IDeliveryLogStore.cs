@@ -9,8 +9,12 @@ public interface IDeliveryLogStore
     /// <summary>The ids among <paramref name="ids"/> already recorded as sent.</summary>
     Task<IReadOnlySet<long>> FindSentAsync(IReadOnlyCollection<long> ids, CancellationToken cancellationToken);
 
-    /// <summary>Records the ids as sent (inserting or updating their rows).</summary>
-    Task RecordSentAsync(IReadOnlyCollection<long> ids, CancellationToken cancellationToken);
+    /// <summary>Records the ids as sent (inserting or updating their rows), without their insert time.</summary>
+    Task RecordSentAsync(IReadOnlyCollection<long> ids, CancellationToken cancellationToken) =>
+        RecordSentAsync(ids.Select(id => new SentNotification(id, null)).ToList(), cancellationToken);
+
+    /// <summary>Records the notifications as sent with their outbox insert time (the delivery SLO's start).</summary>
+    Task RecordSentAsync(IReadOnlyCollection<SentNotification> sent, CancellationToken cancellationToken);
 
     /// <summary>
     /// At-most-once: inserts a 'sending' row for each id that has none and returns those ids — the

@@ -68,6 +68,11 @@ public static class NotificationsHostingExtensions
             DatabaseProvider.Postgres => new PostgresDeliveryLogStore(sp.GetRequiredService<NpgsqlDataSource>(), Options(sp)),
             _ => new SqlServerDeliveryLogStore(Options(sp)),
         });
+        services.AddSingleton<IOperationsStore>(sp => Options(sp).Provider switch
+        {
+            DatabaseProvider.Postgres => new PostgresOperationsStore(sp.GetRequiredService<NpgsqlDataSource>(), Options(sp)),
+            _ => new SqlServerOperationsStore(Options(sp)),
+        });
         return services;
     }
 

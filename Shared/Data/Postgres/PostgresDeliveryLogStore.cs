@@ -23,9 +23,10 @@ internal sealed class PostgresDeliveryLogStore : IDeliveryLogStore
             SELECT notification_id FROM "{s}".delivery_log WHERE notification_id = ANY(@Ids) AND status = 'sent'
             """;
         _recordSentSql = $"""
-            INSERT INTO "{s}".delivery_log (notification_id, status)
-            SELECT unnest(@Ids), 'sent'
-            ON CONFLICT (notification_id) DO UPDATE SET status = 'sent', updated_at = now()
+            INSERT INTO "{s}".delivery_log (notification_id, status, created_at)
+            SELECT id, 'sent', created_at FROM unnest(@Ids, @CreatedAts) AS sent(id, created_at)
+            ON CONFLICT (notification_id) DO UPDATE
+                SET status = 'sent', updated_at = now(), created_at = COALESCE(EXCLUDED.created_at, delivery_log.created_at)
             """;
         _markSendingSql = $"""
             INSERT INTO "{s}".delivery_log (notification_id, status)
@@ -41,8 +42,18 @@ internal sealed class PostgresDeliveryLogStore : IDeliveryLogStore
     public async Task<IReadOnlySet<long>> FindSentAsync(IReadOnlyCollection<long> ids, CancellationToken cancellationToken) =>
         (await QueryAsync(_findSentSql, ids, cancellationToken)).ToHashSet();
 
-    public Task RecordSentAsync(IReadOnlyCollection<long> ids, CancellationToken cancellationToken) =>
-        ExecuteAsync(_recordSentSql, ids, cancellationToken);
+    public async Task RecordSentAsync(IReadOnlyCollection<SentNotification> sent, CancellationToken cancellationToken)
+    {
+        // One statement may not touch the same key twice: one entry per id.
+        var distinct = sent.DistinctBy(n => n.Id).ToArray();
+        var parameters = new
+        {
+            Ids = distinct.Select(n => n.Id).ToArray(),
+            CreatedAts = distinct.Select(n => n.CreatedAt?.UtcDateTime).ToArray(),
+        };
+        await using var connection = await _dataSource.OpenConnectionAsync(cancellationToken);
+        await connection.ExecuteAsync(new CommandDefinition(_recordSentSql, parameters, commandTimeout: _timeoutSeconds, cancellationToken: cancellationToken));
+    }
 
     public async Task<IReadOnlySet<long>> TryMarkSendingAsync(IReadOnlyCollection<long> ids, CancellationToken cancellationToken) =>
         (await QueryAsync(_markSendingSql, ids, cancellationToken)).ToHashSet();

@@ -25,9 +25,11 @@ internal sealed class SqlServerDeliveryLogStore : IDeliveryLogStore
             """;
         RecordSentSql = $"""
             MERGE [{s}].[delivery_log] WITH (HOLDLOCK) AS t
-            USING {ids} AS src ON t.notification_id = src.id
-            WHEN MATCHED THEN UPDATE SET status = 'sent', updated_at = SYSUTCDATETIME()
-            WHEN NOT MATCHED THEN INSERT (notification_id, status) VALUES (src.id, 'sent');
+            USING (SELECT id, MAX(created_at) AS created_at
+                   FROM OPENJSON(@Sent) WITH (id bigint '$.id', created_at datetimeoffset(3) '$.createdAt')
+                   GROUP BY id) AS src ON t.notification_id = src.id
+            WHEN MATCHED THEN UPDATE SET status = 'sent', updated_at = SYSUTCDATETIME(), created_at = COALESCE(src.created_at, t.created_at)
+            WHEN NOT MATCHED THEN INSERT (notification_id, status, created_at) VALUES (src.id, 'sent', src.created_at);
             """;
         MarkSendingSql = $"""
             INSERT INTO [{s}].[delivery_log] (notification_id, status)
@@ -53,8 +55,13 @@ internal sealed class SqlServerDeliveryLogStore : IDeliveryLogStore
     public async Task<IReadOnlySet<long>> FindSentAsync(IReadOnlyCollection<long> ids, CancellationToken cancellationToken) =>
         (await QueryAsync(FindSentSql, ids, cancellationToken)).ToHashSet();
 
-    public Task RecordSentAsync(IReadOnlyCollection<long> ids, CancellationToken cancellationToken) =>
-        ExecuteAsync(RecordSentSql, ids, cancellationToken);
+    public async Task RecordSentAsync(IReadOnlyCollection<SentNotification> sent, CancellationToken cancellationToken)
+    {
+        // [{"id":1,"createdAt":"2025-01-01T00:00:00.000+00:00"},...]: OPENJSON reads it into rows.
+        string json = System.Text.Json.JsonSerializer.Serialize(sent.Select(n => new { id = n.Id, createdAt = n.CreatedAt }));
+        await using var connection = new SqlConnection(_connectionString);
+        await connection.ExecuteAsync(new CommandDefinition(RecordSentSql, new { Sent = json }, commandTimeout: _timeoutSeconds, cancellationToken: cancellationToken));
+    }
 
     public async Task<IReadOnlySet<long>> TryMarkSendingAsync(IReadOnlyCollection<long> ids, CancellationToken cancellationToken) =>
         (await QueryAsync(MarkSendingSql, ids, cancellationToken)).ToHashSet();

@@ -51,6 +51,19 @@ public sealed class DockerStackTests
         Assert.True(StackYaml.Duration(grace) > HostShutdownTimeout(), $"{service}: {grace.Trim()} is not longer than the host's shutdown timeout {HostShutdownTimeout()}");
     }
 
+    [Theory]
+    [InlineData("producer", "Notifications.Producer.dll")]
+    [InlineData("consumer", "Notifications.Consumer.dll")]
+    public async Task StackConfig_Worker_HealthcheckAsksItsOwnLivenessEndpoint(string service, string dll)
+    {
+        var block = StackYaml.Block(await RenderAsync(RepositoryLayout.File("docker-stack.yml")), "services", service);
+
+        Assert.Contains($"        - /app/{dll}", block);
+        Assert.Contains("        - --healthcheck", block);
+        Assert.Contains("        - live", block);
+        Assert.Contains("      Metrics__Address: 0.0.0.0", block);
+    }
+
     [Fact]
     public async Task StackConfig_EnvironmentOfEveryService_HoldsNoCredential()
     {

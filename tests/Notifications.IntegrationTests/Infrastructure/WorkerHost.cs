@@ -49,6 +49,7 @@ internal sealed class WorkerHost : IAsyncDisposable
         var config = broker.Configuration();
         config["Database:ConnectionString"] = TestServices.PostgresConnectionString;
         config["Database:Schema"] = TestDatabase.Schema;
+        config["Metrics:Port"] = "0";   // any free port: several workers run in one test process
         foreach (var (key, value) in settings)
         {
             config[key] = value;

@@ -11,7 +11,7 @@ namespace Notifications.IntegrationTests.Shutdown;
 /// </summary>
 internal sealed class WorkerProcess : IAsyncDisposable
 {
-    private static readonly string[] Sections = ["RabbitMq__", "Database__", "Producer__", "Consumer__", "Smtp__", "Logging__", "Serilog__"];
+    private static readonly string[] Sections = ["RabbitMq__", "Database__", "Producer__", "Consumer__", "Smtp__", "Logging__", "Serilog__", "Metrics__"];
     private readonly Process _process;
     private readonly ConcurrentQueue<string> _lines = new();
 
@@ -47,6 +47,7 @@ internal sealed class WorkerProcess : IAsyncDisposable
                 ("Database:ConnectionString", TestServices.PostgresConnectionString),
                 ("Database:Schema", TestDatabase.Schema),
                 ("Logging:Format", "text"),
+                ("Metrics:Port", "0"),
                 ("Serilog:MinimumLevel:Override:Microsoft.Hosting.Lifetime", "Information"),
             ])
             .Concat(settings);

@@ -1,0 +1,100 @@
+using System.Data.Common;
+using System.Net.Sockets;
+using Microsoft.Extensions.Configuration;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Options;
+using Notifications.Shared.Data;
+using Notifications.Shared.Hosting;
+using RabbitMQ.Client;
+using RabbitMQ.Client.Exceptions;
+
+namespace Notifications.Admin;
+
+/// <summary>
+/// The configuration the workers use (appsettings.json beside the tool, environment variables such as
+/// <c>RabbitMq__Uri</c>, then <c>--rabbitmq</c> / <c>--database</c>) and the connections made from it.
+/// </summary>
+internal sealed class AdminContext : IAsyncDisposable
+{
+    private readonly ServiceProvider _services;
+
+    public AdminContext(IConfiguration configuration)
+    {
+        var services = new ServiceCollection().AddSingleton(configuration).AddRabbitMqOptions().AddNotificationsDatabase();
+        _services = services.BuildServiceProvider();
+    }
+
+    public RabbitMqOptions Rabbit => Resolve<RabbitMqOptions>();
+
+    public DatabaseOptions Database => Resolve<DatabaseOptions>();
+
+    public IOutboxStore Outbox => Store<IOutboxStore>();
+
+    public IOperationsStore Operations => Store<IOperationsStore>();
+
+    public IDeliveryLogStore DeliveryLog => Store<IDeliveryLogStore>();
+
+    /// <summary>One attempt, five seconds: an operator wants an answer, not a retry loop.</summary>
+    public async Task<IConnection> ConnectAsync(CancellationToken cancellationToken)
+    {
+        var rabbit = Rabbit;
+        var factory = new ConnectionFactory
+        {
+            Uri = rabbit.Uri,
+            ClientProvidedName = "notifications-admin",
+            AutomaticRecoveryEnabled = false,
+            RequestedConnectionTimeout = TimeSpan.FromSeconds(5),
+            ContinuationTimeout = TimeSpan.FromSeconds(10),
+        };
+        try
+        {
+            return await factory.CreateConnectionAsync(cancellationToken);
+        }
+        catch (Exception ex) when (ex is BrokerUnreachableException or OperationInterruptedException or IOException or TimeoutException or SocketException)
+        {
+            throw new AdminException(
+                $"RabbitMQ at {rabbit.Uri.Host}:{rabbit.Uri.Port} is unreachable: {Innermost(ex).Message} (set RabbitMq__Uri or --rabbitmq)",
+                ExitCodes.Unavailable, ex);
+        }
+    }
+
+    /// <summary>Runs a database call; an unreachable database becomes a clear message and exit code 3.</summary>
+    public async Task<T> DatabaseAsync<T>(Func<Task<T>> call)
+    {
+        try
+        {
+            return await call();
+        }
+        catch (Exception ex) when (ex is DbException or SocketException or TimeoutException
+                                       || (ex is InvalidOperationException && ex.InnerException is DbException or SocketException))
+        {
+            throw new AdminException(
+                $"{Database.Provider} is unreachable or failed: {Innermost(ex).Message} (set Database__ConnectionString or --database)",
+                ExitCodes.Unavailable, ex);
+        }
+    }
+
+    public ValueTask DisposeAsync() => _services.DisposeAsync();
+
+    private T Resolve<T>()
+        where T : class
+    {
+        try
+        {
+            return _services.GetRequiredService<IOptions<T>>().Value;
+        }
+        catch (OptionsValidationException ex)
+        {
+            throw new AdminException($"configuration: {string.Join("; ", ex.Failures)}", ExitCodes.Usage, ex);
+        }
+    }
+
+    private T Store<T>()
+        where T : notnull
+    {
+        _ = Database;   // validates the options first, with a clear message
+        return _services.GetRequiredService<T>();
+    }
+
+    private static Exception Innermost(Exception ex) => ex.InnerException is { } inner ? Innermost(inner) : ex;
+}

@@ -1,0 +1,26 @@
+using System.Diagnostics;
+using Notifications.Consumer.Sending;
+
+namespace Notifications.Consumer;
+
+/// <summary>Times every send and counts failures by kind, around the handler's own sender.</summary>
+internal sealed class MeteredEmailSender(IEmailSender inner, ConsumerMetrics metrics) : IEmailSender
+{
+    public async Task SendAsync(EmailMessage message, CancellationToken cancellationToken)
+    {
+        long start = Stopwatch.GetTimestamp();
+        try
+        {
+            await inner.SendAsync(message, cancellationToken);
+        }
+        catch (SmtpSendException ex)
+        {
+            metrics.SendFailed(ex.Kind, Stopwatch.GetElapsedTime(start));
+            throw;
+        }
+
+        metrics.SendSucceeded(Stopwatch.GetElapsedTime(start));
+    }
+
+    public ValueTask DisposeAsync() => inner.DisposeAsync();
+}

@@ -1,0 +1,48 @@
+using Dapper;
+using Notifications.Shared.Hosting;
+using Npgsql;
+
+namespace Notifications.Shared.Data.Postgres;
+
+/// <summary>Operators' queries on PostgreSQL.</summary>
+internal sealed class PostgresOperationsStore : IOperationsStore
+{
+    private readonly NpgsqlDataSource _dataSource;
+    private readonly int _timeoutSeconds;
+    private readonly string _windowSql;
+    private readonly string _purgeSql;
+
+    public PostgresOperationsStore(NpgsqlDataSource dataSource, DatabaseOptions options)
+    {
+        _dataSource = dataSource;
+        _timeoutSeconds = (int)options.CommandTimeout.TotalSeconds;
+        string s = options.Schema;
+        // Latency by the database's clock at both ends: created_at (the insert) to updated_at (the 'sent' record).
+        _windowSql = $"""
+            SELECT count(*) AS Delivered,
+                   count(*) FILTER (WHERE updated_at - created_at <= make_interval(secs => @FastSeconds)) AS WithinFast,
+                   count(*) FILTER (WHERE updated_at - created_at <= make_interval(secs => @SloSeconds)) AS WithinSlo,
+                   count(*) FILTER (WHERE updated_at >= now() - interval '1 minute') AS LastMinute
+            FROM "{s}".delivery_log
+            WHERE status = 'sent' AND created_at IS NOT NULL AND updated_at >= now() - make_interval(secs => @WindowSeconds)
+            """;
+        _purgeSql = $"""DELETE FROM "{s}".outbox""";
+    }
+
+    public async Task<DeliveryWindow> GetDeliveryWindowAsync(TimeSpan window, CancellationToken cancellationToken)
+    {
+        await using var connection = await _dataSource.OpenConnectionAsync(cancellationToken);
+        var counts = await connection.QuerySingleAsync<(long Delivered, long WithinFast, long WithinSlo, long LastMinute)>(new CommandDefinition(
+            _windowSql,
+            new { WindowSeconds = window.TotalSeconds, FastSeconds = DeliveryWindow.FastThreshold.TotalSeconds, SloSeconds = DeliveryWindow.SloThreshold.TotalSeconds },
+            commandTimeout: _timeoutSeconds,
+            cancellationToken: cancellationToken));
+        return new DeliveryWindow(window, counts.Delivered, counts.WithinFast, counts.WithinSlo, counts.LastMinute);
+    }
+
+    public async Task<long> PurgeOutboxAsync(CancellationToken cancellationToken)
+    {
+        await using var connection = await _dataSource.OpenConnectionAsync(cancellationToken);
+        return await connection.ExecuteAsync(new CommandDefinition(_purgeSql, commandTimeout: _timeoutSeconds, cancellationToken: cancellationToken));
+    }
+}

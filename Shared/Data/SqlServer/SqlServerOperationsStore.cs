@@ -1,0 +1,56 @@
+using Dapper;
+using Microsoft.Data.SqlClient;
+using Notifications.Shared.Hosting;
+
+namespace Notifications.Shared.Data.SqlServer;
+
+/// <summary>Operators' queries on SQL Server.</summary>
+internal sealed class SqlServerOperationsStore : IOperationsStore
+{
+    private readonly string _connectionString;
+    private readonly int _timeoutSeconds;
+
+    public SqlServerOperationsStore(DatabaseOptions options)
+    {
+        _connectionString = options.ConnectionString;
+        _timeoutSeconds = (int)options.CommandTimeout.TotalSeconds;
+        string s = options.Schema;
+        // Latency by the database's clock at both ends: created_at (the insert) to updated_at (the 'sent' record).
+        WindowSql = $"""
+            SELECT COUNT_BIG(*) AS Delivered,
+                   COUNT_BIG(CASE WHEN DATEDIFF_BIG(millisecond, created_at, updated_at) <= @FastMilliseconds THEN 1 END) AS WithinFast,
+                   COUNT_BIG(CASE WHEN DATEDIFF_BIG(millisecond, created_at, updated_at) <= @SloMilliseconds THEN 1 END) AS WithinSlo,
+                   COUNT_BIG(CASE WHEN updated_at >= DATEADD(minute, -1, SYSDATETIMEOFFSET()) THEN 1 END) AS LastMinute
+            FROM [{s}].[delivery_log]
+            WHERE status = 'sent' AND created_at IS NOT NULL
+              AND updated_at >= DATEADD(second, -@WindowSeconds, SYSDATETIMEOFFSET());
+            """;
+        PurgeSql = $"""DELETE FROM [{s}].[outbox];""";
+    }
+
+    internal string WindowSql { get; }
+
+    internal string PurgeSql { get; }
+
+    public async Task<DeliveryWindow> GetDeliveryWindowAsync(TimeSpan window, CancellationToken cancellationToken)
+    {
+        await using var connection = new SqlConnection(_connectionString);
+        var counts = await connection.QuerySingleAsync<(long Delivered, long WithinFast, long WithinSlo, long LastMinute)>(new CommandDefinition(
+            WindowSql,
+            new
+            {
+                WindowSeconds = (int)window.TotalSeconds,
+                FastMilliseconds = (long)DeliveryWindow.FastThreshold.TotalMilliseconds,
+                SloMilliseconds = (long)DeliveryWindow.SloThreshold.TotalMilliseconds,
+            },
+            commandTimeout: _timeoutSeconds,
+            cancellationToken: cancellationToken));
+        return new DeliveryWindow(window, counts.Delivered, counts.WithinFast, counts.WithinSlo, counts.LastMinute);
+    }
+
+    public async Task<long> PurgeOutboxAsync(CancellationToken cancellationToken)
+    {
+        await using var connection = new SqlConnection(_connectionString);
+        return await connection.ExecuteAsync(new CommandDefinition(PurgeSql, commandTimeout: _timeoutSeconds, cancellationToken: cancellationToken));
+    }
+}

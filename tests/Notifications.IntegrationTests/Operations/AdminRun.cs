@@ -1,0 +1,42 @@
+using System.Diagnostics;
+using Notifications.Admin;
+using Notifications.IntegrationTests.Infrastructure;
+
+namespace Notifications.IntegrationTests.Operations;
+
+/// <summary>Runs the admin command line against a test broker's queues and the test database: in process, or as the built tool.</summary>
+internal static class AdminRun
+{
+    public static async Task<(int ExitCode, string Output, string Error)> InProcessAsync(TestBroker broker, string input, params string[] args)
+    {
+        var output = new StringWriter();
+        var error = new StringWriter();
+        var settings = new Dictionary<string, string?>(broker.Configuration())
+        {
+            ["Database:ConnectionString"] = TestServices.PostgresConnectionString,
+            ["Database:Schema"] = TestDatabase.Schema,
+        };
+        int exit = await AdminApp.RunAsync(args, new AdminConsole(new StringReader(input), output, error), settings);
+        return (exit, output.ToString(), error.ToString());
+    }
+
+    /// <summary>The built tool as its own process (the real Program, exit code and streams), with nothing from the shell's environment.</summary>
+    public static async Task<(int ExitCode, string Output, string Error)> ProcessAsync(params string[] args)
+    {
+        var info = new ProcessStartInfo("dotnet") { RedirectStandardOutput = true, RedirectStandardError = true, RedirectStandardInput = true, UseShellExecute = false };
+        info.ArgumentList.Add(RepositoryLayout.WorkerDll("Admin"));
+        args.ToList().ForEach(info.ArgumentList.Add);
+        foreach (string key in info.Environment.Keys.Where(k => k.StartsWith("RabbitMq__", StringComparison.Ordinal) || k.StartsWith("Database__", StringComparison.Ordinal)).ToList())
+        {
+            info.Environment.Remove(key);
+        }
+
+        using var process = Process.Start(info)!;
+        process.StandardInput.Close();
+        var output = process.StandardOutput.ReadToEndAsync();
+        var error = process.StandardError.ReadToEndAsync();
+        using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(1));
+        await process.WaitForExitAsync(timeout.Token);
+        return (process.ExitCode, await output, await error);
+    }
+}
