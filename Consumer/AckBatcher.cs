@@ -16,6 +16,7 @@ namespace Notifications.Consumer;
 /// </remarks>
 internal sealed class AckBatcher : IAsyncDisposable
 {
+    private static readonly TimeSpan WriteTimeout = TimeSpan.FromSeconds(10);
     private readonly IChannel _channel;
     private readonly Lock _gate = new();
     private readonly SortedSet<ulong> _inProgress = [];
@@ -25,9 +26,14 @@ internal sealed class AckBatcher : IAsyncDisposable
     private long _generation;
     private ulong _lastTag;
 
-    public AckBatcher(IChannel channel)
+    private readonly Action<Exception> _onFailure;
+
+    /// <param name="channel">The channel whose deliveries this settles.</param>
+    /// <param name="onFailure">Told of each flush that could not be written (to log it).</param>
+    public AckBatcher(IChannel channel, Action<Exception> onFailure)
     {
         _channel = channel;
+        _onFailure = onFailure;
         _loop = Task.Run(FlushLoopAsync);
     }
 
@@ -124,31 +130,36 @@ internal sealed class AckBatcher : IAsyncDisposable
             return;
         }
 
+        // A write to a connection whose peer went silent can block until the heartbeat gives up on it;
+        // the timeout keeps one dead connection from stalling every handler waiting for its ack.
+        using var timeout = new CancellationTokenSource(WriteTimeout);
         try
         {
             foreach (var requeue in batch.Where(s => s.Requeue))
             {
-                await _channel.BasicNackAsync(requeue.Tag, multiple: false, requeue: true);
+                await _channel.BasicNackAsync(requeue.Tag, multiple: false, requeue: true, timeout.Token);
             }
 
             var plan = AckPlan.Create(batch.Where(s => !s.Requeue).Select(s => s.Tag).ToList(), lowest);
             if (plan.MultipleUpTo is { } upTo)
             {
-                await _channel.BasicAckAsync(upTo, multiple: true);
+                await _channel.BasicAckAsync(upTo, multiple: true, timeout.Token);
             }
 
             foreach (ulong tag in plan.Singles)
             {
-                await _channel.BasicAckAsync(tag, multiple: false);
+                await _channel.BasicAckAsync(tag, multiple: false, timeout.Token);
             }
-
-            batch.ForEach(s => s.Done.TrySetResult());
         }
-        catch (Exception ex)
+        catch (Exception ex) when (ex is not OutOfMemoryException)
         {
-            // The channel or connection is gone; the broker requeues what was not acked.
-            batch.ForEach(s => s.Done.TrySetException(ex));
+            // The channel or connection is gone, so the broker requeues what was not acked and the
+            // delivery log recognises the copies. An ack is never confirmed by the broker either way:
+            // the handler has nothing to do about it, so the settlement still completes.
+            _onFailure(ex);
         }
+
+        batch.ForEach(s => s.Done.TrySetResult());
     }
 
     private sealed record Settlement(ulong Tag, bool Requeue, TaskCompletionSource Done);

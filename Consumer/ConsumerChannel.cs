@@ -1,5 +1,6 @@
 using System.Threading.Channels;
 using Notifications.Shared.Hosting;
+using Microsoft.Extensions.Logging;
 using RabbitMQ.Client;
 using RabbitMQ.Client.Events;
 
@@ -12,11 +13,11 @@ internal sealed class ConsumerChannel : IAsyncDisposable
     private readonly ChannelWriter<Delivery> _work;
     private string? _consumerTag;
 
-    private ConsumerChannel(IChannel channel, ChannelWriter<Delivery> work)
+    private ConsumerChannel(IChannel channel, ChannelWriter<Delivery> work, ILogger logger)
     {
         _channel = channel;
         _work = work;
-        Acks = new AckBatcher(channel);
+        Acks = new AckBatcher(channel, ex => ConsumerLog.AckFailed(logger, ex));
     }
 
     public AckBatcher Acks { get; }
@@ -24,10 +25,11 @@ internal sealed class ConsumerChannel : IAsyncDisposable
     public bool IsOpen => _channel.IsOpen;
 
     public static async Task<ConsumerChannel> OpenAsync(
-        IConnection connection, RabbitMqOptions rabbit, ConsumerOptions options, ChannelWriter<Delivery> work, CancellationToken cancellationToken)
+        IConnection connection, RabbitMqOptions rabbit, ConsumerOptions options, ChannelWriter<Delivery> work, ILogger logger,
+        CancellationToken cancellationToken)
     {
         var channel = await connection.CreateChannelAsync(cancellationToken: cancellationToken);
-        var consumerChannel = new ConsumerChannel(channel, work);
+        var consumerChannel = new ConsumerChannel(channel, work, logger);
         await channel.BasicQosAsync(0, (ushort)options.Prefetch, global: false, cancellationToken);
         var consumer = new AsyncEventingBasicConsumer(channel);
         consumer.ReceivedAsync += consumerChannel.OnReceivedAsync;

@@ -29,6 +29,9 @@ internal static partial class ConsumerLog
     [LoggerMessage(4007, LogLevel.Warning, "Consumer channel closed; opening a new one")]
     public static partial void ChannelReopened(ILogger logger);
 
+    [LoggerMessage(4009, LogLevel.Warning, "Acks could not be written; the broker will redeliver those messages and the delivery log will recognise them")]
+    public static partial void AckFailed(ILogger logger, Exception exception);
+
     [LoggerMessage(4008, LogLevel.Warning, "Shutdown timeout reached; cancelling {InFlight} in-flight handlers")]
     public static partial void ShutdownTimedOut(ILogger logger, int inFlight);
 }

@@ -48,7 +48,7 @@ internal sealed class ConsumerService(
         var channels = new ConsumerChannel[_options.Channels];
         for (int i = 0; i < channels.Length; i++)
         {
-            channels[i] = await ConsumerChannel.OpenAsync(connection, _rabbit, _options, work.Writer, stoppingToken);
+            channels[i] = await ConsumerChannel.OpenAsync(connection, _rabbit, _options, work.Writer, _logger, stoppingToken);
         }
 
         connection.ConnectionShutdownAsync += (_, _) =>
@@ -84,7 +84,7 @@ internal sealed class ConsumerService(
 
                     ConsumerLog.ChannelReopened(_logger);
                     await channels[i].DisposeAsync();
-                    channels[i] = await ConsumerChannel.OpenAsync(connection, _rabbit, _options, work, stoppingToken);
+                    channels[i] = await ConsumerChannel.OpenAsync(connection, _rabbit, _options, work, _logger, stoppingToken);
                 }
             }
         }

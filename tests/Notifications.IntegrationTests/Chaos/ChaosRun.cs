@@ -16,6 +16,7 @@ internal sealed class ChaosRun : IAsyncDisposable
     public const int Count = 10_000;
     private static readonly TimeSpan Patience = TimeSpan.FromMinutes(4);
     private readonly List<WorkerProcess> _workers = [];
+    private readonly List<IAsyncDisposable> _owned = [];
     private readonly Stopwatch _clock = Stopwatch.StartNew();
 
     private ChaosRun(string mode, TestDatabase db, TestBroker broker, SmtpSink sink, IReadOnlyList<long> committed)
@@ -145,11 +146,24 @@ internal sealed class ChaosRun : IAsyncDisposable
             await Db.CountAsync("outbox"), await QueuedAsync(), Elapsed, string.Join("; ", Notes));
     }
 
+    /// <summary>Keeps <paramref name="resource"/> (e.g. a proxy the workers connect through) until the run ends.</summary>
+    public T Own<T>(T resource)
+        where T : IAsyncDisposable
+    {
+        _owned.Add(resource);
+        return resource;
+    }
+
     public async ValueTask DisposeAsync()
     {
         foreach (var worker in _workers)
         {
             await worker.DisposeAsync();
+        }
+
+        foreach (var resource in _owned)
+        {
+            await resource.DisposeAsync();
         }
 
         await Sink.DisposeAsync();
