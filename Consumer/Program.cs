@@ -10,10 +10,14 @@ if (HealthProbe.IsRequested(args))
     return await HealthProbe.RunAsync(args, defaultPort: 9465);
 }
 
+if (WorkerCommandLine.PrintedHelp(args, "Consumer", "competing handlers that deliver notifications from RabbitMQ over SMTP", "Database, RabbitMq, Consumer, Smtp, Metrics, Logging, Serilog"))
+{
+    return 0;
+}
+
 var builder = Host.CreateApplicationBuilder(args);
 // Docker secrets: /run/secrets/Database__ConnectionString becomes Database:ConnectionString (and wins over env vars).
 builder.Configuration.AddKeyPerFile("/run/secrets", optional: true);
 builder.AddNotificationsLogging();
 builder.AddConsumer();
-await builder.Build().RunAsync();
-return 0;
+return await WorkerCommandLine.RunAsync(builder.Build());

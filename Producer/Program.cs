@@ -10,10 +10,14 @@ if (HealthProbe.IsRequested(args))
     return await HealthProbe.RunAsync(args, defaultPort: 9464);
 }
 
+if (WorkerCommandLine.PrintedHelp(args, "Producer", "claims outbox rows in batches and publishes them to RabbitMQ with publisher confirms", "Database, RabbitMq, Producer, Metrics, Logging, Serilog"))
+{
+    return 0;
+}
+
 var builder = Host.CreateApplicationBuilder(args);
 // Docker secrets: /run/secrets/Database__ConnectionString becomes Database:ConnectionString (and wins over env vars).
 builder.Configuration.AddKeyPerFile("/run/secrets", optional: true);
 builder.AddNotificationsLogging();
 builder.AddProducer();
-await builder.Build().RunAsync();
-return 0;
+return await WorkerCommandLine.RunAsync(builder.Build());
