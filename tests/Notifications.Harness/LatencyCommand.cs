@@ -53,6 +53,7 @@ internal sealed class LatencyCommand(BenchEnvironment env, HarnessOptions option
         workers.Stop();
         services.Stop();
         double wall = clock.Elapsed.TotalSeconds;
+        double load = ProcStat.LoadAverage();
         await fleet.StopProducersAsync();
         await fleet.StopConsumersAsync();
         var reports = fleet.ConsumerReports();
@@ -68,7 +69,8 @@ internal sealed class LatencyCommand(BenchEnvironment env, HarnessOptions option
             LatencyP95Ms = reports.Max(r => r.GetProperty("latencyP95Ms").GetDouble()),
             LatencyP99Ms = reports.Max(r => r.GetProperty("latencyP99Ms").GetDouble()),
             LatencyMaxMs = reports.Max(r => r.GetProperty("latencyMaxMs").GetDouble()),
-            PeakRssMib = workers.PeakRssMib, OfferedRate = options.Rate,
+            PeakRssMib = workers.PeakRssMib,
+            LoadAverage = load, OfferedRate = options.Rate,
         };
         Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
             $"\n  offered {options.Rate}/s for {options.Duration.TotalSeconds:F0} s: {inserted:N0} inserted, {result.DeliveredTotal:N0} delivered; "

@@ -48,6 +48,7 @@ internal sealed class PipelineRun(BenchEnvironment env, HarnessOptions options, 
 
         Array.ForEach([workers, services, sinkCpu], m => m.Stop());
         double wall = clock.Elapsed.TotalSeconds;
+        double load = ProcStat.LoadAverage();
         await fleet.StopProducersAsync();
         await fleet.WaitConsumersAsync(TimeSpan.FromSeconds(60));
         var reports = fleet.ConsumerReports();
@@ -82,6 +83,7 @@ internal sealed class PipelineRun(BenchEnvironment env, HarnessOptions options, 
             LatencyP99Ms = reports.Max(r => r.GetProperty("latencyP99Ms").GetDouble()),
             LatencyMaxMs = reports.Max(r => r.GetProperty("latencyMaxMs").GetDouble()),
             PeakRssMib = workers.PeakRssMib,
+            LoadAverage = load,
             TimeTo90PercentSeconds = ninety,
         };
     }

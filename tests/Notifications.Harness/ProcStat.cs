@@ -52,6 +52,10 @@ internal static class ProcStat
         return null;
     }
 
+    /// <summary>The 1-minute load average: how many runnable processes shared the cores (noise from other work).</summary>
+    public static double LoadAverage() =>
+        double.Parse(File.ReadAllText("/proc/loadavg").Split(' ')[0], CultureInfo.InvariantCulture);
+
     /// <summary>Pids whose command name (/proc/pid/comm) is one of <paramref name="names"/>.</summary>
     public static List<int> FindByName(params string[] names)
     {

@@ -77,6 +77,9 @@ internal sealed record RunResult
     /// <summary>Seconds from the producers' start until 90 % of the seeded rows were delivered, if that happened.</summary>
     public double? TimeTo90PercentSeconds { get; init; }
 
+    /// <summary>/proc/loadavg's 1-minute figure at the end of the window: other work on the shared 2 cores.</summary>
+    public double LoadAverage { get; init; }
+
     /// <summary>Offered rate of a latency run (per second), else 0.</summary>
     public int OfferedRate { get; init; }
 }
