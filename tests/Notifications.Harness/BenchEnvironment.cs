@@ -1,0 +1,21 @@
+namespace Notifications.Harness;
+
+/// <summary>Endpoints and paths, from the variables scripts/bench exports (scripts/setup's .run/services.env).</summary>
+internal sealed record BenchEnvironment(string RepoRoot, string Postgres, Uri RabbitMq, string SmtpSink, string OutputDirectory)
+{
+    public string ConsumerDll => Path.Combine(RepoRoot, "Consumer/bin/Release/net10.0/Notifications.Consumer.dll");
+
+    public string ProducerDll => Path.Combine(RepoRoot, "Producer/bin/Release/net10.0/Notifications.Producer.dll");
+
+    public static BenchEnvironment FromVariables(HarnessOptions options)
+    {
+        string root = Directory.GetCurrentDirectory();
+        string postgres = Environment.GetEnvironmentVariable("NOTIFICATIONS_BENCH_POSTGRES")
+            ?? throw new InvalidOperationException("NOTIFICATIONS_BENCH_POSTGRES is not set (scripts/bench sets it)");
+        var rabbit = new Uri(Environment.GetEnvironmentVariable("RabbitMq__Uri") ?? "amqp://notifications:notifications@127.0.0.1:5672/");
+        string sink = Environment.GetEnvironmentVariable("NOTIFICATIONS_TEST_SMTP_SINK") ?? "/usr/sbin/smtp-sink";
+        string output = Path.GetFullPath(options.Output, root);
+        Directory.CreateDirectory(output);
+        return new BenchEnvironment(root, postgres, rabbit, sink, output);
+    }
+}

@@ -1,0 +1,128 @@
+using System.Globalization;
+
+namespace Notifications.Harness;
+
+/// <summary>What to measure: <c>Notifications.Harness [run|sweep|latency|ceilings] [--key value ...]</c>.</summary>
+internal sealed class HarnessOptions
+{
+    public string Mode { get; private set; } = "run";
+
+    /// <summary>Rows seeded into the outbox before a run.</summary>
+    public int Rows { get; private set; } = 1_000_000;
+
+    /// <summary>The killswitch window (Consumer:RunFor) and the producers' run time.</summary>
+    public TimeSpan Duration { get; private set; } = TimeSpan.FromSeconds(60);
+
+    public int Producers { get; private set; } = 1;
+
+    public int Consumers { get; private set; } = 1;
+
+    public int[] Handlers { get; private set; } = [64];
+
+    public int[] Prefetch { get; private set; } = [512];
+
+    public int[] Batch { get; private set; } = [1000];
+
+    public int Channels { get; private set; } = 1;
+
+    public string DeliveryMode { get; private set; } = "AtLeastOnce";
+
+    /// <summary><c>smtp</c> (real SMTP to a private smtp-sink) or <c>simulated</c> (Consumer:Sender=Simulated, 10 ms).</summary>
+    public string Sender { get; private set; } = "smtp";
+
+    /// <summary>Repeat the run and report the median by rate.</summary>
+    public int Runs { get; private set; } = 1;
+
+    /// <summary>Also measure the stage ceilings (broker, DB claim, SMTP) in the same invocation.</summary>
+    public bool Ceilings { get; private set; }
+
+    public TimeSpan CeilingDuration { get; private set; } = TimeSpan.FromSeconds(10);
+
+    /// <summary>Latency mode: notifications inserted per second.</summary>
+    public int Rate { get; private set; } = 1000;
+
+    public int SmtpPort { get; private set; } = 2640;
+
+    public string Queue { get; private set; } = "bench";
+
+    public string Output { get; private set; } = ".run/bench";
+
+    public string Label { get; private set; } = "";
+
+    /// <summary>Extra environment for every worker process (<c>--env KEY=VALUE</c>, repeatable).</summary>
+    public Dictionary<string, string> WorkerEnvironment { get; } = new(StringComparer.Ordinal);
+
+    public static HarnessOptions Parse(string[] args)
+    {
+        var options = new HarnessOptions();
+        int i = 0;
+        if (args.Length > 0 && !args[0].StartsWith("--", StringComparison.Ordinal))
+        {
+            options.Mode = args[0];
+            i = 1;
+        }
+
+        for (; i < args.Length; i++)
+        {
+            string key = args[i];
+            if (key == "--ceilings")
+            {
+                options.Ceilings = true;
+                continue;
+            }
+
+            if (i + 1 >= args.Length)
+            {
+                throw new ArgumentException($"{key} needs a value");
+            }
+
+            options.Set(key, args[++i]);
+        }
+
+        return options.Mode is "run" or "sweep" or "latency" or "ceilings"
+            ? options
+            : throw new ArgumentException($"unknown mode '{options.Mode}' (run, sweep, latency, ceilings)");
+    }
+
+    private void Set(string key, string value)
+    {
+        switch (key)
+        {
+            case "--rows": Rows = Int(value); break;
+            case "--duration": Duration = ParseDuration(value); break;
+            case "--producers": Producers = Int(value); break;
+            case "--consumers": Consumers = Int(value); break;
+            case "--handlers": Handlers = Ints(value); break;
+            case "--prefetch": Prefetch = Ints(value); break;
+            case "--batch": Batch = Ints(value); break;
+            case "--channels": Channels = Int(value); break;
+            case "--mode": DeliveryMode = value; break;
+            case "--sender": Sender = value is "smtp" or "simulated" ? value : throw new ArgumentException("--sender smtp|simulated"); break;
+            case "--runs": Runs = Int(value); break;
+            case "--ceiling-duration": CeilingDuration = ParseDuration(value); break;
+            case "--rate": Rate = Int(value); break;
+            case "--smtp-port": SmtpPort = Int(value); break;
+            case "--queue": Queue = value; break;
+            case "--out": Output = value; break;
+            case "--label": Label = value; break;
+            case "--env":
+                int eq = value.IndexOf('=', StringComparison.Ordinal);
+                WorkerEnvironment[value[..eq]] = value[(eq + 1)..];
+                break;
+            default: throw new ArgumentException($"unknown option {key}");
+        }
+    }
+
+    /// <summary>"60s", "500ms", "2m" or a TimeSpan ("00:01:00").</summary>
+    public static TimeSpan ParseDuration(string value) => value switch
+    {
+        _ when value.EndsWith("ms", StringComparison.Ordinal) => TimeSpan.FromMilliseconds(double.Parse(value[..^2], CultureInfo.InvariantCulture)),
+        _ when value.EndsWith('s') => TimeSpan.FromSeconds(double.Parse(value[..^1], CultureInfo.InvariantCulture)),
+        _ when value.EndsWith('m') => TimeSpan.FromMinutes(double.Parse(value[..^1], CultureInfo.InvariantCulture)),
+        _ => TimeSpan.Parse(value, CultureInfo.InvariantCulture),
+    };
+
+    private static int Int(string value) => int.Parse(value.Replace("_", "", StringComparison.Ordinal), CultureInfo.InvariantCulture);
+
+    private static int[] Ints(string value) => value.Split(',').Select(Int).ToArray();
+}

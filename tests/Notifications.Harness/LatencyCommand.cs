@@ -1,0 +1,98 @@
+using System.Diagnostics;
+using System.Globalization;
+
+namespace Notifications.Harness;
+
+/// <summary>
+/// <c>latency</c>: a steady offered rate (<c>--rate</c> per second, inserted in small statements every
+/// 10 ms) for <c>--duration</c>, then drained; the consumers' reports give the latency percentiles from
+/// outbox commit (created_at) to SMTP accepted.
+/// </summary>
+internal sealed class LatencyCommand(BenchEnvironment env, HarnessOptions options, BenchDatabase db, BenchBroker broker)
+{
+    // Producers poll a near-empty outbox: short pauses, or the poll interval is the latency.
+    private static readonly Dictionary<string, string> EagerPolling = new(StringComparer.Ordinal)
+    {
+        ["Producer__PartialBatchDelay"] = "00:00:00.001",
+        ["Producer__IdleDelay"] = "00:00:00.001",
+        ["Producer__MaxIdleDelay"] = "00:00:00.005",
+    };
+
+    public async Task<int> RunAsync(string name)
+    {
+        string runDirectory = Path.Combine(env.OutputDirectory, name);
+        Directory.CreateDirectory(runDirectory);
+        await db.ResetAsync();
+        await broker.DeleteQueuesAsync();
+        using var sink = options.Sender == "smtp" ? await SmtpSinkProcess.StartAsync(env.SmtpSink, options.SmtpPort) : null;
+        using var fleet = new WorkerFleet(env, options, runDirectory);
+        (int h, int q, int b) = (options.Handlers[0], options.Prefetch[0], options.Batch[0]);
+        Console.WriteLine($"==> latency: {options.Rate}/s offered for {options.Duration.TotalSeconds:F0} s; {options.Consumers} consumer(s) x {h} handlers, "
+            + $"{options.Producers} producer(s), sender {options.Sender}");
+        await fleet.StartConsumersAsync(h, q, runFor: null, options.SmtpPort);
+        fleet.StartProducers(b, EagerPolling);
+        var workers = new CpuMeter(() => fleet.Pids);
+        var services = new CpuMeter(() => ProcStat.FindByName("postgres", "beam.smp"));
+        var (_, logged0) = await db.CountersAsync();
+        long inserted = 0;
+        var clock = Stopwatch.StartNew();
+        workers.Start();
+        services.Start();
+        var offering = OfferAsync(clock, () => inserted, n => Interlocked.Add(ref inserted, n));
+        var progress = new ProgressLine(0);
+        while (!offering.IsCompleted || (await db.CountSentAsync() < Interlocked.Read(ref inserted) && clock.Elapsed < options.Duration + TimeSpan.FromSeconds(30)))
+        {
+            await Task.Delay(TimeSpan.FromSeconds(1));
+            workers.Sample();
+            services.Sample();
+            var (_, logged) = await db.CountersAsync();
+            progress.Print(clock.Elapsed, Interlocked.Read(ref inserted), logged - logged0, await broker.DepthAsync());
+        }
+
+        await offering;
+        workers.Stop();
+        services.Stop();
+        double wall = clock.Elapsed.TotalSeconds;
+        double load = ProcStat.LoadAverage();
+        await fleet.StopProducersAsync();
+        await fleet.StopConsumersAsync();
+        var reports = fleet.ConsumerReports();
+        var result = new RunResult
+        {
+            Kind = "latency", Label = options.Label, Sender = options.Sender, DeliveryMode = options.DeliveryMode,
+            Producers = options.Producers, Consumers = options.Consumers, Handlers = h, Prefetch = q, Batch = b,
+            Rows = (int)inserted, Produced = fleet.Published(), Consumed = reports.Sum(r => r.GetProperty("delivered").GetInt64()),
+            WindowSeconds = options.Duration.TotalSeconds, DeliveredTotal = reports.Sum(r => r.GetProperty("delivered").GetInt64()),
+            SinkReceived = sink?.Messages, LogSent = await db.CountSentAsync(), WallSeconds = wall,
+            WorkerCpuSeconds = workers.Seconds, DbBrokerCpuSeconds = services.Seconds,
+            LatencyP50Ms = reports.Max(r => r.GetProperty("latencyP50Ms").GetDouble()),
+            LatencyP95Ms = reports.Max(r => r.GetProperty("latencyP95Ms").GetDouble()),
+            LatencyP99Ms = reports.Max(r => r.GetProperty("latencyP99Ms").GetDouble()),
+            LatencyMaxMs = reports.Max(r => r.GetProperty("latencyMaxMs").GetDouble()),
+            PeakRssMib = workers.PeakRssMib,
+            LoadAverage = load, OfferedRate = options.Rate,
+        };
+        Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
+            $"\n  offered {options.Rate}/s for {options.Duration.TotalSeconds:F0} s: {inserted:N0} inserted, {result.DeliveredTotal:N0} delivered; "
+            + $"commit -> SMTP accepted p50 {result.LatencyP50Ms:F1} ms, p95 {result.LatencyP95Ms:F1} ms, p99 {result.LatencyP99Ms:F1} ms, max {result.LatencyMaxMs:F1} ms"));
+        ResultsReport.Write(env.OutputDirectory, name, new { options = RunCommand.Describe(options), latency = result }, [result]);
+        return result.DeliveredTotal >= inserted ? RunCommand.Check([result]) : 1;
+    }
+
+    // Keeps inserted = rate x elapsed, one small INSERT every 10 ms (each its own transaction).
+    private async Task OfferAsync(Stopwatch clock, Func<long> inserted, Action<int> add)
+    {
+        using var tick = new PeriodicTimer(TimeSpan.FromMilliseconds(10));
+        long number = 1;
+        while (clock.Elapsed < options.Duration && await tick.WaitForNextTickAsync())
+        {
+            int due = (int)((long)(clock.Elapsed.TotalSeconds * options.Rate) - inserted());
+            if (due > 0)
+            {
+                await db.InsertAsync(due, number);
+                number += due;
+                add(due);
+            }
+        }
+    }
+}

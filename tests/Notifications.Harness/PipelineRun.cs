@@ -1,0 +1,90 @@
+using System.Diagnostics;
+using System.Globalization;
+
+namespace Notifications.Harness;
+
+/// <summary>
+/// The original experiment, here: seed the outbox, start K consumers (killswitch RunFor = the window)
+/// and P producers, report each second, and at the end collect the workers' reports and the CPU used.
+/// </summary>
+internal sealed class PipelineRun(BenchEnvironment env, HarnessOptions options, BenchDatabase db, BenchBroker broker)
+{
+    public async Task<RunResult> RunAsync(int handlers, int prefetch, int batch, TimeSpan duration, string runDirectory)
+    {
+        Directory.CreateDirectory(runDirectory);
+        await db.ResetAsync();
+        await broker.DeleteQueuesAsync();
+        var seeding = Stopwatch.StartNew();
+        await db.SeedAsync(options.Rows);
+        Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
+            $"  seeded {options.Rows:N0} rows by binary COPY in {seeding.Elapsed.TotalSeconds:F1} s"));
+
+        using var sink = options.Sender == "smtp" ? await SmtpSinkProcess.StartAsync(env.SmtpSink, options.SmtpPort) : null;
+        using var fleet = new WorkerFleet(env, options, runDirectory);
+        Console.WriteLine($"  starting {options.Consumers} consumer(s) x {handlers} handlers (prefetch {prefetch}, sender {options.Sender}), "
+            + $"then {options.Producers} producer(s) (batch {batch}); window {duration.TotalSeconds:F0} s");
+        await fleet.StartConsumersAsync(handlers, prefetch, duration, options.SmtpPort);
+
+        var workers = new CpuMeter(() => fleet.Pids);
+        var services = new CpuMeter(() => ProcStat.FindByName("postgres", "beam.smp"));
+        var sinkCpu = new CpuMeter(() => sink is null ? [] : [sink.Id]);
+        var (deleted0, logged0) = await db.CountersAsync();
+        long sink0 = sink?.Messages ?? 0;
+
+        fleet.StartProducers(batch);
+        var clock = Stopwatch.StartNew();
+        Array.ForEach([workers, services, sinkCpu], m => m.Start());
+        var progress = new ProgressLine(options.Rows);
+        double? ninety = null;
+        while (clock.Elapsed < duration)
+        {
+            await Task.Delay(TimeSpan.FromSeconds(1) - TimeSpan.FromTicks(clock.Elapsed.Ticks % TimeSpan.TicksPerSecond));
+            Array.ForEach([workers, services, sinkCpu], m => m.Sample());
+            var (deleted, logged) = await db.CountersAsync();
+            long delivered = sink is null ? logged - logged0 : sink.Messages - sink0;
+            ninety ??= delivered >= options.Rows * 0.9 ? clock.Elapsed.TotalSeconds : null;
+            progress.Print(clock.Elapsed, deleted - deleted0, delivered, await broker.DepthAsync());
+        }
+
+        Array.ForEach([workers, services, sinkCpu], m => m.Stop());
+        double wall = clock.Elapsed.TotalSeconds;
+        double load = ProcStat.LoadAverage();
+        await fleet.StopProducersAsync();
+        await fleet.WaitConsumersAsync(TimeSpan.FromSeconds(60));
+        var reports = fleet.ConsumerReports();
+        if (reports.Count != options.Consumers)
+        {
+            throw new InvalidOperationException($"only {reports.Count} of {options.Consumers} consumers wrote a report; see {runDirectory}");
+        }
+
+        return new RunResult
+        {
+            Label = options.Label,
+            Sender = options.Sender,
+            DeliveryMode = options.DeliveryMode,
+            Producers = options.Producers,
+            Consumers = options.Consumers,
+            Handlers = handlers,
+            Prefetch = prefetch,
+            Batch = batch,
+            Rows = options.Rows,
+            Produced = fleet.Published(),
+            Consumed = reports.Sum(r => r.GetProperty("windowDelivered").GetInt64()),
+            WindowSeconds = reports.Max(r => r.GetProperty("windowSeconds").GetDouble()),
+            DeliveredTotal = reports.Sum(r => r.GetProperty("delivered").GetInt64()),
+            SinkReceived = sink is null ? null : sink.Messages - sink0,
+            LogSent = await db.CountSentAsync(),
+            WallSeconds = wall,
+            WorkerCpuSeconds = workers.Seconds,
+            DbBrokerCpuSeconds = services.Seconds,
+            SinkCpuSeconds = sinkCpu.Seconds,
+            LatencyP50Ms = reports.Max(r => r.GetProperty("latencyP50Ms").GetDouble()),
+            LatencyP95Ms = reports.Max(r => r.GetProperty("latencyP95Ms").GetDouble()),
+            LatencyP99Ms = reports.Max(r => r.GetProperty("latencyP99Ms").GetDouble()),
+            LatencyMaxMs = reports.Max(r => r.GetProperty("latencyMaxMs").GetDouble()),
+            PeakRssMib = workers.PeakRssMib,
+            LoadAverage = load,
+            TimeTo90PercentSeconds = ninety,
+        };
+    }
+}

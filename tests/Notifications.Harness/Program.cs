@@ -1,0 +1,27 @@
+using System.Globalization;
+using Notifications.Harness;
+
+// scripts/bench builds Release and runs this from the repository root; see README "Benchmarks".
+HarnessOptions options;
+try
+{
+    options = HarnessOptions.Parse(args);
+}
+catch (Exception ex) when (ex is ArgumentException or FormatException)
+{
+    Console.Error.WriteLine($"error: {ex.Message}");
+    return 2;
+}
+
+var env = BenchEnvironment.FromVariables(options);
+await using var db = new BenchDatabase(env.Postgres);
+await using var broker = await BenchBroker.ConnectAsync(env.RabbitMq, options.Queue);
+string name = $"{options.Mode}-{DateTime.UtcNow.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture)}";
+var ceilings = new CeilingRunner(env, options, db, broker);
+return options.Mode switch
+{
+    "sweep" => await new SweepCommand(env, options, db, broker).RunAsync(name),
+    "latency" => await new LatencyCommand(env, options, db, broker).RunAsync(name),
+    "ceilings" => await ceilings.RunOnlyAsync(name),
+    _ => await new RunCommand(env, options, db, broker, ceilings).RunAsync(name),
+};

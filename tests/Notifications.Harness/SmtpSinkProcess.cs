@@ -1,0 +1,79 @@
+using System.Diagnostics;
+using System.Globalization;
+using System.Net.Sockets;
+
+namespace Notifications.Harness;
+
+/// <summary>
+/// postfix smtp-sink on 127.0.0.1:port, WITHOUT -d: no dump file per message (which would make the sink,
+/// not the pipeline, the thing measured). It counts at the server instead: with -c it prints
+/// "sess=N quit=N mesg=N" each time a "." is received, and <see cref="Messages"/> is the last mesg.
+/// </summary>
+internal sealed class SmtpSinkProcess : IDisposable
+{
+    private readonly Process _process;
+    private long _messages;
+
+    private SmtpSinkProcess(Process process, int port)
+    {
+        _process = process;
+        Port = port;
+    }
+
+    public int Port { get; }
+
+    public int Id => _process.Id;
+
+    /// <summary>Messages the server received ("." of a mail transaction), counted by the server.</summary>
+    public long Messages => Interlocked.Read(ref _messages);
+
+    public static async Task<SmtpSinkProcess> StartAsync(string executable, int port)
+    {
+        var info = new ProcessStartInfo(executable) { UseShellExecute = false, RedirectStandardOutput = true, RedirectStandardError = true };
+        string[] arguments = Environment.IsPrivilegedProcess ? ["-u", "nobody"] : [];
+        foreach (string argument in (string[])[.. arguments, "-c", "-m", "4096", $"127.0.0.1:{port}", "4096"])
+        {
+            info.ArgumentList.Add(argument);
+        }
+
+        var sink = new SmtpSinkProcess(Process.Start(info) ?? throw new InvalidOperationException("could not start smtp-sink"), port);
+        sink._process.OutputDataReceived += (_, e) => sink.OnCounter(e.Data);
+        sink._process.ErrorDataReceived += (_, e) => sink.OnCounter(e.Data);
+        sink._process.BeginOutputReadLine();
+        sink._process.BeginErrorReadLine();
+        for (int attempt = 0; ; attempt++)
+        {
+            try
+            {
+                using var probe = new TcpClient();
+                await probe.ConnectAsync("127.0.0.1", port);
+                return sink;
+            }
+            catch (SocketException) when (attempt < 100 && !sink._process.HasExited)
+            {
+                await Task.Delay(50);
+            }
+        }
+    }
+
+    public void Dispose()
+    {
+        if (!_process.HasExited)
+        {
+            _process.Kill();
+            _process.WaitForExit();
+        }
+
+        _process.Dispose();
+    }
+
+    // "sess=12 quit=3 mesg=4567" (ReadLine splits at the \r the sink ends each update with).
+    private void OnCounter(string? line)
+    {
+        int at = line?.LastIndexOf("mesg=", StringComparison.Ordinal) ?? -1;
+        if (at >= 0 && long.TryParse(line.AsSpan(at + 5).Trim(), NumberStyles.None, CultureInfo.InvariantCulture, out long messages))
+        {
+            Interlocked.Exchange(ref _messages, messages);
+        }
+    }
+}

@@ -1,0 +1,114 @@
+using System.Globalization;
+using System.Text.Json;
+
+namespace Notifications.Harness;
+
+/// <summary>K consumer and P producer processes of one run, their configuration and their reports.</summary>
+internal sealed class WorkerFleet(BenchEnvironment env, HarnessOptions options, string runDirectory) : IDisposable
+{
+    private readonly List<WorkerProcess> _consumers = [];
+    private readonly List<WorkerProcess> _producers = [];
+
+    public IEnumerable<int> Pids => _consumers.Concat(_producers).Where(w => !w.HasExited).Select(w => w.Id);
+
+    public IReadOnlyList<WorkerProcess> Consumers => _consumers;
+
+    /// <summary>Starts the consumers and waits until each has its handlers running.</summary>
+    public async Task StartConsumersAsync(int handlers, int prefetch, TimeSpan? runFor, int smtpPort)
+    {
+        for (int i = 0; i < options.Consumers; i++)
+        {
+            var environment = Common();
+            environment["Consumer__Handlers"] = Invariant(handlers);
+            environment["Consumer__Prefetch"] = Invariant(prefetch);
+            environment["Consumer__Channels"] = Invariant(options.Channels);
+            environment["Consumer__DeliveryMode"] = options.DeliveryMode;
+            environment["Consumer__Sender"] = options.Sender == "smtp" ? "Smtp" : "Simulated";
+            environment["Consumer__StatsFile"] = Path.Combine(runDirectory, $"consumer-{i}.json");
+            environment["Smtp__Host"] = "127.0.0.1";
+            environment["Smtp__Port"] = Invariant(smtpPort);
+            environment["Smtp__Security"] = "None";
+            if (runFor is { } window)
+            {
+                environment["Consumer__RunFor"] = window.ToString("c", CultureInfo.InvariantCulture);
+            }
+
+            _consumers.Add(WorkerProcess.Start(env.ConsumerDll, $"consumer-{i}", Overrides(environment),
+                Path.Combine(runDirectory, $"consumer-{i}.log"), "Consumer started"));
+        }
+
+        await Task.WhenAll(_consumers.Select(c => c.WaitReadyAsync(TimeSpan.FromSeconds(60))));
+    }
+
+    public void StartProducers(int batch, IReadOnlyDictionary<string, string>? extra = null)
+    {
+        for (int i = 0; i < options.Producers; i++)
+        {
+            var environment = Common();
+            environment["Producer__BatchSize"] = Invariant(batch);
+            environment["Producer__StatsFile"] = Path.Combine(runDirectory, $"producer-{i}.json");
+            foreach (var (key, value) in extra ?? new Dictionary<string, string>())
+            {
+                environment[key] = value;
+            }
+
+            _producers.Add(WorkerProcess.Start(env.ProducerDll, $"producer-{i}", Overrides(environment),
+                Path.Combine(runDirectory, $"producer-{i}.log"), readyText: null));
+        }
+    }
+
+    public Task StopProducersAsync() => StopAsync(_producers, TimeSpan.FromSeconds(60));
+
+    public Task StopConsumersAsync() => StopAsync(_consumers, TimeSpan.FromSeconds(60));
+
+    /// <summary>Waits for consumers that stop themselves (the killswitch).</summary>
+    public Task WaitConsumersAsync(TimeSpan timeout) => Task.WhenAll(_consumers.Select(c => c.WaitForExitAsync(timeout)));
+
+    public long Published() => _producers.Select((_, i) => Read($"producer-{i}.json")).Sum(r => r?.GetProperty("published").GetInt64() ?? 0);
+
+    public List<JsonElement> ConsumerReports() =>
+        _consumers.Select((_, i) => Read($"consumer-{i}.json")).OfType<JsonElement>().ToList();
+
+    public void Dispose()
+    {
+        foreach (var worker in _consumers.Concat(_producers))
+        {
+            worker.Dispose();
+        }
+    }
+
+    private static async Task StopAsync(List<WorkerProcess> workers, TimeSpan timeout)
+    {
+        workers.ForEach(w => w.Terminate());
+        await Task.WhenAll(workers.Select(w => w.WaitForExitAsync(timeout)));
+    }
+
+    private Dictionary<string, string> Common() => new(StringComparer.Ordinal)
+    {
+        ["RabbitMq__Uri"] = env.RabbitMq.ToString(),
+        ["RabbitMq__Exchange"] = options.Queue,
+        ["RabbitMq__Queue"] = options.Queue,
+        ["Database__Provider"] = "Postgres",
+        ["Database__ConnectionString"] = env.Postgres,
+        ["Database__Schema"] = "notifications",
+        ["Logging__Format"] = "text",
+    };
+
+    private Dictionary<string, string> Overrides(Dictionary<string, string> environment)
+    {
+        foreach (var (key, value) in options.WorkerEnvironment)
+        {
+            environment[key] = value;
+        }
+
+        return environment;
+    }
+
+    private JsonElement? Read(string file)
+    {
+        string path = Path.Combine(runDirectory, file);
+        return File.Exists(path) ? JsonDocument.Parse(File.ReadAllText(path)).RootElement.Clone() : null;
+    }
+
+    private static string Invariant(int value) => value.ToString(CultureInfo.InvariantCulture);
+}
