@@ -49,6 +49,13 @@ internal sealed class ConsumerOptions
     /// </summary>
     public TimeSpan? RunFor { get; set; }
 
+    /// <summary>
+    /// Latencies of deliveries this soon after the first one are left out of the latency percentiles
+    /// (not of the counts): the steady-state figure without the cold start (JIT, SMTP connects).
+    /// </summary>
+    [Range(typeof(TimeSpan), "00:00:00", "00:10:00")]
+    public TimeSpan LatencyWarmup { get; set; } = TimeSpan.Zero;
+
     /// <summary>When set, a JSON report of this process's totals and latency percentiles is written here on exit.</summary>
     public string? StatsFile { get; set; }
 

@@ -1,8 +1,11 @@
+using Microsoft.Extensions.Options;
+
 namespace Notifications.Consumer;
 
 /// <summary>Running totals of this consumer process, read by logs, tests and the harness.</summary>
-internal sealed class ConsumerStats(ConsumerMetrics? metrics = null)
+internal sealed class ConsumerStats(ConsumerMetrics? metrics = null, IOptions<ConsumerOptions>? options = null)
 {
+    private readonly long _warmupTicks = options?.Value.LatencyWarmup.Ticks ?? 0;
     private long _delivered;
     private long _duplicates;
     private long _retried;
@@ -21,7 +24,7 @@ internal sealed class ConsumerStats(ConsumerMetrics? metrics = null)
 
     public long Unknown => Interlocked.Read(ref _unknown);
 
-    /// <summary>Time from outbox insert to SMTP accepted, per delivery.</summary>
+    /// <summary>Time from outbox insert to SMTP accepted, per delivery (after <see cref="ConsumerOptions.LatencyWarmup"/>).</summary>
     public LatencyHistogram Latency { get; } = new();
 
     /// <summary>When the first notification was delivered (the killswitch window starts here), or null.</summary>
@@ -39,7 +42,11 @@ internal sealed class ConsumerStats(ConsumerMetrics? metrics = null)
         }
 
         Interlocked.Add(ref _latencyTicks, latency.Ticks);
-        Latency.Record(latency);
+        if (_warmupTicks == 0 || now.UtcTicks - Interlocked.Read(ref _firstDeliveredTicks) >= _warmupTicks)
+        {
+            Latency.Record(latency);
+        }
+
         metrics?.Delivered(latency, now);
     }
 
