@@ -6,10 +6,10 @@ namespace Notifications.Harness;
 /// <summary>A small self-written SVG: rate per minute against total handlers (log2 x axis), one line per prefetch x batch.</summary>
 internal static class SweepPlot
 {
-    private const int Width = 760;
+    private const int Width = 800;
     private const int Height = 440;
     private const int Left = 90;
-    private const int Right = 200;
+    private const int Right = 240;
     private const int Top = 40;
     private const int Bottom = 60;
     private static readonly string[] Colors = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf"];
