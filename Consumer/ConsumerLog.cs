@@ -29,6 +29,9 @@ internal static partial class ConsumerLog
     [LoggerMessage(4007, LogLevel.Warning, "Consumer channel closed; opening a new one")]
     public static partial void ChannelReopened(ILogger logger);
 
+    [LoggerMessage(4010, LogLevel.Warning, "Notification {NotificationId}: aborted at shutdown before it was sent, and it could not be handed back; it is lost (at most once), its 'sending' mark is the trace")]
+    public static partial void HandBackFailed(ILogger logger, long notificationId, Exception exception);
+
     [LoggerMessage(4009, LogLevel.Warning, "Acks could not be written; the broker will redeliver those messages and the delivery log will recognise them")]
     public static partial void AckFailed(ILogger logger, Exception exception);
 

@@ -127,6 +127,13 @@ internal sealed class DeliveryHandler(
             await AtMostOnceSendFailedAsync(delivery, email, ex, cancellationToken);
             return;
         }
+        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+        {
+            // Aborted at shutdown before the final "." (after it, the sender reports Unknown instead):
+            // not sent, and already acked — give the mark back and queue a copy, or it would be lost.
+            await HandBackAsync(delivery, email);
+            throw;
+        }
 
         faults.Reached("after-send");
 
@@ -151,6 +158,24 @@ internal sealed class DeliveryHandler(
                 stats.AddUnknown();
                 ConsumerLog.OutcomeUnknown(logger, email.NotificationId, ex);
                 break;
+        }
+    }
+
+    private async Task HandBackAsync(Delivery delivery, EmailMessage email)
+    {
+        using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(5));
+        try
+        {
+            await log.ReleaseAsync(email.NotificationId, timeout.Token);
+            var handBack = rabbit.RetryDelays.Length == 0
+                ? outbound.DeadLetterAsync(delivery, "aborted at shutdown before the send; not sent", timeout.Token)
+                : outbound.RetryAsync(delivery, Math.Min(delivery.Attempt, rabbit.RetryDelays.Length), timeout.Token);
+            await handBack;
+        }
+        catch (Exception ex) when (ex is not OutOfMemoryException)
+        {
+            // At most once: losing it is allowed; the 'sending' mark (if still there) is the trace.
+            ConsumerLog.HandBackFailed(logger, email.NotificationId, ex);
         }
     }
 
