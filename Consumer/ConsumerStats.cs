@@ -11,7 +11,6 @@ internal sealed class ConsumerStats(ConsumerMetrics? metrics = null, IOptions<Co
     private long _retried;
     private long _deadLettered;
     private long _unknown;
-    private long _latencyTicks;
     private long _firstDeliveredTicks;
 
     public long Delivered => Interlocked.Read(ref _delivered);
@@ -31,9 +30,6 @@ internal sealed class ConsumerStats(ConsumerMetrics? metrics = null, IOptions<Co
     public DateTimeOffset? FirstDeliveredAt =>
         Interlocked.Read(ref _firstDeliveredTicks) is var ticks and > 0 ? new DateTimeOffset(ticks, TimeSpan.Zero) : null;
 
-    /// <summary>Mean time from outbox insert to SMTP accepted, over all deliveries.</summary>
-    public TimeSpan MeanLatency => Delivered == 0 ? TimeSpan.Zero : TimeSpan.FromTicks(Interlocked.Read(ref _latencyTicks) / Delivered);
-
     public void AddDelivered(TimeSpan latency, DateTimeOffset now)
     {
         if (Interlocked.Increment(ref _delivered) == 1)
@@ -41,7 +37,6 @@ internal sealed class ConsumerStats(ConsumerMetrics? metrics = null, IOptions<Co
             Interlocked.CompareExchange(ref _firstDeliveredTicks, now.UtcTicks, 0);
         }
 
-        Interlocked.Add(ref _latencyTicks, latency.Ticks);
         if (_warmupTicks == 0 || now.UtcTicks - Interlocked.Read(ref _firstDeliveredTicks) >= _warmupTicks)
         {
             Latency.Record(latency);

@@ -10,7 +10,4 @@ internal static partial class ProducerLog
 
     [LoggerMessage(2001, LogLevel.Information, "Producer stopped after publishing {Published} notifications")]
     public static partial void Stopped(ILogger logger, long published);
-
-    [LoggerMessage(2002, LogLevel.Information, "Producer: {Published} published in {Batches} batches, {Failures} failed batches")]
-    public static partial void Progress(ILogger logger, long published, long batches, long failures);
 }
