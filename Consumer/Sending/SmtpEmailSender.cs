@@ -1,27 +1,32 @@
-using System.Net.Sockets;
-using System.Security.Authentication;
+using System.Diagnostics;
+using System.Runtime.ExceptionServices;
+using MailKit.Net.Smtp;
 using Microsoft.Extensions.Logging;
-using Notifications.Consumer.Sending.Smtp;
+using MimeKit;
 
 namespace Notifications.Consumer.Sending;
 
 /// <summary>
-/// Sends through one SMTP connection, opened on the first send and kept for the next. A refused
-/// transaction is reset with RSET and the connection kept; an I/O error or timeout drops the connection
-/// and the next send opens a new one. Not thread-safe: one instance per concurrent handler.
+/// Sends through one MailKit <see cref="SmtpClient"/>, connected on the first send and kept for the next.
+/// A refused transaction leaves the session open (MailKit sends RSET); an I/O error or timeout drops it and
+/// the next send reconnects; after <see cref="SmtpOptions.IdleCheckAfter"/> without a send, a NOOP checks
+/// the session first. Not thread-safe: one instance per concurrent handler.
 /// </summary>
 internal sealed class SmtpEmailSender : IEmailSender
 {
     // QUIT is a courtesy: the server cleans up after a dropped connection as well.
     private static readonly TimeSpan QuitTimeout = TimeSpan.FromSeconds(2);
-    private static readonly byte[] Quit = "QUIT\r\n"u8.ToArray();
-    private static readonly byte[] Reset = "RSET\r\n"u8.ToArray();
+
+    // Built once: MailKit clones the options it is given for each message anyway.
+    private static readonly FormatOptions Ascii = FormatOptions.Default.Clone();
+    private static readonly FormatOptions International = new() { International = true };
 
     private readonly SmtpOptions options;
     private readonly ILogger<SmtpEmailSender> logger;
-    private readonly MailTransaction transaction;
-    private SmtpConnection? connection;
-    private SmtpExtensions extensions = SmtpExtensions.None;
+    private readonly FinalDataTracker tracker = new();
+    private readonly NotificationSmtpClient client;
+    private readonly MimeMessageBuilder builder;
+    private long lastUsed;
     private bool lostConnection;
     private int busy;
     private bool disposed;
@@ -31,7 +36,12 @@ internal sealed class SmtpEmailSender : IEmailSender
         ArgumentNullException.ThrowIfNull(options);
         this.options = options;
         this.logger = logger;
-        transaction = new MailTransaction(options.From, options.MessageIdDomain);
+        builder = new MimeMessageBuilder(options.From, options.MessageIdDomain);
+        client = new NotificationSmtpClient(tracker)
+        {
+            LocalDomain = options.HeloName,
+            Timeout = (int)options.CommandTimeout.TotalMilliseconds,
+        };
     }
 
     /// <summary>
@@ -42,38 +52,26 @@ internal sealed class SmtpEmailSender : IEmailSender
     public async Task SendAsync(EmailMessage message, CancellationToken cancellationToken)
     {
         ObjectDisposedException.ThrowIf(disposed, this);
-        MimeMessageWriter.Validate(message, options.From);
+        ArgumentNullException.ThrowIfNull(message);
         if (Interlocked.Exchange(ref busy, 1) != 0)
         {
             throw new InvalidOperationException("SmtpEmailSender is not thread-safe: use one instance per concurrent handler.");
         }
 
-        bool inTransaction = false;
         try
         {
-            SmtpConnection open = await GetConnectionAsync(cancellationToken);
-            inTransaction = true;
-            if (await transaction.RunAsync(open, extensions, message, cancellationToken) is { } refusal)
+            bool reused = await ConnectAsync(cancellationToken);
+            if (!await TrySendAsync(message, staleRetryAllowed: reused, cancellationToken))
             {
-                await AfterRefusalAsync(refusal, cancellationToken);
-                throw new SmtpSendException(refusal.FailureKind, refusal.Code, $"{transaction.Step}: {refusal}");
-            }
-        }
-        catch (Exception e) when (IsConnectionFailure(e))
-        {
-            string step = inTransaction ? transaction.Step : "connect";
-            bool unknown = inTransaction && transaction.TerminatorWritten;
-            await DropConnectionAsync(step, e);
-            if (e is OperationCanceledException && cancellationToken.IsCancellationRequested && !unknown)
-            {
-                throw;
+                SendingLog.IdleConnectionClosed(logger, options.Host, options.Port);
+                await ConnectAsync(cancellationToken);
+                await TrySendAsync(message, staleRetryAllowed: false, cancellationToken);
             }
 
-            throw Failure(step, unknown, e, cancellationToken);
+            lastUsed = Stopwatch.GetTimestamp();
         }
         finally
         {
-            transaction.TrimBuffers();
             Volatile.Write(ref busy, 0);
         }
     }
@@ -86,121 +84,155 @@ internal sealed class SmtpEmailSender : IEmailSender
         }
 
         disposed = true;
-        if (connection is not { } open)
-        {
-            return;
-        }
-
-        connection = null;
         try
         {
-            using var timeout = new CancellationTokenSource(QuitTimeout);
-            await open.WriteAsync(Quit, timeout.Token);
-            await open.ReadReplyAsync(keepText: false, timeout.Token);
+            if (client.IsConnected)
+            {
+                using var timeout = new CancellationTokenSource(QuitTimeout);
+                await client.DisconnectAsync(quit: true, timeout.Token);
+            }
         }
-        catch (Exception e) when (IsConnectionFailure(e))
+        catch (Exception e) when (SmtpFailures.IsSessionFailure(e))
         {
             SendingLog.QuitFailed(logger, options.Host, options.Port, e);
         }
         finally
         {
-            await open.DisposeAsync();
+            client.Dispose();
         }
     }
 
-    private async Task<SmtpConnection> GetConnectionAsync(CancellationToken cancellationToken)
+    /// <summary>
+    /// Runs one transaction. False when a reused session turned out closed by the server before it answered
+    /// anything (an idle timeout or a restart): nothing was sent, and the caller reconnects and tries once more.
+    /// </summary>
+    private async Task<bool> TrySendAsync(EmailMessage message, bool staleRetryAllowed, CancellationToken cancellationToken)
     {
-        if (connection is { } current)
+        bool smtpUtf8 = (client.Capabilities & SmtpCapabilities.UTF8) != 0;
+        MailboxAddress from = EnvelopeAddress.Resolve(options.From, "From", smtpUtf8, out bool fromNeedsUtf8);
+        MailboxAddress to = EnvelopeAddress.Resolve(message.To, "To", smtpUtf8, out bool toNeedsUtf8);
+        MimeMessage mime = builder.Build(message, to);
+        FormatOptions format = fromNeedsUtf8 || toNeedsUtf8 ? International : Ascii;
+        tracker.Arm();
+        try
         {
-            if (current.IsReusable())
+            await client.SendAsync(format, mime, from, [to], cancellationToken);
+            return true;
+        }
+        catch (Exception e) when (staleRetryAllowed && !tracker.ServerReplied && !cancellationToken.IsCancellationRequested
+            && e is IOException or SmtpProtocolException)
+        {
+            if (client.IsConnected)
             {
-                return current;
+                await client.DisconnectAsync(quit: false, CancellationToken.None);
             }
 
-            SendingLog.IdleConnectionClosed(logger, options.Host, options.Port);
-            connection = null;
-            await current.DisposeAsync();
+            return false;
         }
-        else if (lostConnection)
+        catch (Exception e) when (SmtpFailures.IsSessionFailure(e))
+        {
+            // MailKit keeps the session after a refused command (it sent RSET) and drops it after any other failure.
+            if (!client.IsConnected)
+            {
+                await DropAsync("transaction", e);
+            }
+
+            throw SmtpFailures.Classify(e, inTransaction: true, tracker.FinalDataWritten, cancellationToken.IsCancellationRequested, options)
+                ?? Rethrow(e);
+        }
+    }
+
+    /// <summary>Opens a session unless one is open and fit for use; true when an open one is reused.</summary>
+    private async Task<bool> ConnectAsync(CancellationToken cancellationToken)
+    {
+        if (client.IsConnected && await IsFitAsync(cancellationToken))
+        {
+            return true;
+        }
+
+        if (lostConnection)
         {
             SendingLog.Reconnecting(logger, options.Host, options.Port);
         }
 
-        // Until the handshake succeeds, a failure counts as a lost connection for the next attempt's log.
+        // Until the session is set up, a failure counts as a lost connection for the next attempt's log.
         lostConnection = true;
-        SmtpConnection opened = await SmtpConnection.OpenAsync(options, cancellationToken);
+        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        timeout.CancelAfter(options.ConnectTimeout);
         try
         {
-            extensions = await SmtpHandshake.RunAsync(opened, options, logger, cancellationToken);
+            await client.ConnectAsync(options.Host, options.Port, options.Security.ToSecureSocketOptions(), timeout.Token);
+            await AuthenticateAsync(cancellationToken);
         }
-        catch
+        catch (Exception e) when (e is SmtpSendException || SmtpFailures.IsSessionFailure(e))
         {
-            await opened.DisposeAsync();
-            throw;
+            await DropAsync("connect", e);
+            throw SmtpFailures.Classify(e, inTransaction: false, finalDataWritten: false, cancellationToken.IsCancellationRequested, options)
+                ?? Rethrow(e);
         }
 
-        SendingLog.Connected(logger, options.Host, options.Port, opened.IsEncrypted, extensions.ToString());
-        (connection, lostConnection) = (opened, false);
-        return opened;
+        if (!client.IsSecure && options.Security == SmtpSecurity.StartTlsWhenAvailable)
+        {
+            SendingLog.StartTlsNotOffered(logger, options.Host, options.Port);
+        }
+
+        SendingLog.Connected(logger, options.Host, options.Port, client.IsSecure, client.Capabilities.ToString());
+        (lostConnection, lastUsed) = (false, Stopwatch.GetTimestamp());
+        return false;
     }
 
-    /// <summary>After a refusal: 421 means the server hung up; an envelope refusal needs RSET (RFC 5321 4.1.1.5).</summary>
-    private async Task AfterRefusalAsync(SmtpReply refusal, CancellationToken cancellationToken)
+    private async Task AuthenticateAsync(CancellationToken cancellationToken)
     {
-        if (refusal.IsServiceClosing)
+        if (string.IsNullOrEmpty(options.Username))
         {
-            await DropConnectionAsync(transaction.Step, null);
             return;
         }
 
-        if (!transaction.NeedsReset || connection is not { } open)
+        if (!client.IsSecure && !options.AllowAuthWithoutTls)
         {
-            return;
+            throw new SmtpSendException(SmtpFailureKind.Transient, null,
+                "Refusing to send SMTP credentials over an unencrypted connection "
+                + "(the server offered no STARTTLS; set Smtp:AllowAuthWithoutTls to allow it).");
+        }
+
+        await client.AuthenticateAsync(options.Username, options.Password ?? "", cancellationToken);
+    }
+
+    /// <summary>A session idle for longer than <see cref="SmtpOptions.IdleCheckAfter"/> must answer a NOOP first.</summary>
+    private async Task<bool> IsFitAsync(CancellationToken cancellationToken)
+    {
+        if (Stopwatch.GetElapsedTime(lastUsed) < options.IdleCheckAfter)
+        {
+            return true;
         }
 
         try
         {
-            await open.WriteAsync(Reset, cancellationToken);
-            SmtpReply reply = await open.ReadReplyAsync(keepText: false, cancellationToken);
-            if (reply.Code != 250)
-            {
-                SendingLog.ResetRefused(logger, reply.ToString(), options.Host, options.Port);
-                await DropConnectionAsync("RSET", null);
-            }
+            await client.NoOpAsync(cancellationToken);
+            return true;
         }
-        catch (Exception e) when (IsConnectionFailure(e))
+        catch (Exception e) when (SmtpFailures.IsSessionFailure(e) && !cancellationToken.IsCancellationRequested)
         {
-            // The refusal is what the caller needs to hear; the broken connection only costs a reconnect.
-            await DropConnectionAsync("RSET", e);
+            SendingLog.IdleConnectionClosed(logger, options.Host, options.Port);
+            await DropAsync("NOOP", e);
+            return false;
         }
     }
 
-    private async Task DropConnectionAsync(string step, Exception? reason)
+    // Keeps the original stack trace when the exception goes on as it is (a cancellation, our own refusal).
+    private static Exception Rethrow(Exception e)
+    {
+        ExceptionDispatchInfo.Throw(e);
+        return e;
+    }
+
+    private async Task DropAsync(string step, Exception? reason)
     {
         lostConnection = true;
-        if (connection is not { } open)
-        {
-            return;
-        }
-
-        connection = null;
         SendingLog.ConnectionDropped(logger, options.Host, options.Port, step, reason);
-        await open.DisposeAsync();
+        if (client.IsConnected)
+        {
+            await client.DisconnectAsync(quit: false, CancellationToken.None);
+        }
     }
-
-    private SmtpSendException Failure(string step, bool unknown, Exception e, CancellationToken cancellationToken)
-    {
-        string cause = e is not OperationCanceledException ? e.Message
-            : cancellationToken.IsCancellationRequested ? "cancelled by the caller"
-            : step == "connect" ? $"timed out (Smtp:ConnectTimeout {options.ConnectTimeout}, Smtp:CommandTimeout {options.CommandTimeout})"
-            : $"timed out (Smtp:CommandTimeout {options.CommandTimeout})";
-        return unknown
-            ? new SmtpSendException(SmtpFailureKind.Unknown, null,
-                $"Lost after the final '.' and before the server's reply ({cause}): the message may or may not have been accepted.", e)
-            : new SmtpSendException(SmtpFailureKind.Transient, null, $"SMTP {step} failed: {cause}", e);
-    }
-
-    private static bool IsConnectionFailure(Exception e) =>
-        e is IOException or SocketException or OperationCanceledException or InvalidDataException
-            or AuthenticationException or ObjectDisposedException;
 }

@@ -5,6 +5,7 @@ using System.Security.Authentication;
 using System.Security.Cryptography;
 using System.Security.Cryptography.X509Certificates;
 using System.Text;
+using SslHandshakeException = MailKit.Security.SslHandshakeException;
 using Microsoft.Extensions.Logging.Abstractions;
 using Notifications.Consumer.Sending;
 
@@ -39,7 +40,7 @@ public sealed class SmtpEmailSenderTlsTests
         }
 
         Assert.Equal(SmtpFailureKind.Transient, failure.Kind);
-        Assert.IsAssignableFrom<AuthenticationException>(failure.InnerException);
+        Assert.IsType<SslHandshakeException>(failure.InnerException);
         Assert.Equal(["EHLO localhost", "STARTTLS"], await server);
     }
 
