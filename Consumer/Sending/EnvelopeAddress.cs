@@ -6,15 +6,14 @@ using MimeKit;
 namespace Notifications.Consumer.Sending;
 
 /// <summary>
-/// Turns a bare address into the mailbox MailKit sends to. An internationalised domain always goes as
-/// punycode (IDNA, RFC 5891): every server takes that, SMTPUTF8 or not. Only a non-ASCII local part truly
+/// Turns a bare address into the mailbox MailKit sends to. An internationalised domain can always go as
+/// punycode (IDNA, RFC 5891), which MailKit does when SMTPUTF8 is not in use. Only a non-ASCII local part truly
 /// needs SMTPUTF8 (RFC 6531); without it the address cannot be written at all, so the message is
 /// <see cref="SmtpFailureKind.Permanent"/>.
 /// </summary>
 internal static class EnvelopeAddress
 {
-    // System.Globalization's IDNA (UTS #46) works with InvariantGlobalization too (a test checks); MimeKit's own
-    // wrapper would hand back an invalid name unchanged instead of refusing it.
+    // System.Globalization's IDNA (UTS #46), which MimeKit uses too, works with InvariantGlobalization (a test checks).
     private static readonly IdnMapping Idn = new();
 
     private const int MaxAddressLength = 254; // RFC 5321 4.5.3.1.3: a path is at most 256 with its brackets
@@ -25,7 +24,7 @@ internal static class EnvelopeAddress
         + "\u0010\u0011\u0012\u0013\u0014\u0015\u0016\u0017\u0018\u0019\u001a\u001b\u001c\u001d\u001e\u001f");
 
     /// <summary>
-    /// The mailbox for <paramref name="address"/>, its domain in ASCII; <paramref name="needsSmtpUtf8"/> when
+    /// The mailbox for <paramref name="address"/>; <paramref name="needsSmtpUtf8"/> when
     /// the local part is not ASCII. Throws <see cref="SmtpSendException"/> (Permanent) for what no server takes.
     /// </summary>
     public static MailboxAddress Resolve(string? address, string field, bool serverOffersSmtpUtf8, out bool needsSmtpUtf8)
@@ -38,11 +37,13 @@ internal static class EnvelopeAddress
             throw Invalid($"{field} address '{address}' has a non-ASCII local part, which needs SMTPUTF8 (RFC 6531); the server does not offer it");
         }
 
-        string domain = address[(at + 1)..];
         try
         {
-            domain = Ascii.IsValid(domain) ? domain : Idn.GetAscii(domain);
-            return new MailboxAddress(Encoding.UTF8, string.Empty, local + "@" + domain);
+            // MimeKit keeps the domain decoded and MailKit writes it as punycode whenever SMTPUTF8 is not in use
+            // (MailboxAddress.GetAddress(idnEncode: true)); but MimeKit's encoder hands an invalid name back
+            // unchanged, so the name is checked here, where an invalid one can be refused.
+            _ = Ascii.IsValid(address.AsSpan(at + 1)) ? null : Idn.GetAscii(address, at + 1);
+            return new MailboxAddress(Encoding.UTF8, string.Empty, address);
         }
         catch (Exception e) when (e is ParseException or ArgumentException)
         {
