@@ -203,6 +203,40 @@ public sealed class SmtpEmailSenderTests
     }
 
     [Fact]
+    public async Task SendAsync_SessionIdleLongerThanIdleCheckAfter_NoOpThenSameConnection()
+    {
+        await using SmtpSink sink = await SmtpSink.StartAsync();
+        await using var proxy = RecordingTcpProxy.Start(sink.Host, sink.Port);
+        SmtpOptions options = Options(proxy.Port);
+        options.IdleCheckAfter = TimeSpan.Zero;
+        await using (var sender = new SmtpEmailSender(options, NullLogger<SmtpEmailSender>.Instance))
+        {
+            await sender.SendAsync(Message(1), CancellationToken.None);
+            await sender.SendAsync(Message(2), CancellationToken.None);
+        }
+
+        await sink.WaitForMessagesAsync(2, Patience);
+        Assert.Single(proxy.ClientReads, read => read.StartsWith("EHLO ", StringComparison.Ordinal));
+        Assert.Single(proxy.ClientReads, read => read == "NOOP\r\n");
+    }
+
+    [Fact]
+    public async Task SendAsync_ServerRestartedWhileIdleAndNoOpFails_ReconnectsWithoutFailing()
+    {
+        await using SmtpSink sink = await SmtpSink.StartAsync();
+        SmtpOptions options = Options(sink.Port);
+        options.IdleCheckAfter = TimeSpan.Zero;
+        await using var sender = new SmtpEmailSender(options, NullLogger<SmtpEmailSender>.Instance);
+        await sender.SendAsync(Message(1), CancellationToken.None);
+
+        await sink.RestartAsync();
+        await sender.SendAsync(Message(2), CancellationToken.None);
+
+        await sink.WaitForMessagesAsync(2, Patience);
+        Assert.Equal(new Dictionary<long, int> { [1] = 1, [2] = 1 }, sink.CountByNotificationId());
+    }
+
+    [Fact]
     public async Task SendAsync_ReplyToRcptTimesOut_ThrowsTransient()
     {
         // Not MAIL: smtp-sink answers a pipelined RCPT with 503 at once while it holds back its MAIL reply.
