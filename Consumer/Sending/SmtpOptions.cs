@@ -31,6 +31,13 @@ public sealed class SmtpOptions : IValidatableObject
     /// </summary>
     public bool AllowAuthWithoutTls { get; set; }
 
+    /// <summary>
+    /// Whether the server certificate's revocation is checked online during the TLS handshake (MailKit's
+    /// <c>CheckCertificateRevocation</c>). Off only where the CA's CRL/OCSP endpoints cannot be reached; the
+    /// certificate itself is validated either way.
+    /// </summary>
+    public bool CheckCertificateRevocation { get; set; } = true;
+
     /// <summary>The envelope sender (MAIL FROM) and From header: a bare address.</summary>
     [Required, RegularExpression(AddressPattern)]
     public string From { get; set; } = "notifications@localhost";

@@ -22,6 +22,7 @@ internal sealed class SmtpSession(SmtpOptions options, IProtocolLogger protocolL
     {
         LocalDomain = options.HeloName,
         Timeout = (int)options.CommandTimeout.TotalMilliseconds,
+        CheckCertificateRevocation = options.CheckCertificateRevocation,
     };
 
     /// <summary>Opens the session unless one is open and fit for use; true when an open one is reused.</summary>

@@ -17,8 +17,10 @@ namespace Notifications.UnitTests.Sending;
 /// </summary>
 public sealed class SmtpEmailSenderTlsTests
 {
-    [Fact]
-    public async Task SendAsync_StartTlsWithUntrustedCertificate_FailsTransientBeforeAuth()
+    [Theory]
+    [InlineData(true)]
+    [InlineData(false)] // revocation checks off: the certificate is still validated
+    public async Task SendAsync_StartTlsWithUntrustedCertificate_FailsTransientBeforeAuth(bool checkRevocation)
     {
         using var listener = new TcpListener(IPAddress.Loopback, 0);
         listener.Start();
@@ -30,6 +32,7 @@ public sealed class SmtpEmailSenderTlsTests
             Security = SmtpSecurity.StartTls,
             Username = "user",
             Password = "secret",
+            CheckCertificateRevocation = checkRevocation,
         };
 
         SmtpSendException failure;
