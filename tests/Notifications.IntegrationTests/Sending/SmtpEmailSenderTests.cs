@@ -288,6 +288,24 @@ public sealed class SmtpEmailSenderTests
         Assert.Equal(0, sink.MessageCount());
     }
 
+    [Theory]
+    [InlineData("-f EHLO,HELO", typeof(MailKit.Net.Smtp.SmtpCommandException))]
+    [InlineData("-f AUTH", typeof(MailKit.Security.AuthenticationException))]
+    public async Task SendAsync_FiveHundredBeforeTheTransaction_TransientNotTheMessagesFault(string refuse, Type refused)
+    {
+        await using SmtpSink sink = await SmtpSink.StartAsync(refuse);
+        SmtpOptions options = Options(sink.Port);
+        (options.Username, options.Password, options.AllowAuthWithoutTls) = ("user", "secret", true);
+        await using var sender = new SmtpEmailSender(options, NullLogger<SmtpEmailSender>.Instance);
+
+        SmtpSendException failure = await Assert.ThrowsAsync<SmtpSendException>(
+            () => sender.SendAsync(Message(1), CancellationToken.None));
+
+        Assert.Equal(SmtpFailureKind.Transient, failure.Kind);
+        Assert.IsType(refused, failure.InnerException);
+        Assert.Equal(0, sink.MessageCount());
+    }
+
     [Fact]
     public async Task SendAsync_StartTlsRequiredButNotOffered_ThrowsTransientWithoutSending()
     {
