@@ -16,8 +16,6 @@ internal static class EnvelopeAddress
     // System.Globalization's IDNA (UTS #46), which MimeKit uses too, works with InvariantGlobalization (a test checks).
     private static readonly IdnMapping Idn = new();
 
-    private const int MaxAddressLength = 254; // RFC 5321 4.5.3.1.3: a path is at most 256 with its brackets
-
     // Whitespace, brackets and controls would break MAIL FROM:<...> / RCPT TO:<...> or the header.
     private static readonly SearchValues<char> AddressBreakers = SearchValues.Create(
         "<> \t\r\n\u007f\0\u0001\u0002\u0003\u0004\u0005\u0006\u0007\b\u000b\f\u000e\u000f"
@@ -64,7 +62,9 @@ internal static class EnvelopeAddress
         }
 
         int at = address.LastIndexOf('@');
-        if (address.Length > MaxAddressLength || address.AsSpan().ContainsAny(AddressBreakers) || at <= 0 || at == address.Length - 1)
+        // No length limit of our own: the outbox's 320 characters bound it, and RFC 5321's 256-octet path
+        // limit (4.5.3.1.3) is the server's to enforce (a 5xx, Permanent) — many take longer ones.
+        if (address.AsSpan().ContainsAny(AddressBreakers) || at <= 0 || at == address.Length - 1)
         {
             throw Invalid($"{field} address '{address}' is not a valid mailbox");
         }

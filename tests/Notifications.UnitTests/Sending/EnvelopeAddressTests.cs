@@ -61,6 +61,16 @@ public sealed class EnvelopeAddressTests
     }
 
     [Fact]
+    public void Resolve_AddressAtTheOutboxLimit_NotRefusedByTheClient()
+    {
+        // 320 characters pass the validator and the schema; the server, not the client, may refuse a long path.
+        string address = new string('a', 64) + "@" + string.Join('.', Enumerable.Repeat(new string('d', 62), 4)) + ".com";
+
+        Assert.Equal(320, address.Length);
+        Assert.Equal(address, EnvelopeAddress.Resolve(address, "To", false, out _).Address);
+    }
+
+    [Fact]
     public void Resolve_InvalidIdnLabel_Permanent()
     {
         string address = "a@" + new string('ü', 70) + ".example"; // a label over 63 octets in punycode
