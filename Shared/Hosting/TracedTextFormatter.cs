@@ -1,3 +1,4 @@
+using System.Globalization;
 using Serilog.Events;
 using Serilog.Formatting;
 using Serilog.Formatting.Display;
@@ -9,8 +10,9 @@ internal sealed class TracedTextFormatter : ITextFormatter
 {
     private const string Line = "{Timestamp:HH:mm:ss.fff} {Level:u3} {SourceContext}: {Message:lj}";
 
-    private readonly MessageTemplateTextFormatter _plain = new(Line + "{NewLine}{Exception}");
-    private readonly MessageTemplateTextFormatter _traced = new(Line + " (trace {TraceId} span {SpanId}){NewLine}{Exception}");
+    // The same line on every machine, whatever its culture (durations as 12.3 s).
+    private readonly MessageTemplateTextFormatter _plain = new(Line + "{NewLine}{Exception}", CultureInfo.InvariantCulture);
+    private readonly MessageTemplateTextFormatter _traced = new(Line + " (trace {TraceId} span {SpanId}){NewLine}{Exception}", CultureInfo.InvariantCulture);
 
     public void Format(LogEvent logEvent, TextWriter output)
     {
