@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
@@ -58,7 +59,12 @@ public static class NotificationsHostingExtensions
     {
         services.AddOptions<DatabaseOptions>().BindConfiguration(DatabaseOptions.SectionName)
             .ValidateDataAnnotations().ValidateOnStart();
-        services.AddSingleton(sp => NpgsqlDataSource.Create(Options(sp).ConnectionString));
+        services.AddSingleton(sp => new NpgsqlDataSourceBuilder(Options(sp).ConnectionString)
+            // Commands are traced only inside a trace (a batch, a delivery-log statement): the outbox polls,
+            // backlog counts and health checks would otherwise each make a trace of their own, as would the
+            // pool's physical connection opens, which have no filter.
+            .ConfigureTracing(t => t.ConfigureCommandFilter(_ => Activity.Current is not null).EnablePhysicalOpenTracing(false))
+            .Build());
         services.AddSingleton<IOutboxStore>(sp => Options(sp).Provider switch
         {
             DatabaseProvider.Postgres => new PostgresOutboxStore(sp.GetRequiredService<NpgsqlDataSource>(), Options(sp)),
