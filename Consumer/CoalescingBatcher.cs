@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.Threading.Channels;
 
 namespace Notifications.Consumer;
@@ -14,22 +15,26 @@ internal sealed class CoalescingBatcher<T> : IAsyncDisposable
     private readonly Channel<Pending> _queue = Channel.CreateUnbounded<Pending>(new UnboundedChannelOptions { SingleReader = false });
     private readonly Func<IReadOnlyList<T>, CancellationToken, Task<IReadOnlySet<T>>> _execute;
     private readonly int _maxBatch;
+    private readonly string? _spanName;
     private readonly Task[] _loops;
 
     /// <param name="execute">Runs one batch; returns the items for which the answer is true.</param>
     /// <param name="maxBatch">The most items in one batch.</param>
     /// <param name="concurrency">Batches that may run at once (pipelining the round trips).</param>
-    public CoalescingBatcher(Func<IReadOnlyList<T>, CancellationToken, Task<IReadOnlySet<T>>> execute, int maxBatch, int concurrency = 2)
+    /// <param name="spanName">When traced: each batch's span, linked to its callers' spans; null: no span.</param>
+    public CoalescingBatcher(Func<IReadOnlyList<T>, CancellationToken, Task<IReadOnlySet<T>>> execute, int maxBatch, int concurrency = 2, string? spanName = null)
     {
         _execute = execute;
         _maxBatch = maxBatch;
+        _spanName = spanName;
         _loops = Enumerable.Range(0, concurrency).Select(_ => Task.Run(RunAsync)).ToArray();
     }
 
     /// <summary>Queues <paramref name="item"/> and returns whether its batch's answer contains it.</summary>
     public Task<bool> SubmitAsync(T item, CancellationToken cancellationToken)
     {
-        var pending = new Pending(item, new TaskCompletionSource<bool>(TaskCreationOptions.RunContinuationsAsynchronously));
+        var pending = new Pending(item, new TaskCompletionSource<bool>(TaskCreationOptions.RunContinuationsAsynchronously),
+            Activity.Current?.Context ?? default);
         if (!_queue.Writer.TryWrite(pending))
         {
             throw new ObjectDisposedException(nameof(CoalescingBatcher<T>));
@@ -70,6 +75,8 @@ internal sealed class CoalescingBatcher<T> : IAsyncDisposable
             return;
         }
 
+        // The statement serves many notifications, so it belongs to none of their traces: its own, linked to theirs.
+        using var activity = _spanName is null ? null : ConsumerTracing.StartGroupCommit(_spanName, batch, static p => p.Caller);
         try
         {
             // The statement is not cancelled by any one caller: the others still want their answers.
@@ -88,5 +95,5 @@ internal sealed class CoalescingBatcher<T> : IAsyncDisposable
         }
     }
 
-    private sealed record Pending(T Item, TaskCompletionSource<bool> Result);
+    private sealed record Pending(T Item, TaskCompletionSource<bool> Result, ActivityContext Caller);
 }

@@ -65,7 +65,8 @@ internal sealed class ConsumerChannel : IAsyncDisposable
             args.BasicProperties.Type,
             Headers.ReadInt(headers, Headers.Attempt, 1),
             args.Redelivered,
-            headers is null ? null : new Dictionary<string, object?>(headers));
+            headers is null ? null : new Dictionary<string, object?>(headers),
+            ConsumerTracing.Capture(args.BasicProperties));
         await _work.WriteAsync(delivery, args.CancellationToken);
     }
 }

@@ -19,7 +19,7 @@ public static class ConsumerHostingExtensions
             .ValidateDataAnnotations().ValidateOnStart();
         builder.Services.AddRabbitMqOptions().AddNotificationsDatabase().AddFaultInjection();
         builder.Services.AddSingleton(TimeProvider.System);
-        builder.AddNotificationsOperations(defaultPort: 9465);
+        builder.AddNotificationsOperations(defaultPort: 9465, "notifications-consumer", ConsumerMetrics.MeterName);
         builder.Services.AddSingleton<ConsumerMetrics>();
         builder.Services.AddSingleton<ConsumerStats>();
         builder.Services.AddSingleton<EmailSenderFactory>();

@@ -44,9 +44,13 @@ internal sealed class ConsumerMetrics
             advice: new InstrumentAdvice<double> { HistogramBucketBoundaries = SendBuckets });
         _latency = meter.CreateHistogram("notifications.delivery.latency", "s", "Outbox insert (created_at) to SMTP accepted",
             advice: new InstrumentAdvice<double> { HistogramBucketBoundaries = LatencyBuckets });
-        meter.CreateObservableGauge("notifications.delivery.slo.within_2m", () => Slo.Snapshot(_time.GetUtcNow()).SloRatio, "1",
+        // Every series exported from the start, at zero: one that first appears at 1 hides that increase from rate().
+        Array.ForEach([_delivered, _duplicates, _retried, _deadLettered, _unknown], counter => counter.Add(0));
+        Array.ForEach([SmtpFailureKind.Transient, SmtpFailureKind.Permanent, SmtpFailureKind.Unknown], kind => _sendFailed.Add(0, Kind(kind)));
+        _inFlight.Add(0);
+        meter.CreateObservableGauge("notifications.delivery.slo.within_2m_ratio", () => Slo.Snapshot(_time.GetUtcNow()).SloRatio, "1",
             "Share of the notifications delivered in the last Metrics:SloWindow that took at most 2 minutes from insert (NaN: none delivered)");
-        meter.CreateObservableGauge("notifications.delivery.slo.within_1s", () => Slo.Snapshot(_time.GetUtcNow()).FastRatio, "1",
+        meter.CreateObservableGauge("notifications.delivery.slo.within_1s_ratio", () => Slo.Snapshot(_time.GetUtcNow()).FastRatio, "1",
             "Share of the notifications delivered in the last Metrics:SloWindow that took at most 1 second from insert (NaN: none delivered)");
         meter.CreateObservableGauge("notifications.delivery.slo.window_delivered", () => Slo.Snapshot(_time.GetUtcNow()).Delivered, "{notification}",
             "Notifications delivered in the last Metrics:SloWindow (the SLO ratios' denominator)");
@@ -76,7 +80,7 @@ internal sealed class ConsumerMetrics
     public void SendFailed(SmtpFailureKind kind, TimeSpan duration)
     {
         _sendDuration.Record(duration.TotalSeconds);
-        _sendFailed.Add(1, new KeyValuePair<string, object?>("kind", KindTag(kind)));
+        _sendFailed.Add(1, Kind(kind));
     }
 
     public void HandlingStarted()
@@ -91,10 +95,10 @@ internal sealed class ConsumerMetrics
         _inFlight.Add(-1);
     }
 
-    private static string KindTag(SmtpFailureKind kind) => kind switch
+    private static KeyValuePair<string, object?> Kind(SmtpFailureKind kind) => new("kind", kind switch
     {
         SmtpFailureKind.Transient => "transient",
         SmtpFailureKind.Permanent => "permanent",
         _ => "unknown",
-    };
+    });
 }

@@ -140,6 +140,7 @@ internal sealed class ConsumerService(
                 while (!stopTaking.IsCancellationRequested && work.TryRead(out var delivery))
                 {
                     metrics.HandlingStarted();
+                    using var activity = ConsumerTracing.StartProcessing(delivery);
                     try
                     {
                         await handler.HandleAsync(delivery, sender, abort);

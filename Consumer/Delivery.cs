@@ -10,6 +10,7 @@ namespace Notifications.Consumer;
 /// <param name="Attempt">1 for a first delivery; each retry adds one (header <c>x-attempt</c>).</param>
 /// <param name="Redelivered">The broker's redelivered flag.</param>
 /// <param name="Headers">The original headers, kept when the message is retried or dead-lettered.</param>
+/// <param name="TraceContext">The trace it continues (see <see cref="ConsumerTracing.Capture"/>); default when not traced.</param>
 internal sealed record Delivery(
     ConsumerChannel Source,
     ulong DeliveryTag,
@@ -19,7 +20,8 @@ internal sealed record Delivery(
     string? Type,
     int Attempt,
     bool Redelivered,
-    IReadOnlyDictionary<string, object?>? Headers)
+    IReadOnlyDictionary<string, object?>? Headers,
+    System.Diagnostics.ActivityContext TraceContext)
 {
     public Task AckAsync() => Source.Acks.AckAsync(DeliveryTag, Generation);
 

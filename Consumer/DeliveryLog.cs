@@ -16,10 +16,10 @@ internal sealed class DeliveryLog : IAsyncDisposable
 
     public DeliveryLog(IDeliveryLogStore store, int maxBatch)
     {
-        _findSent = new(store.FindSentAsync, maxBatch);
-        _recordSent = new(async (sent, ct) => { await store.RecordSentAsync(sent, ct); return NoneSent; }, maxBatch);
-        _markSending = new(store.TryMarkSendingAsync, maxBatch);
-        _release = new(async (ids, ct) => { await store.ReleaseAsync(ids, ct); return None; }, maxBatch, concurrency: 1);
+        _findSent = new(store.FindSentAsync, maxBatch, spanName: "delivery log find sent");
+        _recordSent = new(async (sent, ct) => { await store.RecordSentAsync(sent, ct); return NoneSent; }, maxBatch, spanName: "delivery log record sent");
+        _markSending = new(store.TryMarkSendingAsync, maxBatch, spanName: "delivery log mark sending");
+        _release = new(async (ids, ct) => { await store.ReleaseAsync(ids, ct); return None; }, maxBatch, concurrency: 1, spanName: "delivery log release");
     }
 
     /// <summary>Whether the notification was already sent (at-least-once duplicate check).</summary>

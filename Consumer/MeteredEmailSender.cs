@@ -3,12 +3,13 @@ using Notifications.Consumer.Sending;
 
 namespace Notifications.Consumer;
 
-/// <summary>Times every send and counts failures by kind, around the handler's own sender.</summary>
+/// <summary>Times and traces every send and counts failures by kind, around the handler's own sender.</summary>
 internal sealed class MeteredEmailSender(IEmailSender inner, ConsumerMetrics metrics) : IEmailSender
 {
     public async Task SendAsync(EmailMessage message, CancellationToken cancellationToken)
     {
         long start = Stopwatch.GetTimestamp();
+        using var activity = ConsumerTracing.StartSend(message.NotificationId);
         try
         {
             await inner.SendAsync(message, cancellationToken);
@@ -16,6 +17,7 @@ internal sealed class MeteredEmailSender(IEmailSender inner, ConsumerMetrics met
         catch (SmtpSendException ex)
         {
             metrics.SendFailed(ex.Kind, Stopwatch.GetElapsedTime(start));
+            activity?.SetStatus(ActivityStatusCode.Error, ex.Kind.ToString());
             throw;
         }
 

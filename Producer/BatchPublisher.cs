@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.Globalization;
 using Microsoft.Extensions.Options;
 using Notifications.Shared.Contract;
@@ -9,7 +10,7 @@ namespace Notifications.Producer;
 
 /// <summary>Claims one batch, publishes it with confirms, and commits only when every confirm is in.</summary>
 internal sealed class BatchPublisher(
-    IOutboxStore store, IOptions<ProducerOptions> producerOptions, IOptions<RabbitMqOptions> rabbitOptions, ProducerMetrics metrics, FaultInjector faults)
+    IOutboxStore store, IOptions<ProducerOptions> producerOptions, IOptions<RabbitMqOptions> rabbitOptions, ProducerMetrics metrics, ProducerTracing tracing, FaultInjector faults)
 {
     private readonly ProducerOptions _options = producerOptions.Value;
     private readonly RabbitMqOptions _rabbit = rabbitOptions.Value;
@@ -21,6 +22,7 @@ internal sealed class BatchPublisher(
     /// </summary>
     public async Task<int> PublishNextBatchAsync(IChannel channel, CancellationToken cancellationToken)
     {
+        var claimStarted = DateTimeOffset.UtcNow;
         await using var claim = await store.ClaimAsync(_options.BatchSize, cancellationToken);
         if (claim.Rows.Count == 0)
         {
@@ -28,6 +30,7 @@ internal sealed class BatchPublisher(
         }
 
         metrics.Claimed(claim.Rows.Count);
+        using var batch = ProducerTracing.StartBatch(claimStarted, claim.Rows.Count);
 
         // Not linked to shutdown: once rows are claimed, the batch is finished and committed (bounded by the
         // publish timeout). Cancelling it would roll back rows whose messages are already on the broker.
@@ -43,10 +46,7 @@ internal sealed class BatchPublisher(
                 continue;
             }
 
-            // With confirm tracking on, each task completes when the broker confirms; a nack or a
-            // mandatory return fails it with a PublishException.
-            publishes.Add(channel.BasicPublishAsync(_rabbit.Exchange, _rabbit.Queue, mandatory: true,
-                Properties(row), body, timeout.Token).AsTask());
+            publishes.Add(Publish(channel, row, body, batch, timeout.Token));
         }
 
         metrics.Published(publishes.Count);
@@ -59,6 +59,23 @@ internal sealed class BatchPublisher(
         // produce duplicates; the commit itself is bounded by the command timeout.
         await claim.CommitAsync(CancellationToken.None);
         return claim.Rows.Count;
+    }
+
+    private Task Publish(IChannel channel, OutboxRow row, byte[] body, Activity? batch, CancellationToken cancellationToken)
+    {
+        // Current while the client starts its own publish span (a child) and injects the trace context
+        // into the message headers; the batch is current again for the next row.
+        var activity = tracing.StartPublish(row, batch);
+        // With confirm tracking on, each task completes when the broker confirms; a nack or a
+        // mandatory return fails it with a PublishException.
+        var publish = channel.BasicPublishAsync(_rabbit.Exchange, _rabbit.Queue, mandatory: true, Properties(row), body, cancellationToken).AsTask();
+        if (activity is null)
+        {
+            return publish;
+        }
+
+        Activity.Current = batch;
+        return ProducerTracing.EndWithAsync(activity, publish);
     }
 
     private static BasicProperties Properties(OutboxRow row) => new()

@@ -14,9 +14,10 @@ public static class ProducerHostingExtensions
         builder.Services.AddOptions<ProducerOptions>().BindConfiguration(ProducerOptions.SectionName)
             .ValidateDataAnnotations().ValidateOnStart();
         builder.Services.AddRabbitMqOptions().AddNotificationsDatabase().AddFaultInjection();
-        builder.AddNotificationsOperations(defaultPort: 9464);
+        builder.AddNotificationsOperations(defaultPort: 9464, "notifications-producer", ProducerMetrics.MeterName);
         builder.Services.AddSingleton<ProducerMetrics>();
         builder.Services.AddSingleton<ProducerStats>();
+        builder.Services.AddSingleton<ProducerTracing>();
         builder.Services.AddSingleton<BatchPublisher>();
         builder.Services.AddHostedService<OutboxPublisherService>();
         builder.Services.AddHostedService<ProducerMonitorService>();

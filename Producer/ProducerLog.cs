@@ -10,4 +10,7 @@ internal static partial class ProducerLog
 
     [LoggerMessage(2001, LogLevel.Information, "Producer stopped after publishing {Published} notifications")]
     public static partial void Stopped(ILogger logger, long published);
+
+    [LoggerMessage(2002, LogLevel.Warning, "Outbox row {NotificationId} has a traceparent that is not W3C ('{TraceParent}'); it is published without it. Logged once, later ones are ignored silently")]
+    public static partial void InvalidTraceParent(ILogger logger, long notificationId, string traceParent);
 }

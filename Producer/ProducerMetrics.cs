@@ -26,6 +26,8 @@ internal sealed class ProducerMetrics
         _committed = meter.CreateCounter<long>("notifications.outbox.committed", "{row}", "Claimed rows whose batch committed: handed over to the broker for good");
         _rejected = meter.CreateCounter<long>("notifications.rejected", "{row}", "Rows moved to the rejected table (too large for the broker)");
         _batchFailures = meter.CreateCounter<long>("notifications.producer.batch_failures", "{batch}", "Batches rolled back (nack, return, timeout, lost connection, database error)");
+        // Every series exported from the start, at zero: one that first appears at 1 hides that increase from rate().
+        Array.ForEach([_claimed, _published, _confirmed, _committed, _rejected, _batchFailures], counter => counter.Add(0));
         meter.CreateObservableGauge("notifications.outbox.backlog", ObserveBacklog, "{row}", "Rows waiting in the outbox (sampled every Metrics:BacklogInterval)");
     }
 

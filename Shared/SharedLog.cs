@@ -1,4 +1,5 @@
 using Microsoft.Extensions.Logging;
+using RabbitMQ.Client;
 
 namespace Notifications.Shared;
 
@@ -10,4 +11,13 @@ internal static partial class SharedLog
 
     [LoggerMessage(1001, LogLevel.Warning, "RabbitMQ at {Host}:{Port} not reachable (attempt {Attempt}); retrying in {Delay}")]
     public static partial void BrokerConnectFailed(ILogger logger, string host, int port, int attempt, TimeSpan delay, Exception exception);
+
+    [LoggerMessage(1002, LogLevel.Warning, "Lost the broker: {Reason} (code {ReplyCode}, initiated by {Initiator}); reconnecting")]
+    public static partial void BrokerLost(ILogger logger, string reason, ushort replyCode, ShutdownInitiator initiator);
+
+    [LoggerMessage(1003, LogLevel.Information, "Broker back after {OutageSeconds:F1} s")]
+    public static partial void BrokerBack(ILogger logger, double outageSeconds);
+
+    [LoggerMessage(1004, LogLevel.Debug, "Broker still unreachable: {Reason}; the client tries again")]
+    public static partial void BrokerStillUnreachable(ILogger logger, string reason);
 }

@@ -13,7 +13,7 @@ namespace Notifications.Consumer.Sending;
 /// </summary>
 internal static class EnvelopeAddress
 {
-    // System.Globalization's IDNA (UTS #46), which MimeKit uses too, works with InvariantGlobalization (a test checks).
+    // System.Globalization's IDNA (UTS #46), which MimeKit uses too; it works with and without InvariantGlobalization.
     private static readonly IdnMapping Idn = new();
 
     // Whitespace, brackets and controls would break MAIL FROM:<...> / RCPT TO:<...> or the header.

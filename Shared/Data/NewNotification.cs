@@ -11,4 +11,10 @@ public sealed record NewNotification(string Recipient, string Subject, string Bo
 
     /// <summary>Optional: after this instant the notification is dead-lettered as expired instead of sent.</summary>
     public DateTimeOffset? ExpiresAt { get; init; }
+
+    /// <summary>
+    /// Optional: the W3C <c>traceparent</c> (<c>00-{trace id}-{span id}-{flags}</c>) whose trace the delivery
+    /// joins. Left null, <see cref="NotificationOutbox.EnqueueAsync"/> takes the current Activity's, if any.
+    /// </summary>
+    public string? TraceParent { get; init; }
 }

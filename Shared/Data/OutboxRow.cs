@@ -26,6 +26,12 @@ public sealed class OutboxRow
     /// <summary>When the notification stops being worth sending.</summary>
     public DateTimeOffset? ExpiresAt { get; init; }
 
+    /// <summary>
+    /// The W3C <c>traceparent</c> of the business request that enqueued it, if stored: the producer's
+    /// publish span continues that trace. Unvalidated (any app may write the column).
+    /// </summary>
+    public string? TraceParent { get; init; }
+
     /// <summary>The row as a wire message.</summary>
     public NotificationMessage ToMessage() => new(Id, Recipient, Subject, Body, IsHtml, CreatedAt, ExpiresAt);
 }

@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
@@ -8,7 +9,6 @@ using Notifications.Shared.Data.Postgres;
 using Notifications.Shared.Data.SqlServer;
 using Npgsql;
 using Serilog;
-using Serilog.Formatting.Json;
 
 namespace Notifications.Shared.Hosting;
 
@@ -17,21 +17,23 @@ public static class NotificationsHostingExtensions
 {
     /// <summary>
     /// Serilog as the logging provider, configured from the <c>Serilog</c> section and
-    /// <c>Logging:Format</c> (<c>text</c> for people, <c>json</c> for machines).
+    /// <c>Logging:Format</c> (<c>text</c> for people, <c>json</c> for machines, see <see cref="LogFormats"/>).
     /// </summary>
     public static IHostApplicationBuilder AddNotificationsLogging(this IHostApplicationBuilder builder)
     {
         ArgumentNullException.ThrowIfNull(builder);
-        var configuration = new LoggerConfiguration()
-            .ReadFrom.Configuration(builder.Configuration)
-            .Enrich.FromLogContext()
-            .Enrich.WithProperty("Application", builder.Environment.ApplicationName);
-        bool json = string.Equals(builder.Configuration["Logging:Format"], "json", StringComparison.OrdinalIgnoreCase);
-        configuration = json
-            ? configuration.WriteTo.Console(new JsonFormatter(renderMessage: true))
-            : configuration.WriteTo.Console(outputTemplate: "{Timestamp:HH:mm:ss.fff} {Level:u3} {SourceContext}: {Message:lj}{NewLine}{Exception}");
+        var configuration = builder.Configuration;
+        string application = builder.Environment.ApplicationName;
         builder.Logging.ClearProviders();
-        builder.Logging.AddSerilog(configuration.CreateLogger(), dispose: true);
+        // writeToProviders: a logging provider registered later (an exporter) still receives every event.
+        builder.Services.AddSerilog(
+            logger => logger
+                .ReadFrom.Configuration(configuration)
+                .Enrich.FromLogContext()
+                .Enrich.WithProperty("Application", application)
+                .WriteTo.Console(LogFormats.For(configuration)),
+            preserveStaticLogger: true,
+            writeToProviders: true);
         return builder;
     }
 
@@ -57,7 +59,12 @@ public static class NotificationsHostingExtensions
     {
         services.AddOptions<DatabaseOptions>().BindConfiguration(DatabaseOptions.SectionName)
             .ValidateDataAnnotations().ValidateOnStart();
-        services.AddSingleton(sp => NpgsqlDataSource.Create(Options(sp).ConnectionString));
+        services.AddSingleton(sp => new NpgsqlDataSourceBuilder(Options(sp).ConnectionString)
+            // Commands are traced only inside a trace (a batch, a delivery-log statement): the outbox polls,
+            // backlog counts and health checks would otherwise each make a trace of their own, as would the
+            // pool's physical connection opens, which have no filter.
+            .ConfigureTracing(t => t.ConfigureCommandFilter(_ => Activity.Current is not null).EnablePhysicalOpenTracing(false))
+            .Build());
         services.AddSingleton<IOutboxStore>(sp => Options(sp).Provider switch
         {
             DatabaseProvider.Postgres => new PostgresOutboxStore(sp.GetRequiredService<NpgsqlDataSource>(), Options(sp)),

@@ -1,4 +1,3 @@
-using System.Diagnostics.Metrics;
 using System.Net;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.DependencyInjection.Extensions;
@@ -7,18 +6,23 @@ using Notifications.Shared.Observability;
 
 namespace Notifications.Shared.Hosting;
 
-/// <summary>DI wiring of what operators see: metrics, health and the endpoint serving them.</summary>
+/// <summary>DI wiring of what operators see: metrics, traces, health and the endpoint serving them.</summary>
 public static class OperationsHostingExtensions
 {
     /// <summary>
-    /// Adds the metrics collector over this host's meters, the liveness and readiness checks, and the
-    /// Kestrel endpoint (section <c>Metrics</c>) on <paramref name="defaultPort"/> unless configured.
+    /// Adds OpenTelemetry (<see cref="TelemetryHostingExtensions.AddNotificationsTelemetry"/>), the liveness and
+    /// readiness checks, and the Kestrel endpoint (section <c>Metrics</c>) on <paramref name="defaultPort"/> unless configured.
     /// </summary>
-    public static IHostApplicationBuilder AddNotificationsOperations(this IHostApplicationBuilder builder, int defaultPort)
+    /// <param name="builder">The worker's host builder.</param>
+    /// <param name="defaultPort">The endpoint's port unless <c>Metrics:Port</c> sets one.</param>
+    /// <param name="serviceName">The worker's OpenTelemetry <c>service.name</c>.</param>
+    /// <param name="meterName">The worker's meter, exported on <c>/metrics</c> (and by OTLP if configured).</param>
+    public static IHostApplicationBuilder AddNotificationsOperations(this IHostApplicationBuilder builder, int defaultPort, string serviceName, string meterName)
     {
         ArgumentNullException.ThrowIfNull(builder);
         var services = builder.Services;
         services.AddMetrics();
+        builder.AddNotificationsTelemetry(serviceName, meterName);
         services.AddOptions<OperationsOptions>()
             .Configure(o => o.Port = defaultPort)
             .BindConfiguration(OperationsOptions.SectionName)
@@ -27,7 +31,6 @@ public static class OperationsHostingExtensions
             .ValidateOnStart();
         services.TryAddSingleton(TimeProvider.System);
         services.AddSingleton<WorkerHealth>();
-        services.AddSingleton(sp => new MetricsCollector(sp.GetRequiredService<IMeterFactory>()));
         services.AddHealthChecks()
             .AddCheck<LoopHealthCheck>("loop", tags: ["live"])
             .AddCheck<BrokerHealthCheck>("broker", tags: ["ready"])

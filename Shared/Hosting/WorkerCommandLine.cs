@@ -24,7 +24,8 @@ public static class WorkerCommandLine
             Configuration comes from appsettings.json beside the dll, environment variables (Section__Key),
             files in /run/secrets named Section__Key (Docker secrets), and --Section:Key=value arguments.
             Sections used: {sections}. Every key, its default and its environment variable: README.md,
-            "Configuration". Example:
+            "Configuration". OpenTelemetry takes the standard OTEL_* variables: OTEL_EXPORTER_OTLP_ENDPOINT
+            turns on OTLP export of metrics and traces, OTEL_TRACES_SAMPLER(_ARG) sets the sampling. Example:
 
               Database__ConnectionString='Host=127.0.0.1;Database=notifications;Username=u;Password=p' \
               RabbitMq__Uri=amqp://user:pass@127.0.0.1:5672/ dotnet Notifications.{name}.dll

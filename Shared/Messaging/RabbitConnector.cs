@@ -10,7 +10,8 @@ public static class RabbitConnector
 {
     /// <summary>
     /// Connects, retrying with capped exponential backoff until <paramref name="cancellationToken"/> fires.
-    /// The client recovers a connection only after a first success, so the first connect is ours to retry.
+    /// The client recovers a connection only after a first success, so the first connect is ours to retry;
+    /// the outages after it are logged by <see cref="BrokerOutageLog"/>.
     /// </summary>
     public static async Task<IConnection> ConnectAsync(
         RabbitMqOptions options, string clientName, ILogger logger, CancellationToken cancellationToken)
@@ -34,6 +35,7 @@ public static class RabbitConnector
             {
                 var connection = await factory.CreateConnectionAsync(cancellationToken);
                 SharedLog.BrokerConnected(logger, options.Uri.Host, options.Uri.Port, attempt);
+                BrokerOutageLog.Attach(connection, logger);
                 return connection;
             }
             catch (Exception ex) when (ex is BrokerUnreachableException or OperationInterruptedException or IOException

@@ -10,16 +10,17 @@ using Microsoft.Extensions.Diagnostics.HealthChecks;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
+using OpenTelemetry.Metrics;
 
 namespace Notifications.Shared.Observability;
 
 /// <summary>
-/// A small Kestrel server beside the worker: <c>/metrics</c> (Prometheus text format 0.0.4),
-/// <c>/health/live</c> and <c>/health/ready</c>. It is a server of its own, not the worker's host, so the
+/// A small Kestrel server beside the worker: <c>/metrics</c> (OpenTelemetry's Prometheus exporter over the
+/// worker's meter provider), <c>/health/live</c> and <c>/health/ready</c>. It is a server of its own, not the worker's host, so the
 /// workers stay plain generic hosts; a port that cannot be bound is logged and the worker keeps working.
 /// </summary>
 public sealed class OperationsEndpoint(
-    MetricsCollector collector,
+    MeterProvider meters,
     HealthCheckService health,
     IOptions<OperationsOptions> options,
     ILoggerFactory loggers) : IHostedService, IAsyncDisposable
@@ -46,6 +47,8 @@ public sealed class OperationsEndpoint(
         builder.Services.AddSingleton<IHostLifetime, EndpointLifetime>();
         builder.WebHost.UseKestrelCore().ConfigureKestrel(k => k.Listen(IPAddress.Parse(o.Address), o.Port));
         var app = builder.Build();
+        // The meter provider is the worker's (its host's container), not this small server's.
+        app.UseOpenTelemetryPrometheusScrapingEndpoint(meters, predicate: null, path: "/metrics", configureBranchedPipeline: null, optionsName: null);
         app.Run(HandleAsync);
         try
         {
@@ -84,7 +87,6 @@ public sealed class OperationsEndpoint(
 
     private Task HandleAsync(HttpContext context) => context.Request.Path.Value switch
     {
-        "/metrics" => WriteAsync(context, StatusCodes.Status200OK, PrometheusTextWriter.ContentType, collector.Scrape()),
         "/health/live" => HealthAsync(context, "live"),
         "/health/ready" => HealthAsync(context, "ready"),
         _ => WriteAsync(context, StatusCodes.Status404NotFound, "text/plain; charset=utf-8", "not found: try /metrics, /health/live or /health/ready\n"),

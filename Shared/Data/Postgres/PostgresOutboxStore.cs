@@ -23,7 +23,7 @@ internal sealed class PostgresOutboxStore : IOutboxStore
             DELETE FROM "{s}".outbox
             WHERE id IN (SELECT id FROM "{s}".outbox ORDER BY id LIMIT @BatchSize FOR UPDATE SKIP LOCKED)
             RETURNING id AS Id, recipient AS Recipient, subject AS Subject, body AS Body, is_html AS IsHtml,
-                      created_at AS CreatedAt, expires_at AS ExpiresAt
+                      created_at AS CreatedAt, expires_at AS ExpiresAt, traceparent AS TraceParent
             """;
         _rejectSql = $"""
             INSERT INTO "{s}".rejected (id, recipient, subject, body, created_at, reason)

@@ -21,13 +21,13 @@ internal sealed class SqlServerOutboxStore : IOutboxStore
         // and the ordered CTE makes the batch the oldest rows (a bare DELETE TOP (n) takes any n rows).
         ClaimSql = $"""
             WITH batch AS (
-                SELECT TOP (@BatchSize) id, recipient, subject, body, is_html, created_at, expires_at
+                SELECT TOP (@BatchSize) id, recipient, subject, body, is_html, created_at, expires_at, traceparent
                 FROM [{s}].[outbox] WITH (ROWLOCK, READPAST, UPDLOCK)
                 ORDER BY id)
             DELETE FROM batch
             OUTPUT DELETED.id AS Id, DELETED.recipient AS Recipient, DELETED.subject AS Subject,
                    DELETED.body AS Body, DELETED.is_html AS IsHtml, DELETED.created_at AS CreatedAt,
-                   DELETED.expires_at AS ExpiresAt;
+                   DELETED.expires_at AS ExpiresAt, DELETED.traceparent AS TraceParent;
             """;
         RejectSql = $"""
             MERGE [{s}].[rejected] WITH (HOLDLOCK) AS t

@@ -1,11 +1,15 @@
 using System.Diagnostics;
 using System.Text.Json;
 using System.Text.RegularExpressions;
+using System.Diagnostics.Metrics;
 using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Options;
 using Notifications.Consumer;
+using Notifications.Consumer.Sending;
 using Notifications.IntegrationTests.Infrastructure;
 using Notifications.Producer;
+using Notifications.Shared.Hosting;
 using Notifications.Shared.Observability;
 
 namespace Notifications.IntegrationTests.Deployment;
@@ -44,30 +48,82 @@ public sealed partial class MonitoringConfigTests
     }
 
     [Fact]
-    public void DashboardAndAlerts_EveryNotificationsMetric_IsExportedByAWorker()
+    public async Task DashboardAndAlerts_EveryNotificationsMetric_IsExportedByAWorker()
     {
-        string alerts = File.ReadAllText(RepositoryLayout.File("deploy", "prometheus", "alerts.yml"));
-        var referenced = DashboardExpressions().Append(alerts)
+        var referenced = DashboardExpressions().Append(Alerts())
             .SelectMany(text => MetricName().Matches(text).Select(m => m.Value))
             .ToHashSet(StringComparer.Ordinal);
-        var exported = ExportedNames();
+        string scrape = await ScrapeProducerAsync() + await ScrapeConsumerAsync();
+        // Sample names, and the TYPE lines' names.
+        var exported = scrape.Split('\n')
+            .Where(l => l.Length > 0 && (!l.StartsWith('#') || l.StartsWith("# TYPE ", StringComparison.Ordinal)))
+            .Select(l => l.StartsWith('#') ? l.Split(' ')[2] : l[..l.IndexOfAny(['{', ' '])])
+            .ToHashSet(StringComparer.Ordinal);
 
         Assert.NotEmpty(referenced);
         Assert.Empty(referenced.Except(exported));
     }
 
-    private static HashSet<string> ExportedNames()
+    [Fact]
+    public async Task DashboardAndAlerts_EveryLatencyBucketBound_IsExported()
     {
-        using var services = new ServiceCollection().AddMetrics().BuildServiceProvider();
-        var meters = services.GetRequiredService<System.Diagnostics.Metrics.IMeterFactory>();
-        using var collector = new MetricsCollector(meters);
-        _ = new ProducerMetrics(meters);
-        _ = new ConsumerMetrics(meters, Options.Create(new OperationsOptions()), TimeProvider.System);
-        // Sample names, and the TYPE lines' names (a gauge not sampled yet, e.g. the backlog, has no sample).
-        return collector.Scrape().Split('\n')
-            .Where(l => l.Length > 0 && (!l.StartsWith('#') || l.StartsWith("# TYPE ", StringComparison.Ordinal)))
-            .Select(l => l.StartsWith('#') ? l.Split(' ')[2] : l[..l.IndexOfAny(['{', ' '])])
+        var referenced = DashboardExpressions().Append(Alerts())
+            .SelectMany(text => LatencyBucket().Matches(text).Select(m => m.Groups["le"].Value))
             .ToHashSet(StringComparer.Ordinal);
+        var exported = LatencyBucket().Matches(await ScrapeConsumerAsync()).Select(m => m.Groups["le"].Value)
+            .ToHashSet(StringComparer.Ordinal);
+
+        Assert.Contains("120", referenced);
+        Assert.Empty(referenced.Except(exported));
+    }
+
+    private static string Alerts() => File.ReadAllText(RepositoryLayout.File("deploy", "prometheus", "alerts.yml"));
+
+    private static Task<string> ScrapeProducerAsync() => ScrapeAsync(ProducerMetrics.MeterName, services =>
+    {
+        var metrics = new ProducerMetrics(services.GetRequiredService<IMeterFactory>());
+        metrics.Claimed(1);
+        metrics.Published(1);
+        metrics.Confirmed(1);
+        metrics.Committed(1);
+        metrics.Rejected(1);
+        metrics.BatchFailed();
+        metrics.SetBacklog(0);
+    });
+
+    private static Task<string> ScrapeConsumerAsync() => ScrapeAsync(ConsumerMetrics.MeterName, services =>
+    {
+        var metrics = new ConsumerMetrics(services.GetRequiredService<IMeterFactory>(), Options.Create(new OperationsOptions()), TimeProvider.System);
+        metrics.Delivered(TimeSpan.FromSeconds(1), DateTimeOffset.UtcNow);
+        metrics.Duplicate();
+        metrics.Retried();
+        metrics.DeadLettered();
+        metrics.Unknown();
+        metrics.SendSucceeded(TimeSpan.FromMilliseconds(3));
+        metrics.SendFailed(SmtpFailureKind.Transient, TimeSpan.FromMilliseconds(3));
+        metrics.HandlingStarted();
+    });
+
+    // The workers' own wiring and endpoint. Every instrument records once first: OpenTelemetry exports an
+    // instrument only once it has a measurement.
+    private static async Task<string> ScrapeAsync(string meterName, Action<IServiceProvider> record)
+    {
+        var builder = Host.CreateApplicationBuilder(new HostApplicationBuilderSettings { DisableDefaults = true });
+        builder.Configuration["Metrics:Port"] = "0";
+        builder.AddNotificationsOperations(defaultPort: 0, "monitoring-config-test", meterName);
+        using var host = builder.Build();
+        await host.StartAsync();
+        try
+        {
+            record(host.Services);
+            using var http = new HttpClient();
+            var endpoint = host.Services.GetRequiredService<OperationsEndpoint>().Address!;
+            return await http.GetStringAsync(new Uri(endpoint, "metrics"));
+        }
+        finally
+        {
+            await host.StopAsync();
+        }
     }
 
     private static List<string> DashboardExpressions()
@@ -94,4 +150,7 @@ public sealed partial class MonitoringConfigTests
 
     [GeneratedRegex(@"\bnotifications_[a-z0-9_]+\b")]
     private static partial Regex MetricName();
+
+    [GeneratedRegex(@"notifications_delivery_latency_seconds_bucket\{[^}]*\ble=""(?<le>[^""]+)""")]
+    private static partial Regex LatencyBucket();
 }

@@ -24,6 +24,9 @@ public sealed class PostgresStoreTests : StoreSuite, IDisposable
 
     protected override Task<IReadOnlyList<long>> InsertAsync(int count) => _db!.InsertAsync(count);
 
+    protected override async Task<(System.Data.Common.DbConnection Connection, string Schema)> OpenAppConnectionAsync() =>
+        (await TestDatabase.OpenAsync(), TestDatabase.Schema);
+
     [Fact]
     public async Task ClaimAsync_RowsLockedByAnotherTransaction_AreSkippedNotWaitedFor()
     {

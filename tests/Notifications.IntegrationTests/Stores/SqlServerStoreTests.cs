@@ -22,6 +22,9 @@ public sealed class SqlServerStoreTests(SqlServerSchema schema) : StoreSuite, IC
 
     protected override Task<IReadOnlyList<long>> InsertAsync(int count) => schema.InsertAsync(count);
 
+    protected override async Task<(System.Data.Common.DbConnection Connection, string Schema)> OpenAppConnectionAsync() =>
+        (await schema.OpenAsync(), schema.Name);
+
     [Fact]
     public async Task ClaimAsync_RowsLockedByAnotherTransaction_AreSkippedNotWaitedFor()
     {

@@ -12,6 +12,28 @@ public abstract class StoreSuite
 
     protected abstract Task<IReadOnlyList<long>> InsertAsync(int count);
 
+    /// <summary>A business app's view: an open connection and the outbox's schema, for <see cref="NotificationOutbox"/>.</summary>
+    protected abstract Task<(System.Data.Common.DbConnection Connection, string Schema)> OpenAppConnectionAsync();
+
+    [Fact]
+    public async Task ClaimAsync_RowEnqueuedWithTraceParent_CarriesItAndOthersNull()
+    {
+        var (outbox, _) = await CreateStoresAsync();
+        const string traceParent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+        var (connection, schema) = await OpenAppConnectionAsync();
+        await using (connection)
+        await using (var transaction = await connection.BeginTransactionAsync())
+        {
+            await NotificationOutbox.EnqueueAsync(transaction, new NewNotification("traced@example.com", "Traced", "body") { TraceParent = traceParent }, schema);
+            await transaction.CommitAsync();
+        }
+
+        await InsertAsync(1);
+
+        await using var claim = await outbox.ClaimAsync(10, CancellationToken.None);
+        Assert.Equal([traceParent, null], claim.Rows.Select(r => r.TraceParent));
+    }
+
     [Fact]
     public async Task ClaimAsync_TwoClaimsAtOnce_TakeDisjointRowsOldestFirst()
     {

@@ -2,7 +2,7 @@ using Microsoft.SqlServer.TransactSql.ScriptDom;
 
 namespace Notifications.UnitTests.SqlServer;
 
-/// <summary>Every T-SQL statement the project runs parses with SQL Server 2019's grammar.</summary>
+/// <summary>Every T-SQL statement the project runs parses with the grammars of SQL Server 2019, 2022 and 2025.</summary>
 public sealed class TSqlParserTests
 {
     private const string ClaimSql = "SqlServerOutboxStore.ClaimSql";
@@ -45,7 +45,7 @@ public sealed class TSqlParserTests
     {
         var files = TSqlStatements.InScripts.Keys.Select(k => k[..k.IndexOf(' ', StringComparison.Ordinal)]).Distinct();
 
-        Assert.Equal(["001_outbox.sql", "002_delivery_log.sql", "003_rejected.sql", "004_delivery_log_created_at.sql", "005_text_limits_in_characters.sql"], files.Order(StringComparer.Ordinal));
+        Assert.Equal(["001_outbox.sql", "002_delivery_log.sql", "003_rejected.sql", "004_delivery_log_created_at.sql", "005_outbox_traceparent.sql", "006_text_limits_in_characters.sql"], files.Order(StringComparer.Ordinal));
     }
 
     // Proves the checks above can fail: the parser rejects what a broken or PostgreSQL statement looks like.
@@ -58,6 +58,16 @@ public sealed class TSqlParserTests
         var (_, errors) = TSqlParsing.Parse(sql);
 
         Assert.NotEmpty(errors);
+    }
+
+    // Proves every grammar is applied, the oldest included: IS DISTINCT FROM came with SQL Server 2022.
+    [Fact]
+    public void Parse_Sql2022OnlySyntax_ReportsTheSql2019Grammar()
+    {
+        var (_, errors) = TSqlParsing.Parse("SELECT 1 AS one WHERE @a IS DISTINCT FROM @b");
+
+        Assert.NotEmpty(errors);
+        Assert.All(errors, e => Assert.StartsWith(nameof(TSql150Parser), e, StringComparison.Ordinal));
     }
 
     [Fact]

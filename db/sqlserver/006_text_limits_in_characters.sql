@@ -2,7 +2,7 @@
 -- does: nvarchar(n) counts UTF-16 units, so nvarchar(998) refused a subject of 998 emoji that PostgreSQL and
 -- the consumer accept. The columns widen to two units a character and a check counts the characters: LEN
 -- under a supplementary-character (_SC) collation counts a surrogate pair as one; the appended '.' keeps
--- trailing spaces, which LEN would not count. Apply with: sqlcmd -v Schema=notifications -i 005_text_limits_in_characters.sql
+-- trailing spaces, which LEN would not count. Apply with: sqlcmd -v Schema=notifications -i 006_text_limits_in_characters.sql
 -- (idempotent; widening an nvarchar column only changes metadata).
 IF COL_LENGTH(N'[$(Schema)].[outbox]', N'subject') < 3992
 ALTER TABLE [$(Schema)].[outbox] ALTER COLUMN subject nvarchar(1996) NOT NULL;

@@ -1,0 +1,78 @@
+using System.Net.Http.Headers;
+using System.Net.Http.Json;
+using System.Text;
+using System.Text.Json;
+
+namespace Notifications.IntegrationTests.Infrastructure;
+
+/// <summary>
+/// The broker's management HTTP API (port 15672, as scripts/setup configures it; same host and user as
+/// the AMQP endpoint, an administrator): private vhosts, connection limits and forced closes.
+/// </summary>
+internal sealed class BrokerManagement : IDisposable
+{
+    private readonly HttpClient _http;
+    private readonly string _user;
+
+    private BrokerManagement(HttpClient http, string user)
+    {
+        _http = http;
+        _user = user;
+    }
+
+    public static BrokerManagement Create()
+    {
+        var amqp = TestServices.RabbitMqUri;
+        string user = Uri.UnescapeDataString(amqp.UserInfo.Split(':')[0]);
+        var http = new HttpClient { BaseAddress = new UriBuilder("http", amqp.Host, 15672).Uri, Timeout = TimeSpan.FromSeconds(30) };
+        http.DefaultRequestHeaders.Authorization = new AuthenticationHeaderValue("Basic", Convert.ToBase64String(Encoding.UTF8.GetBytes(Uri.UnescapeDataString(amqp.UserInfo))));
+        return new BrokerManagement(http, user);
+    }
+
+    /// <summary>Creates the vhost with full permissions for the test user; returns its AMQP URI.</summary>
+    public async Task<Uri> CreateVhostAsync(string vhost)
+    {
+        await SendAsync(HttpMethod.Put, $"api/vhosts/{Escape(vhost)}", new { });
+        await SendAsync(HttpMethod.Put, $"api/permissions/{Escape(vhost)}/{Escape(_user)}", new { configure = ".*", write = ".*", read = ".*" });
+        return new UriBuilder(TestServices.RabbitMqUri) { Path = "/" + vhost }.Uri;
+    }
+
+    public Task DeleteVhostAsync(string vhost) => SendAsync(HttpMethod.Delete, $"api/vhosts/{Escape(vhost)}");
+
+    /// <summary>At most <paramref name="max"/> connections to the vhost (0 refuses every new one); null lifts the limit.</summary>
+    public Task LimitConnectionsAsync(string vhost, int? max) => max is { } value
+        ? SendAsync(HttpMethod.Put, $"api/vhost-limits/{Escape(vhost)}/max-connections", new { value })
+        : SendAsync(HttpMethod.Delete, $"api/vhost-limits/{Escape(vhost)}/max-connections");
+
+    /// <summary>The names of the vhost's connections whose client named itself <paramref name="clientName"/>.</summary>
+    public async Task<IReadOnlyList<string>> ConnectionsAsync(string vhost, string clientName)
+    {
+        using var response = await _http.GetAsync(new Uri($"api/vhosts/{Escape(vhost)}/connections", UriKind.Relative));
+        response.EnsureSuccessStatusCode();
+        using var json = JsonDocument.Parse(await response.Content.ReadAsStringAsync());
+        return json.RootElement.EnumerateArray()
+            .Where(c => c.TryGetProperty("client_properties", out var p) && p.TryGetProperty("connection_name", out var n) && n.GetString() == clientName)
+            .Select(c => c.GetProperty("name").GetString()!)
+            .ToList();
+    }
+
+    /// <summary>Closes a connection from the broker's side (CONNECTION_FORCED with <paramref name="reason"/>).</summary>
+    public async Task CloseConnectionAsync(string name, string reason)
+    {
+        using var request = new HttpRequestMessage(HttpMethod.Delete, new Uri($"api/connections/{Escape(name)}", UriKind.Relative));
+        request.Headers.Add("X-Reason", reason);
+        using var response = await _http.SendAsync(request);
+        response.EnsureSuccessStatusCode();
+    }
+
+    public void Dispose() => _http.Dispose();
+
+    private async Task SendAsync(HttpMethod method, string path, object? body = null)
+    {
+        using var request = new HttpRequestMessage(method, new Uri(path, UriKind.Relative)) { Content = body is null ? null : JsonContent.Create(body) };
+        using var response = await _http.SendAsync(request);
+        response.EnsureSuccessStatusCode();
+    }
+
+    private static string Escape(string segment) => Uri.EscapeDataString(segment);
+}
