@@ -14,14 +14,11 @@ internal static partial class SendingLog
     [LoggerMessage(3002, LogLevel.Warning, "Dropped the connection to SMTP server {Host}:{Port} during {Step}; the next send reconnects")]
     public static partial void ConnectionDropped(ILogger logger, string host, int port, string step, Exception? exception);
 
-    [LoggerMessage(3003, LogLevel.Debug, "The idle connection to SMTP server {Host}:{Port} was closed by the server; reconnecting")]
+    [LoggerMessage(3003, LogLevel.Debug, "The idle connection to SMTP server {Host}:{Port} was closed by the server or failed its NOOP; reconnecting")]
     public static partial void IdleConnectionClosed(ILogger logger, string host, int port);
 
     [LoggerMessage(3004, LogLevel.Debug, "QUIT to SMTP server {Host}:{Port} failed; closing anyway")]
     public static partial void QuitFailed(ILogger logger, string host, int port, Exception exception);
-
-    [LoggerMessage(3005, LogLevel.Warning, "RSET after a refused transaction got {Reply} from SMTP server {Host}:{Port}; dropping the connection")]
-    public static partial void ResetRefused(ILogger logger, string reply, string host, int port);
 
     [LoggerMessage(3006, LogLevel.Information, "SMTP server {Host}:{Port} does not offer STARTTLS; sending in clear text (Smtp:Security is StartTlsWhenAvailable)")]
     public static partial void StartTlsNotOffered(ILogger logger, string host, int port);

@@ -1,28 +1,27 @@
-using System.Net.Sockets;
-using System.Security.Authentication;
+using MailKit.Net.Smtp;
 using Microsoft.Extensions.Logging;
-using Notifications.Consumer.Sending.Smtp;
+using MimeKit;
 
 namespace Notifications.Consumer.Sending;
 
 /// <summary>
-/// Sends through one SMTP connection, opened on the first send and kept for the next. A refused
-/// transaction is reset with RSET and the connection kept; an I/O error or timeout drops the connection
-/// and the next send opens a new one. Not thread-safe: one instance per concurrent handler.
+/// Sends through one MailKit <see cref="SmtpClient"/> (<see cref="SmtpSession"/>), connected on the first send
+/// and kept for the next. A refused transaction leaves the session open (MailKit sends RSET); an I/O error or
+/// timeout drops it and the next send reconnects. Not thread-safe: one instance per concurrent handler.
 /// </summary>
 internal sealed class SmtpEmailSender : IEmailSender
 {
-    // QUIT is a courtesy: the server cleans up after a dropped connection as well.
-    private static readonly TimeSpan QuitTimeout = TimeSpan.FromSeconds(2);
-    private static readonly byte[] Quit = "QUIT\r\n"u8.ToArray();
-    private static readonly byte[] Reset = "RSET\r\n"u8.ToArray();
+    // Built once: MailKit clones the options it is given for each message anyway.
+    private static readonly FormatOptions Ascii = FormatOptions.Default.Clone();
+    private static readonly FormatOptions International = new() { International = true };
 
     private readonly SmtpOptions options;
     private readonly ILogger<SmtpEmailSender> logger;
-    private readonly MailTransaction transaction;
-    private SmtpConnection? connection;
-    private SmtpExtensions extensions = SmtpExtensions.None;
-    private bool lostConnection;
+    private readonly FinalDataTracker tracker = new();
+    private readonly SmtpSession session;
+    private readonly MimeMessageBuilder builder;
+    private readonly MailboxAddress from;
+    private readonly bool fromNeedsSmtpUtf8;
     private int busy;
     private bool disposed;
 
@@ -31,8 +30,12 @@ internal sealed class SmtpEmailSender : IEmailSender
         ArgumentNullException.ThrowIfNull(options);
         this.options = options;
         this.logger = logger;
-        transaction = new MailTransaction(options.From, options.MessageIdDomain);
+        session = new SmtpSession(options, tracker, logger);
+        builder = new MimeMessageBuilder(options.From, options.MessageIdDomain);
+        from = EnvelopeAddress.Resolve(options.From, "Smtp:From", serverOffersSmtpUtf8: true, out fromNeedsSmtpUtf8);
     }
+
+    private NotificationSmtpClient Client => session.Client;
 
     /// <summary>
     /// Sends one message. Throws <see cref="SmtpSendException"/> on failure; <see cref="OperationCanceledException"/>
@@ -42,165 +45,81 @@ internal sealed class SmtpEmailSender : IEmailSender
     public async Task SendAsync(EmailMessage message, CancellationToken cancellationToken)
     {
         ObjectDisposedException.ThrowIf(disposed, this);
-        MimeMessageWriter.Validate(message, options.From);
+        ArgumentNullException.ThrowIfNull(message);
         if (Interlocked.Exchange(ref busy, 1) != 0)
         {
             throw new InvalidOperationException("SmtpEmailSender is not thread-safe: use one instance per concurrent handler.");
         }
 
-        bool inTransaction = false;
         try
         {
-            SmtpConnection open = await GetConnectionAsync(cancellationToken);
-            inTransaction = true;
-            if (await transaction.RunAsync(open, extensions, message, cancellationToken) is { } refusal)
+            bool reused = await session.OpenAsync(cancellationToken);
+            if (!await TrySendAsync(message, staleRetryAllowed: reused, cancellationToken))
             {
-                await AfterRefusalAsync(refusal, cancellationToken);
-                throw new SmtpSendException(refusal.FailureKind, refusal.Code, $"{transaction.Step}: {refusal}");
-            }
-        }
-        catch (Exception e) when (IsConnectionFailure(e))
-        {
-            string step = inTransaction ? transaction.Step : "connect";
-            bool unknown = inTransaction && transaction.TerminatorWritten;
-            await DropConnectionAsync(step, e);
-            if (e is OperationCanceledException && cancellationToken.IsCancellationRequested && !unknown)
-            {
-                throw;
+                SendingLog.IdleConnectionClosed(logger, options.Host, options.Port);
+                await session.OpenAsync(cancellationToken);
+                await TrySendAsync(message, staleRetryAllowed: false, cancellationToken);
             }
 
-            throw Failure(step, unknown, e, cancellationToken);
+            session.MarkUsed();
         }
         finally
         {
-            transaction.TrimBuffers();
             Volatile.Write(ref busy, 0);
         }
     }
 
     public async ValueTask DisposeAsync()
     {
-        if (disposed)
+        if (!disposed)
         {
-            return;
-        }
-
-        disposed = true;
-        if (connection is not { } open)
-        {
-            return;
-        }
-
-        connection = null;
-        try
-        {
-            using var timeout = new CancellationTokenSource(QuitTimeout);
-            await open.WriteAsync(Quit, timeout.Token);
-            await open.ReadReplyAsync(keepText: false, timeout.Token);
-        }
-        catch (Exception e) when (IsConnectionFailure(e))
-        {
-            SendingLog.QuitFailed(logger, options.Host, options.Port, e);
-        }
-        finally
-        {
-            await open.DisposeAsync();
+            disposed = true;
+            await session.DisposeAsync();
         }
     }
 
-    private async Task<SmtpConnection> GetConnectionAsync(CancellationToken cancellationToken)
+    /// <summary>
+    /// Runs one transaction. False when a reused session turned out closed by the server before it answered
+    /// anything (an idle timeout or a restart): nothing was sent, and the caller reconnects and tries once more.
+    /// </summary>
+    private async Task<bool> TrySendAsync(EmailMessage message, bool staleRetryAllowed, CancellationToken cancellationToken)
     {
-        if (connection is { } current)
+        bool smtpUtf8 = (Client.Capabilities & SmtpCapabilities.UTF8) != 0;
+        if (fromNeedsSmtpUtf8 && !smtpUtf8)
         {
-            if (current.IsReusable())
+            // The configuration's fault, not the message's: every message would fail the same way.
+            throw new SmtpSendException(SmtpFailureKind.Transient, null,
+                $"Smtp:From '{options.From}' has a non-ASCII local part, which needs SMTPUTF8; the server does not offer it.");
+        }
+
+        MailboxAddress to = EnvelopeAddress.Resolve(message.To, "To", smtpUtf8, out bool toNeedsUtf8);
+
+        // Disposed at once: an undisposed MimeMessage goes through the finalizer queue, which cost more CPU than
+        // building and writing it did (measured: 27 us a message without dispose, 9 us with).
+        using MimeMessage mime = builder.Build(message, to);
+        FormatOptions format = fromNeedsSmtpUtf8 || toNeedsUtf8 ? International : Ascii;
+        tracker.Arm();
+        try
+        {
+            await Client.SendAsync(format, mime, from, [to], cancellationToken);
+            return true;
+        }
+        catch (Exception e) when (staleRetryAllowed && !tracker.ServerReplied && !cancellationToken.IsCancellationRequested
+            && e is IOException or SmtpProtocolException)
+        {
+            await session.DropAsync("MAIL FROM", null);
+            return false;
+        }
+        catch (Exception e) when (SmtpFailures.IsSessionFailure(e))
+        {
+            // MailKit keeps the session after a refused command (it sent RSET) and drops it after any other failure.
+            if (!Client.IsConnected)
             {
-                return current;
+                await session.DropAsync("transaction", e);
             }
 
-            SendingLog.IdleConnectionClosed(logger, options.Host, options.Port);
-            connection = null;
-            await current.DisposeAsync();
-        }
-        else if (lostConnection)
-        {
-            SendingLog.Reconnecting(logger, options.Host, options.Port);
-        }
-
-        // Until the handshake succeeds, a failure counts as a lost connection for the next attempt's log.
-        lostConnection = true;
-        SmtpConnection opened = await SmtpConnection.OpenAsync(options, cancellationToken);
-        try
-        {
-            extensions = await SmtpHandshake.RunAsync(opened, options, logger, cancellationToken);
-        }
-        catch
-        {
-            await opened.DisposeAsync();
-            throw;
-        }
-
-        SendingLog.Connected(logger, options.Host, options.Port, opened.IsEncrypted, extensions.ToString());
-        (connection, lostConnection) = (opened, false);
-        return opened;
-    }
-
-    /// <summary>After a refusal: 421 means the server hung up; an envelope refusal needs RSET (RFC 5321 4.1.1.5).</summary>
-    private async Task AfterRefusalAsync(SmtpReply refusal, CancellationToken cancellationToken)
-    {
-        if (refusal.IsServiceClosing)
-        {
-            await DropConnectionAsync(transaction.Step, null);
-            return;
-        }
-
-        if (!transaction.NeedsReset || connection is not { } open)
-        {
-            return;
-        }
-
-        try
-        {
-            await open.WriteAsync(Reset, cancellationToken);
-            SmtpReply reply = await open.ReadReplyAsync(keepText: false, cancellationToken);
-            if (reply.Code != 250)
-            {
-                SendingLog.ResetRefused(logger, reply.ToString(), options.Host, options.Port);
-                await DropConnectionAsync("RSET", null);
-            }
-        }
-        catch (Exception e) when (IsConnectionFailure(e))
-        {
-            // The refusal is what the caller needs to hear; the broken connection only costs a reconnect.
-            await DropConnectionAsync("RSET", e);
+            throw SmtpFailures.Classify(e, inTransaction: true, tracker.FinalDataWritten, cancellationToken.IsCancellationRequested, options)
+                ?? SmtpSession.Rethrow(e);
         }
     }
-
-    private async Task DropConnectionAsync(string step, Exception? reason)
-    {
-        lostConnection = true;
-        if (connection is not { } open)
-        {
-            return;
-        }
-
-        connection = null;
-        SendingLog.ConnectionDropped(logger, options.Host, options.Port, step, reason);
-        await open.DisposeAsync();
-    }
-
-    private SmtpSendException Failure(string step, bool unknown, Exception e, CancellationToken cancellationToken)
-    {
-        string cause = e is not OperationCanceledException ? e.Message
-            : cancellationToken.IsCancellationRequested ? "cancelled by the caller"
-            : step == "connect" ? $"timed out (Smtp:ConnectTimeout {options.ConnectTimeout}, Smtp:CommandTimeout {options.CommandTimeout})"
-            : $"timed out (Smtp:CommandTimeout {options.CommandTimeout})";
-        return unknown
-            ? new SmtpSendException(SmtpFailureKind.Unknown, null,
-                $"Lost after the final '.' and before the server's reply ({cause}): the message may or may not have been accepted.", e)
-            : new SmtpSendException(SmtpFailureKind.Transient, null, $"SMTP {step} failed: {cause}", e);
-    }
-
-    private static bool IsConnectionFailure(Exception e) =>
-        e is IOException or SocketException or OperationCanceledException or InvalidDataException
-            or AuthenticationException or ObjectDisposedException;
 }

@@ -19,7 +19,7 @@ public sealed class SmtpOptions : IValidatableObject
     /// <summary>Whether and how the connection is encrypted.</summary>
     public SmtpSecurity Security { get; set; } = SmtpSecurity.StartTlsWhenAvailable;
 
-    /// <summary>User name for SMTP AUTH (PLAIN, or LOGIN when only that is offered); none when empty.</summary>
+    /// <summary>User name for SMTP AUTH (MailKit picks the strongest mechanism the server offers); none when empty.</summary>
     public string? Username { get; set; }
 
     /// <summary>Password for SMTP AUTH; required with <see cref="Username"/>.</summary>
@@ -31,6 +31,13 @@ public sealed class SmtpOptions : IValidatableObject
     /// </summary>
     public bool AllowAuthWithoutTls { get; set; }
 
+    /// <summary>
+    /// Whether the server certificate's revocation is checked online during the TLS handshake (MailKit's
+    /// <c>CheckCertificateRevocation</c>). Off only where the CA's CRL/OCSP endpoints cannot be reached; the
+    /// certificate itself is validated either way.
+    /// </summary>
+    public bool CheckCertificateRevocation { get; set; } = true;
+
     /// <summary>The envelope sender (MAIL FROM) and From header: a bare address.</summary>
     [Required, RegularExpression(AddressPattern)]
     public string From { get; set; } = "notifications@localhost";
@@ -39,13 +46,23 @@ public sealed class SmtpOptions : IValidatableObject
     [Required, RegularExpression(@"^[A-Za-z0-9.\-:\[\]]{1,255}$")]
     public string HeloName { get; set; } = "localhost";
 
-    /// <summary>How long a TCP connect (and the TLS handshake of <see cref="SmtpSecurity.SslOnConnect"/>) may take.</summary>
+    /// <summary>
+    /// How long opening a session may take in all: TCP connect, TLS, greeting, EHLO and STARTTLS (MailKit's
+    /// <c>ConnectAsync</c>). Each read or write within it is also bounded by <see cref="CommandTimeout"/>.
+    /// </summary>
     [Range(typeof(TimeSpan), "00:00:00.100", "00:05:00")]
     public TimeSpan ConnectTimeout { get; set; } = TimeSpan.FromSeconds(10);
 
-    /// <summary>How long each command write or reply read may take.</summary>
+    /// <summary>How long each write or read on the connection may take (MailKit's <c>SmtpClient.Timeout</c>).</summary>
     [Range(typeof(TimeSpan), "00:00:00.100", "00:10:00")]
     public TimeSpan CommandTimeout { get; set; } = TimeSpan.FromSeconds(30);
+
+    /// <summary>
+    /// A session left idle this long is checked with NOOP before the next send, and reopened if that fails
+    /// (servers close idle sessions, Postfix after 300 s).
+    /// </summary>
+    [Range(typeof(TimeSpan), "00:00:00", "01:00:00")]
+    public TimeSpan IdleCheckAfter { get; set; } = TimeSpan.FromSeconds(30);
 
     /// <summary>The right-hand side of generated Message-IDs: <c>&lt;{id}.{unix-ms}@{domain}&gt;</c>.</summary>
     [Required, RegularExpression(@"^[A-Za-z0-9.\-]{1,253}$")]

@@ -2,16 +2,23 @@ using System.Net.Mail;
 
 namespace Notifications.Shared.Contract;
 
-/// <summary>Decides whether a notification can be sent; the reason is kept with a dead letter.</summary>
+/// <summary>
+/// Decides whether a notification can be sent; the reason is kept with a dead letter. Lengths are counted
+/// in characters (Unicode code points), the unit of the outbox's columns in both dialects, so whatever the
+/// outbox accepts passes here: an emoji is one character, not two UTF-16 units.
+/// </summary>
 public static class NotificationValidator
 {
-    /// <summary>RFC 5321's limit on a forward path (local part 64 + @ + domain 255).</summary>
+    /// <summary>The outbox's recipient column, in characters (RFC 5321: local part 64 + @ + domain 255).</summary>
     public const int MaxRecipientLength = 320;
 
-    /// <summary>RFC 5322's limit on one header line.</summary>
+    /// <summary>
+    /// The outbox's subject column, in characters. Taken from RFC 5322's 998, which limits a header line in
+    /// octets, not the subject: MimeKit folds and encodes a long subject into lines well under it.
+    /// </summary>
     public const int MaxSubjectLength = 998;
 
-    /// <summary>The largest body sent, in characters: a notification, not a file transfer.</summary>
+    /// <summary>The largest body sent, in characters: a notification, not a file transfer (the column has no limit).</summary>
     public const int MaxBodyLength = 1024 * 1024;
 
     /// <summary>Null when <paramref name="message"/> is valid; otherwise why it is not.</summary>
@@ -38,7 +45,7 @@ public static class NotificationValidator
             return "invalid recipient: empty";
         }
 
-        if (recipient.Length > MaxRecipientLength)
+        if (Characters(recipient) > MaxRecipientLength)
         {
             return $"invalid recipient: longer than {MaxRecipientLength} characters";
         }
@@ -62,7 +69,7 @@ public static class NotificationValidator
             return "invalid subject: missing";
         }
 
-        if (subject.Length > MaxSubjectLength)
+        if (Characters(subject) > MaxSubjectLength)
         {
             return $"invalid subject: longer than {MaxSubjectLength} characters";
         }
@@ -73,9 +80,30 @@ public static class NotificationValidator
     private static string? ValidateBody(string? body) => body switch
     {
         null => "invalid body: missing",
-        { Length: > MaxBodyLength } => $"invalid body: {body.Length} characters, the limit is {MaxBodyLength}",
+        { Length: > MaxBodyLength } when Characters(body) is var length && length > MaxBodyLength
+            => $"invalid body: {length} characters, the limit is {MaxBodyLength}",
         _ => null,
     };
+
+    /// <summary>
+    /// Code points, as PostgreSQL's varchar(n) and SQL Server's check constraints count them. A surrogate
+    /// pair is one; a lone surrogate (invalid UTF-16) counts as one as well.
+    /// </summary>
+    public static int Characters(string text)
+    {
+        ArgumentNullException.ThrowIfNull(text);
+        int pairs = 0;
+        for (int i = 0; i + 1 < text.Length; i++)
+        {
+            if (char.IsSurrogatePair(text[i], text[i + 1]))
+            {
+                pairs++;
+                i++;
+            }
+        }
+
+        return text.Length - pairs;
+    }
 
     private static string Truncate(string value) => value.Length <= 64 ? value : value[..64] + "...";
 }

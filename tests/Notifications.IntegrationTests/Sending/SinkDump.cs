@@ -1,5 +1,6 @@
 using System.Text;
 using System.Text.RegularExpressions;
+using MimeKit;
 
 namespace Notifications.IntegrationTests.Sending;
 
@@ -36,6 +37,17 @@ internal sealed partial class SinkDump
         }
 
         return new SinkDump(headers, body);
+    }
+
+    /// <summary>
+    /// Parses a dump file with MimeKit, without the empty line smtp-sink appends to every transaction
+    /// (it would read as one more line of the body). smtp-sink's own headers come first; MimeKit keeps them.
+    /// </summary>
+    public static MimeMessage LoadMessage(string file)
+    {
+        byte[] bytes = File.ReadAllBytes(file);
+        int length = bytes.Length > 0 && bytes[^1] == '\n' ? bytes.Length - 1 : bytes.Length;
+        return MimeMessage.Load(new MemoryStream(bytes, 0, length));
     }
 
     /// <summary>Decodes RFC 2047 UTF-8 encoded-words; the space between two adjacent words is dropped.</summary>

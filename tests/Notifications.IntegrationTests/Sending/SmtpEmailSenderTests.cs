@@ -4,7 +4,7 @@ using Notifications.IntegrationTests.Infrastructure;
 
 namespace Notifications.IntegrationTests.Sending;
 
-/// <summary>The SMTP client against a real postfix smtp-sink, checked at the sink's dump.</summary>
+/// <summary>The MailKit-based sender against a real postfix smtp-sink, checked at the sink's dump.</summary>
 [Collection("services")]
 public sealed class SmtpEmailSenderTests
 {
@@ -73,7 +73,7 @@ public sealed class SmtpEmailSenderTests
     }
 
     [Fact]
-    public async Task SendAsync_ServerOffersPipelining_SendsEnvelopeInOneWriteAndQuitsOnDispose()
+    public async Task SendAsync_ServerOffersPipelining_SendsMailAndRcptInOneWriteAndQuitsOnDispose()
     {
         await using SmtpSink sink = await SmtpSink.StartAsync();
         await using var proxy = RecordingTcpProxy.Start(sink.Host, sink.Port);
@@ -85,8 +85,9 @@ public sealed class SmtpEmailSenderTests
 
         await sink.WaitForMessagesAsync(2, Patience);
         IReadOnlyList<string> reads = proxy.ClientReads;
-        Assert.Equal(2, reads.Count(read => read.StartsWith("MAIL FROM:<", StringComparison.Ordinal)
-            && read.Contains("\r\nRCPT TO:<user@example.test>\r\nDATA\r\n", StringComparison.Ordinal)));
+        // MailKit pipelines MAIL FROM and RCPT TO; it sends DATA once their replies are in.
+        Assert.Equal(2, reads.Count(read => read.StartsWith("MAIL FROM:<notifications@example.test>", StringComparison.Ordinal)
+            && read.EndsWith("\r\nRCPT TO:<user@example.test>\r\n", StringComparison.Ordinal)));
         await WaitUntilAsync(() => proxy.ClientReads.LastOrDefault() == "QUIT\r\n");
     }
 
@@ -202,16 +203,51 @@ public sealed class SmtpEmailSenderTests
     }
 
     [Fact]
-    public async Task SendAsync_ReplyToMailTimesOut_ThrowsTransient()
+    public async Task SendAsync_SessionIdleLongerThanIdleCheckAfter_NoOpThenSameConnection()
     {
-        await using SmtpSink sink = await SmtpSink.StartAsync("-W MAIL:10");
+        await using SmtpSink sink = await SmtpSink.StartAsync();
+        await using var proxy = RecordingTcpProxy.Start(sink.Host, sink.Port);
+        SmtpOptions options = Options(proxy.Port);
+        options.IdleCheckAfter = TimeSpan.Zero;
+        await using (var sender = new SmtpEmailSender(options, NullLogger<SmtpEmailSender>.Instance))
+        {
+            await sender.SendAsync(Message(1), CancellationToken.None);
+            await sender.SendAsync(Message(2), CancellationToken.None);
+        }
+
+        await sink.WaitForMessagesAsync(2, Patience);
+        Assert.Single(proxy.ClientReads, read => read.StartsWith("EHLO ", StringComparison.Ordinal));
+        Assert.Single(proxy.ClientReads, read => read == "NOOP\r\n");
+    }
+
+    [Fact]
+    public async Task SendAsync_ServerRestartedWhileIdleAndNoOpFails_ReconnectsWithoutFailing()
+    {
+        await using SmtpSink sink = await SmtpSink.StartAsync();
+        SmtpOptions options = Options(sink.Port);
+        options.IdleCheckAfter = TimeSpan.Zero;
+        await using var sender = new SmtpEmailSender(options, NullLogger<SmtpEmailSender>.Instance);
+        await sender.SendAsync(Message(1), CancellationToken.None);
+
+        await sink.RestartAsync();
+        await sender.SendAsync(Message(2), CancellationToken.None);
+
+        await sink.WaitForMessagesAsync(2, Patience);
+        Assert.Equal(new Dictionary<long, int> { [1] = 1, [2] = 1 }, sink.CountByNotificationId());
+    }
+
+    [Fact]
+    public async Task SendAsync_ReplyToRcptTimesOut_ThrowsTransient()
+    {
+        // Not MAIL: smtp-sink answers a pipelined RCPT with 503 at once while it holds back its MAIL reply.
+        await using SmtpSink sink = await SmtpSink.StartAsync("-W RCPT:10");
         await using SmtpEmailSender sender = NewSender(sink.Port, TimeSpan.FromMilliseconds(300));
 
         SmtpSendException failure = await Assert.ThrowsAsync<SmtpSendException>(
             () => sender.SendAsync(Message(1), CancellationToken.None));
 
         Assert.Equal(SmtpFailureKind.Transient, failure.Kind);
-        Assert.IsAssignableFrom<OperationCanceledException>(failure.InnerException);
+        Assert.IsType<TimeoutException>(failure.InnerException); // MailKit's own per-read timeout (Smtp:CommandTimeout)
     }
 
     [Fact]
@@ -229,7 +265,7 @@ public sealed class SmtpEmailSenderTests
     [Fact]
     public async Task SendAsync_CallerCancelsBeforeData_ThrowsOperationCanceled()
     {
-        await using SmtpSink sink = await SmtpSink.StartAsync("-W MAIL:10");
+        await using SmtpSink sink = await SmtpSink.StartAsync("-W RCPT:10");
         await using SmtpEmailSender sender = NewSender(sink.Port);
         using var cancel = new CancellationTokenSource(TimeSpan.FromMilliseconds(300));
 
@@ -249,6 +285,24 @@ public sealed class SmtpEmailSenderTests
 
         Assert.Equal(SmtpFailureKind.Transient, failure.Kind);
         Assert.Contains("unencrypted", failure.Message, StringComparison.Ordinal);
+        Assert.Equal(0, sink.MessageCount());
+    }
+
+    [Theory]
+    [InlineData("-f EHLO,HELO", typeof(MailKit.Net.Smtp.SmtpCommandException))]
+    [InlineData("-f AUTH", typeof(MailKit.Security.AuthenticationException))]
+    public async Task SendAsync_FiveHundredBeforeTheTransaction_TransientNotTheMessagesFault(string refuse, Type refused)
+    {
+        await using SmtpSink sink = await SmtpSink.StartAsync(refuse);
+        SmtpOptions options = Options(sink.Port);
+        (options.Username, options.Password, options.AllowAuthWithoutTls) = ("user", "secret", true);
+        await using var sender = new SmtpEmailSender(options, NullLogger<SmtpEmailSender>.Instance);
+
+        SmtpSendException failure = await Assert.ThrowsAsync<SmtpSendException>(
+            () => sender.SendAsync(Message(1), CancellationToken.None));
+
+        Assert.Equal(SmtpFailureKind.Transient, failure.Kind);
+        Assert.IsType(refused, failure.InnerException);
         Assert.Equal(0, sink.MessageCount());
     }
 

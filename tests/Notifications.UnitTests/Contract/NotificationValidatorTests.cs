@@ -27,6 +27,40 @@ public sealed class NotificationValidatorTests
         Assert.Contains(expected, reason, StringComparison.Ordinal);
     }
 
+    [Fact]
+    public void Validate_SubjectOf998Emoji_AcceptedLikeTheOutboxColumn()
+    {
+        // 998 characters as PostgreSQL's varchar(998) counts them; 1,996 UTF-16 units (the old, wrong count).
+        string subject = string.Concat(Enumerable.Repeat("😀", 998));
+
+        Assert.Null(NotificationValidator.Validate(Valid with { Subject = subject }));
+        Assert.Contains("longer than 998 characters", NotificationValidator.Validate(Valid with { Subject = subject + "😀" }), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Validate_RecipientOf320CharactersWithNonBmpLocalPart_Accepted()
+    {
+        string recipient = string.Concat(Enumerable.Repeat("𝒶", 64)) + "@" + new string('d', 251) + ".com";
+
+        Assert.Equal(320, NotificationValidator.Characters(recipient));
+        Assert.DoesNotContain("longer than", NotificationValidator.Validate(Valid with { Recipient = recipient }) ?? "", StringComparison.Ordinal);
+        Assert.Contains("longer than", NotificationValidator.Validate(Valid with { Recipient = "a" + recipient }), StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData("", 0)]
+    [InlineData("abc", 3)]
+    [InlineData("😀", 1)]
+    [InlineData("a😀b🇩🇪", 5)]
+    public void Characters_CountsCodePoints(string text, int expected) => Assert.Equal(expected, NotificationValidator.Characters(text));
+
+    [Fact]
+    public void Characters_LoneSurrogates_OneEach()
+    {
+        Assert.Equal(1, NotificationValidator.Characters(new string((char)0xD83D, 1)));
+        Assert.Equal(2, NotificationValidator.Characters(new string([(char)0xDE00, (char)0xD83D])));
+    }
+
     [Theory]
     [InlineData("Hi\r\nBcc: x@example.com")]
     [InlineData("Hi\nthere")]

@@ -5,6 +5,7 @@ using System.Security.Authentication;
 using System.Security.Cryptography;
 using System.Security.Cryptography.X509Certificates;
 using System.Text;
+using SslHandshakeException = MailKit.Security.SslHandshakeException;
 using Microsoft.Extensions.Logging.Abstractions;
 using Notifications.Consumer.Sending;
 
@@ -16,8 +17,10 @@ namespace Notifications.UnitTests.Sending;
 /// </summary>
 public sealed class SmtpEmailSenderTlsTests
 {
-    [Fact]
-    public async Task SendAsync_StartTlsWithUntrustedCertificate_FailsTransientBeforeAuth()
+    [Theory]
+    [InlineData(true)]
+    [InlineData(false)] // revocation checks off: the certificate is still validated
+    public async Task SendAsync_StartTlsWithUntrustedCertificate_FailsTransientBeforeAuth(bool checkRevocation)
     {
         using var listener = new TcpListener(IPAddress.Loopback, 0);
         listener.Start();
@@ -29,6 +32,7 @@ public sealed class SmtpEmailSenderTlsTests
             Security = SmtpSecurity.StartTls,
             Username = "user",
             Password = "secret",
+            CheckCertificateRevocation = checkRevocation,
         };
 
         SmtpSendException failure;
@@ -39,7 +43,7 @@ public sealed class SmtpEmailSenderTlsTests
         }
 
         Assert.Equal(SmtpFailureKind.Transient, failure.Kind);
-        Assert.IsAssignableFrom<AuthenticationException>(failure.InnerException);
+        Assert.IsType<SslHandshakeException>(failure.InnerException);
         Assert.Equal(["EHLO localhost", "STARTTLS"], await server);
     }
 

@@ -44,6 +44,20 @@ public sealed class SmtpOptionsTests
         Assert.Contains(nameof(SmtpOptions.From), Validate(new SmtpOptions { From = from }).SelectMany(r => r.MemberNames));
     }
 
+    [Fact]
+    public void Validate_NegativeIdleCheckAfter_Invalid()
+    {
+        var options = new SmtpOptions { IdleCheckAfter = TimeSpan.FromSeconds(-1) };
+
+        Assert.Contains(nameof(SmtpOptions.IdleCheckAfter), Validate(options).SelectMany(r => r.MemberNames));
+    }
+
+    [Fact]
+    public void Defaults_CertificateChecksOn()
+    {
+        Assert.True(new SmtpOptions().CheckCertificateRevocation);
+    }
+
     private static List<ValidationResult> Validate(SmtpOptions options)
     {
         var results = new List<ValidationResult>();

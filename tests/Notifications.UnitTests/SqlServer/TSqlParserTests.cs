@@ -45,7 +45,7 @@ public sealed class TSqlParserTests
     {
         var files = TSqlStatements.InScripts.Keys.Select(k => k[..k.IndexOf(' ', StringComparison.Ordinal)]).Distinct();
 
-        Assert.Equal(["001_outbox.sql", "002_delivery_log.sql", "003_rejected.sql", "004_delivery_log_created_at.sql", "005_outbox_traceparent.sql"], files.Order(StringComparer.Ordinal));
+        Assert.Equal(["001_outbox.sql", "002_delivery_log.sql", "003_rejected.sql", "004_delivery_log_created_at.sql", "005_outbox_traceparent.sql", "006_text_limits_in_characters.sql"], files.Order(StringComparer.Ordinal));
     }
 
     // Proves the checks above can fail: the parser rejects what a broken or PostgreSQL statement looks like.
