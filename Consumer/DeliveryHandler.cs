@@ -3,6 +3,7 @@ using Notifications.Consumer.Sending;
 using Notifications.Shared.Contract;
 using Notifications.Shared.Hosting;
 using Polly.CircuitBreaker;
+using Polly.Timeout;
 
 namespace Notifications.Consumer;
 
@@ -141,7 +142,7 @@ internal sealed class DeliveryHandler(
         {
             await relay.SendAsync(sender, email, cancellationToken);
         }
-        catch (Exception ex) when (ex is SmtpSendException or BrokenCircuitException or Polly.Timeout.TimeoutRejectedException)
+        catch (Exception ex) when (ex is SmtpSendException or BrokenCircuitException or TimeoutRejectedException)
         {
             await AtMostOnceSendFailedAsync(delivery, email, ex, cancellationToken);
             return;
@@ -289,7 +290,7 @@ internal sealed class DeliveryHandler(
 
     // Sure not to have reached the server as a message: refused or cut off before the final ".", or never tried.
     private static bool IsNotSent(Exception ex) =>
-        ex is SmtpSendException { Kind: SmtpFailureKind.Transient } or BrokenCircuitException or Polly.Timeout.TimeoutRejectedException;
+        ex is SmtpSendException { Kind: SmtpFailureKind.Transient } or BrokenCircuitException or TimeoutRejectedException;
 
     private static string Describe(Exception ex) => ex is SmtpSendException smtp
         ? $"smtp {smtp.Kind.ToString().ToLowerInvariant()} failure{(smtp.ReplyCode is { } code ? $" {code}" : "")}: {smtp.Message}"
