@@ -1,4 +1,5 @@
 using System.Text;
+using System.Text.RegularExpressions;
 using Notifications.Shared.Data;
 using static Notifications.IntegrationTests.Chaos.ChaosRun;
 
@@ -182,11 +183,18 @@ internal static class ChaosScenarios
         [19] = ("relay down for 5 minutes", async run =>
         {
             // 20 times the 15 s all retry delays add up to: only the relay breaker keeps it from dead-lettering.
-            StartPipeline(run);
+            var consumer = run.StartConsumer();
+            run.StartProducer();
             await run.WaitReceivedAsync(0.3);
             await run.Sink.StopAsync();
             await Task.Delay(TimeSpan.FromMinutes(5));
             await run.Sink.RestartAsync();
+            // The consumer's own account: opened once, closed by itself once the relay was back.
+            string output = await Infrastructure.Eventually.WaitAsync(() => Task.FromResult(consumer.Output),
+                o => o.Contains("Relay circuit breaker closed", StringComparison.Ordinal), TimeSpan.FromMinutes(1), "relay breaker closed");
+            int opened = Regex.Count(output, "Relay circuit breaker opened");
+            string openFor = Regex.Match(output, @"Relay circuit breaker closed after ([0-9:.]+):").Groups[1].Value;
+            run.Notes.Add($"breaker opened {opened}x, open for {openFor[..Math.Min(openFor.Length, 11)]}");
         }),
     };
 
