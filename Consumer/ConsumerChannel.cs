@@ -6,16 +6,22 @@ using RabbitMQ.Client.Events;
 
 namespace Notifications.Consumer;
 
-/// <summary>One AMQP channel consuming the work queue with a prefetch window, feeding the handlers.</summary>
+/// <summary>
+/// One AMQP channel consuming the work queue with a prefetch window, feeding the handlers. Consumption is
+/// switched on and off (<see cref="ConsumeAsync"/>, <see cref="CancelAsync"/>) by the consumer's supervisor;
+/// while it is off, <see cref="TakeOneAsync"/> fetches single messages (the relay breaker's probes).
+/// </summary>
 internal sealed class ConsumerChannel : IAsyncDisposable
 {
     private readonly IChannel _channel;
+    private readonly string _queue;
     private readonly ChannelWriter<Delivery> _work;
     private string? _consumerTag;
 
-    private ConsumerChannel(IChannel channel, ChannelWriter<Delivery> work, ILogger logger)
+    private ConsumerChannel(IChannel channel, string queue, ChannelWriter<Delivery> work, ILogger logger)
     {
         _channel = channel;
+        _queue = queue;
         _work = work;
         Acks = new AckBatcher(channel, ex => ConsumerLog.AckFailed(logger, ex));
     }
@@ -24,26 +30,51 @@ internal sealed class ConsumerChannel : IAsyncDisposable
 
     public bool IsOpen => _channel.IsOpen;
 
+    /// <summary>Opens the channel and sets its prefetch window; it does not consume until <see cref="ConsumeAsync"/>.</summary>
     public static async Task<ConsumerChannel> OpenAsync(
         IConnection connection, RabbitMqOptions rabbit, ConsumerOptions options, ChannelWriter<Delivery> work, ILogger logger,
         CancellationToken cancellationToken)
     {
         var channel = await connection.CreateChannelAsync(cancellationToken: cancellationToken);
-        var consumerChannel = new ConsumerChannel(channel, work, logger);
+        var consumerChannel = new ConsumerChannel(channel, rabbit.Queue, work, logger);
         await channel.BasicQosAsync(0, (ushort)options.Prefetch, global: false, cancellationToken);
-        var consumer = new AsyncEventingBasicConsumer(channel);
-        consumer.ReceivedAsync += consumerChannel.OnReceivedAsync;
-        consumerChannel._consumerTag = await channel.BasicConsumeAsync(rabbit.Queue, autoAck: false, consumer, cancellationToken);
         return consumerChannel;
+    }
+
+    /// <summary>Starts consuming; nothing happens if it already does or the channel is closed.</summary>
+    public async Task ConsumeAsync(CancellationToken cancellationToken)
+    {
+        if (_consumerTag is not null || !_channel.IsOpen)
+        {
+            return;
+        }
+
+        var consumer = new AsyncEventingBasicConsumer(_channel);
+        consumer.ReceivedAsync += OnReceivedAsync;
+        _consumerTag = await _channel.BasicConsumeAsync(_queue, autoAck: false, consumer, cancellationToken);
     }
 
     /// <summary>Stops new deliveries; those already received stay to be finished and acked.</summary>
     public async Task CancelAsync(CancellationToken cancellationToken)
     {
-        if (_consumerTag is not null && _channel.IsOpen)
+        // On a closed channel the tag stays: connection recovery brings the consumer back, and it is cancelled then.
+        if (_consumerTag is { } tag && _channel.IsOpen)
         {
-            await _channel.BasicCancelAsync(_consumerTag, cancellationToken: cancellationToken);
+            await _channel.BasicCancelAsync(tag, cancellationToken: cancellationToken);
+            _consumerTag = null;
         }
+    }
+
+    /// <summary>Takes one message with basic.get and hands it to the handlers; false when the queue is empty.</summary>
+    public async Task<bool> TakeOneAsync(CancellationToken cancellationToken)
+    {
+        if (!_channel.IsOpen || await _channel.BasicGetAsync(_queue, autoAck: false, cancellationToken) is not { } message)
+        {
+            return false;
+        }
+
+        await _work.WriteAsync(Receive(message.DeliveryTag, message.BasicProperties, message.Body, message.Redelivered), cancellationToken);
+        return true;
     }
 
     public async ValueTask DisposeAsync()
@@ -52,21 +83,23 @@ internal sealed class ConsumerChannel : IAsyncDisposable
         await _channel.DisposeAsync();
     }
 
-    private async Task OnReceivedAsync(object sender, BasicDeliverEventArgs args)
+    private async Task OnReceivedAsync(object sender, BasicDeliverEventArgs args) =>
+        await _work.WriteAsync(Receive(args.DeliveryTag, args.BasicProperties, args.Body, args.Redelivered), args.CancellationToken);
+
+    private Delivery Receive(ulong deliveryTag, IReadOnlyBasicProperties properties, ReadOnlyMemory<byte> body, bool redelivered)
     {
-        // The body's memory belongs to the client only until this callback returns: copy it.
-        var headers = args.BasicProperties.Headers;
-        var delivery = new Delivery(
+        // The body's memory belongs to the client only until the callback returns: copy it.
+        var headers = properties.Headers;
+        return new Delivery(
             this,
-            args.DeliveryTag,
-            Acks.Track(args.DeliveryTag),
-            args.Body.ToArray(),
-            args.BasicProperties.ContentType,
-            args.BasicProperties.Type,
+            deliveryTag,
+            Acks.Track(deliveryTag),
+            body.ToArray(),
+            properties.ContentType,
+            properties.Type,
             Headers.ReadInt(headers, Headers.Attempt, 1),
-            args.Redelivered,
+            redelivered,
             headers is null ? null : new Dictionary<string, object?>(headers),
-            ConsumerTracing.Capture(args.BasicProperties));
-        await _work.WriteAsync(delivery, args.CancellationToken);
+            ConsumerTracing.Capture(properties));
     }
 }

@@ -15,6 +15,8 @@ public static class ConsumerHostingExtensions
         ArgumentNullException.ThrowIfNull(builder);
         builder.Services.AddOptions<ConsumerOptions>().BindConfiguration(ConsumerOptions.SectionName)
             .ValidateDataAnnotations().ValidateOnStart();
+        builder.Services.AddOptions<RelayOptions>().BindConfiguration(RelayOptions.SectionName)
+            .ValidateDataAnnotations().ValidateOnStart();
         builder.Services.AddOptions<SmtpOptions>().BindConfiguration(SmtpOptions.SectionName)
             .ValidateDataAnnotations().ValidateOnStart();
         builder.Services.AddRabbitMqOptions().AddNotificationsDatabase().AddFaultInjection();
@@ -23,6 +25,7 @@ public static class ConsumerHostingExtensions
         builder.Services.AddSingleton<ConsumerMetrics>();
         builder.Services.AddSingleton<ConsumerStats>();
         builder.Services.AddSingleton<EmailSenderFactory>();
+        builder.Services.AddSingleton<RelayBreaker>();
         builder.Services.AddSingleton(sp => sp.GetRequiredService<IOptions<ConsumerOptions>>().Value);
         builder.Services.AddHostedService<ConsumerService>();
         builder.Services.AddHostedService<KillSwitchService>();

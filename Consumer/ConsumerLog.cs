@@ -37,4 +37,19 @@ internal static partial class ConsumerLog
 
     [LoggerMessage(4008, LogLevel.Warning, "Shutdown timeout reached; cancelling {InFlight} in-flight handlers")]
     public static partial void ShutdownTimedOut(ILogger logger, int inFlight);
+
+    [LoggerMessage(4011, LogLevel.Warning, "Relay circuit breaker opened: at least {FailureRatio:P0} of the sends in {SamplingDuration} failed, the last with: {Reason}. Consumers stop taking work; messages wait in the work queue without spending attempts; one is sent as a probe every {BreakDuration}")]
+    public static partial void RelayBreakerOpened(ILogger logger, double failureRatio, TimeSpan samplingDuration, string reason, TimeSpan breakDuration);
+
+    [LoggerMessage(4012, LogLevel.Information, "Relay circuit breaker closed after {OpenFor}: the probe send went through; consuming again")]
+    public static partial void RelayBreakerClosed(ILogger logger, TimeSpan openFor);
+
+    [LoggerMessage(4013, LogLevel.Debug, "Relay probe failed; the breaker stays open for another {BreakDuration}: {Reason}")]
+    public static partial void RelayProbeFailed(ILogger logger, TimeSpan breakDuration, string reason);
+
+    [LoggerMessage(4014, LogLevel.Warning, "Pausing, resuming or probing consumption for the relay breaker failed; trying again")]
+    public static partial void RelayGateFailed(ILogger logger, Exception exception);
+
+    [LoggerMessage(4015, LogLevel.Warning, "Notification {NotificationId}: its copy could not be put back into the work queue while the relay is down; at least once returns the original to the queue, at most once loses it")]
+    public static partial void ReturnFailed(ILogger logger, long notificationId, Exception exception);
 }

@@ -2,6 +2,7 @@ using System.Diagnostics.Metrics;
 using Microsoft.Extensions.Options;
 using Notifications.Consumer.Sending;
 using Notifications.Shared.Observability;
+using Polly.CircuitBreaker;
 
 namespace Notifications.Consumer;
 
@@ -22,11 +23,14 @@ internal sealed class ConsumerMetrics
     private readonly Counter<long> _deadLettered;
     private readonly Counter<long> _unknown;
     private readonly Counter<long> _sendFailed;
+    private readonly Counter<long> _relayRejected;
+    private readonly Counter<long> _relayOpened;
     private readonly UpDownCounter<long> _inFlight;
     private readonly Histogram<double> _sendDuration;
     private readonly Histogram<double> _latency;
     private readonly TimeProvider _time;
     private long _inFlightCount;
+    private int _relayState;
 
     public ConsumerMetrics(IMeterFactory meters, IOptions<OperationsOptions> options, TimeProvider time)
     {
@@ -39,6 +43,11 @@ internal sealed class ConsumerMetrics
         _deadLettered = meter.CreateCounter<long>("notifications.dead_lettered", "{message}", "Messages moved to the dead-letter queue");
         _unknown = meter.CreateCounter<long>("notifications.outcome_unknown", "{message}", "At most once: connection lost after the final '.', not sent again");
         _sendFailed = meter.CreateCounter<long>("notifications.send.failed", "{send}", "SMTP sends that failed, by kind (transient, permanent, unknown)");
+        _relayRejected = meter.CreateCounter<long>("notifications.relay.breaker.rejected", "{message}",
+            "Sends the open relay breaker turned away; each message went back to the work queue without spending an attempt");
+        _relayOpened = meter.CreateCounter<long>("notifications.relay.breaker.opened", "{event}", "Times the relay breaker opened after being closed");
+        meter.CreateObservableGauge("notifications.relay.breaker.state", () => Volatile.Read(ref _relayState), "{state}",
+            "Relay circuit breaker: 0 closed (consuming), 1 half-open (a probe send under way), 2 open (not consuming)");
         _inFlight = meter.CreateUpDownCounter<long>("notifications.in_flight", "{message}", "Deliveries being handled right now");
         _sendDuration = meter.CreateHistogram("notifications.smtp.send.duration", "s", "Time of one SMTP send (MAIL FROM to the reply to '.')",
             advice: new InstrumentAdvice<double> { HistogramBucketBoundaries = SendBuckets });
@@ -74,6 +83,20 @@ internal sealed class ConsumerMetrics
     public void DeadLettered() => _deadLettered.Add(1);
 
     public void Unknown() => _unknown.Add(1);
+
+    /// <summary>The breaker's state as the gauge reports it: 0 closed, 1 half-open, 2 open.</summary>
+    public int RelayState => Volatile.Read(ref _relayState);
+
+    public void RelayBreakerState(CircuitState state) => Volatile.Write(ref _relayState, state switch
+    {
+        CircuitState.Closed => 0,
+        CircuitState.HalfOpen => 1,
+        _ => 2,
+    });
+
+    public void RelayBreakerOpened() => _relayOpened.Add(1);
+
+    public void RelayRejected() => _relayRejected.Add(1);
 
     public void SendSucceeded(TimeSpan duration) => _sendDuration.Record(duration.TotalSeconds);
 

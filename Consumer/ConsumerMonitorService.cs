@@ -5,7 +5,10 @@ using Notifications.Shared.Observability;
 
 namespace Notifications.Consumer;
 
-/// <summary>Logs progress — rate, totals, in flight, the SLO — every <see cref="OperationsOptions.ProgressInterval"/> while anything moves.</summary>
+/// <summary>
+/// Logs progress — rate, totals, in flight, the relay breaker, the SLO — every <see cref="OperationsOptions.ProgressInterval"/>
+/// while anything moves or the breaker is not closed.
+/// </summary>
 internal sealed class ConsumerMonitorService(
     ConsumerStats stats, ConsumerMetrics metrics, IOptions<OperationsOptions> options, TimeProvider time,
     ILogger<ConsumerMonitorService> logger) : BackgroundService
@@ -25,14 +28,15 @@ internal sealed class ConsumerMonitorService(
             while (true)
             {
                 await Task.Delay(interval, time, stoppingToken);
-                if (Total() == last && metrics.InFlight == 0)
+                if (Total() == last && metrics.InFlight == 0 && metrics.RelayState == 0)
                 {
                     continue;
                 }
 
                 var slo = metrics.Slo.Snapshot(time.GetUtcNow());
                 ConsumerLog.ProgressReport(logger, stats.Delivered, (stats.Delivered - delivered) / interval.TotalSeconds,
-                    stats.Duplicates, stats.Retried, stats.DeadLettered, metrics.InFlight, slo.SloRatio, slo.FastRatio);
+                    stats.Duplicates, stats.Retried, stats.DeadLettered, metrics.InFlight, BreakerState(metrics.RelayState), stats.RelayRejected,
+                    slo.SloRatio, slo.FastRatio);
                 (last, delivered) = (Total(), stats.Delivered);
             }
         }
@@ -40,6 +44,13 @@ internal sealed class ConsumerMonitorService(
         {
         }
     }
+
+    private static string BreakerState(int state) => state switch
+    {
+        0 => "closed",
+        1 => "half-open",
+        _ => "open",
+    };
 
     private long Total() => stats.Delivered + stats.Duplicates + stats.Retried + stats.DeadLettered + stats.Unknown;
 }

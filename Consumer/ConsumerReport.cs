@@ -9,6 +9,7 @@ internal sealed record ConsumerReport(
     long Retried,
     long DeadLettered,
     long Unknown,
+    long RelayRejected,
     DateTimeOffset? FirstDeliveredAt,
     long? WindowDelivered,
     double? WindowSeconds,
@@ -20,7 +21,7 @@ internal sealed record ConsumerReport(
     private static readonly JsonSerializerOptions Json = new() { WriteIndented = true, PropertyNamingPolicy = JsonNamingPolicy.CamelCase };
 
     public static ConsumerReport From(ConsumerStats stats) => new(
-        stats.Delivered, stats.Duplicates, stats.Retried, stats.DeadLettered, stats.Unknown,
+        stats.Delivered, stats.Duplicates, stats.Retried, stats.DeadLettered, stats.Unknown, stats.RelayRejected,
         stats.FirstDeliveredAt, stats.WindowDelivered, stats.Window?.TotalSeconds,
         stats.Latency.Percentile(50).TotalMilliseconds, stats.Latency.Percentile(95).TotalMilliseconds,
         stats.Latency.Percentile(99).TotalMilliseconds, stats.Latency.Max.TotalMilliseconds);

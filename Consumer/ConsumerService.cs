@@ -21,6 +21,7 @@ internal sealed class ConsumerService(
     IOptions<RabbitMqOptions> rabbitOptions,
     IDeliveryLogStore logStore,
     EmailSenderFactory senders,
+    RelayBreaker relay,
     ConsumerStats stats,
     ConsumerMetrics metrics,
     WorkerHealth health,
@@ -38,7 +39,7 @@ internal sealed class ConsumerService(
         health.BrokerConnected(connection);
         await using var outbound = new OutboundPublisher(connection, _rabbit, time);
         await using var log = new DeliveryLog(logStore, _options.LogBatchSize);
-        var handler = new DeliveryHandler(log, outbound, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>());
+        var handler = new DeliveryHandler(log, outbound, relay, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>());
         await using (var setup = await connection.CreateChannelAsync(cancellationToken: stoppingToken))
         {
             await RabbitTopology.DeclareAsync(setup, _rabbit, stoppingToken);
@@ -67,13 +68,16 @@ internal sealed class ConsumerService(
     }
 
     // Until shutdown: a consumer channel closed by a channel error is not recovered by the client; reopen it.
+    // Consume while the relay breaker is closed, not while it is open (RelayGate).
     private async Task SuperviseAsync(IConnection connection, ConsumerChannel[] channels, ChannelWriter<Delivery> work, CancellationToken stoppingToken)
     {
+        var gate = new RelayGate(relay, time, _logger);
         try
         {
             while (true)
             {
-                await Task.Delay(TimeSpan.FromSeconds(1), stoppingToken);
+                await gate.ApplyAsync(channels, stoppingToken);
+                await gate.WaitAsync(stoppingToken);
                 health.Beat();
                 for (int i = 0; i < channels.Length; i++)
                 {

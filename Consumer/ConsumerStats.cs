@@ -11,6 +11,7 @@ internal sealed class ConsumerStats(ConsumerMetrics? metrics = null, IOptions<Co
     private long _retried;
     private long _deadLettered;
     private long _unknown;
+    private long _relayRejected;
     private long _firstDeliveredTicks;
 
     public long Delivered => Interlocked.Read(ref _delivered);
@@ -22,6 +23,9 @@ internal sealed class ConsumerStats(ConsumerMetrics? metrics = null, IOptions<Co
     public long DeadLettered => Interlocked.Read(ref _deadLettered);
 
     public long Unknown => Interlocked.Read(ref _unknown);
+
+    /// <summary>Sends the open relay breaker turned away (the messages went back unspent).</summary>
+    public long RelayRejected => Interlocked.Read(ref _relayRejected);
 
     /// <summary>Time from outbox insert to SMTP accepted, per delivery (after <see cref="ConsumerOptions.LatencyWarmup"/>).</summary>
     public LatencyHistogram Latency { get; } = new();
@@ -79,5 +83,11 @@ internal sealed class ConsumerStats(ConsumerMetrics? metrics = null, IOptions<Co
     {
         Interlocked.Increment(ref _unknown);
         metrics?.Unknown();
+    }
+
+    public void AddRelayRejected()
+    {
+        Interlocked.Increment(ref _relayRejected);
+        metrics?.RelayRejected();
     }
 }

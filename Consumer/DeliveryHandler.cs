@@ -2,6 +2,8 @@ using Microsoft.Extensions.Logging;
 using Notifications.Consumer.Sending;
 using Notifications.Shared.Contract;
 using Notifications.Shared.Hosting;
+using Polly.CircuitBreaker;
+using Polly.Timeout;
 
 namespace Notifications.Consumer;
 
@@ -9,9 +11,10 @@ namespace Notifications.Consumer;
 /// One notification's way through a handler: decode and validate, check the delivery log, send, log,
 /// ack — in the order the configured <see cref="DeliveryMode"/> prescribes. Every outcome ends in an
 /// ack, a retry or a dead letter; nothing is dropped without a trace and no exception escapes.
+/// While the relay breaker is open a message goes back to the work queue without spending an attempt.
 /// </summary>
 internal sealed class DeliveryHandler(
-    DeliveryLog log, OutboundPublisher outbound, ConsumerOptions options, RabbitMqOptions rabbit,
+    DeliveryLog log, OutboundPublisher outbound, RelayBreaker relay, ConsumerOptions options, RabbitMqOptions rabbit,
     ConsumerStats stats, TimeProvider time, FaultInjector faults, ILogger<DeliveryHandler> logger)
 {
     public async Task HandleAsync(Delivery delivery, IEmailSender sender, CancellationToken cancellationToken)
@@ -34,6 +37,13 @@ internal sealed class DeliveryHandler(
         if (message is null)
         {
             await DeadLetterAsync(delivery, invalid!, cancellationToken);
+            return;
+        }
+
+        if (relay.IsRejecting)
+        {
+            // Not even a look at the delivery log: the broker keeps the message, in its place, for later.
+            await RejectedAsync(delivery);
             return;
         }
 
@@ -86,9 +96,19 @@ internal sealed class DeliveryHandler(
 
         try
         {
-            await sender.SendAsync(email, cancellationToken);
+            await relay.SendAsync(sender, email, cancellationToken);
         }
-        catch (SmtpSendException ex) when (ex.Kind != SmtpFailureKind.Permanent)
+        catch (BrokenCircuitException)
+        {
+            await RejectedAsync(delivery);
+            return;
+        }
+        catch (Exception ex) when (IsNotSent(ex) && relay.State != CircuitState.Closed)
+        {
+            await ReturnUnspentAsync(delivery, email, cancellationToken);
+            return;
+        }
+        catch (Exception ex) when (RelayBreaker.IsRelayFailure(ex))
         {
             await RetryOrDeadLetterAsync(delivery, Describe(ex), cancellationToken);
             return;
@@ -120,9 +140,9 @@ internal sealed class DeliveryHandler(
         faults.Reached("after-ack");
         try
         {
-            await sender.SendAsync(email, cancellationToken);
+            await relay.SendAsync(sender, email, cancellationToken);
         }
-        catch (SmtpSendException ex)
+        catch (Exception ex) when (ex is SmtpSendException or BrokenCircuitException or TimeoutRejectedException)
         {
             await AtMostOnceSendFailedAsync(delivery, email, ex, cancellationToken);
             return;
@@ -141,16 +161,24 @@ internal sealed class DeliveryHandler(
         Delivered(email);
     }
 
-    private async Task AtMostOnceSendFailedAsync(Delivery delivery, EmailMessage email, SmtpSendException ex, CancellationToken cancellationToken)
+    private async Task AtMostOnceSendFailedAsync(Delivery delivery, EmailMessage email, Exception ex, CancellationToken cancellationToken)
     {
-        switch (ex.Kind)
+        if (ex is BrokenCircuitException)
         {
-            case SmtpFailureKind.Transient:
-                // The server said no before taking the message: it was not sent, so it may be tried again.
+            stats.AddRelayRejected();
+        }
+
+        switch (ex)
+        {
+            case var notSent when IsNotSent(notSent):
+                // Not sent (refused before the message was taken, cut off, or turned away by the breaker): the
+                // mark goes, then a copy — into the work queue, unspent, if the relay is down; else a retry.
                 await log.ReleaseAsync(email.NotificationId, cancellationToken);
-                await RetryOrDeadLetterAsync(delivery, Describe(ex), cancellationToken);
+                await (relay.State != CircuitState.Closed || ex is BrokenCircuitException
+                    ? ReturnUnspentAsync(delivery, email, cancellationToken)
+                    : RetryOrDeadLetterAsync(delivery, Describe(ex), cancellationToken));
                 break;
-            case SmtpFailureKind.Permanent:
+            case SmtpSendException { Kind: SmtpFailureKind.Permanent }:
                 await DeadLetterAsync(delivery, Describe(ex), cancellationToken);
                 break;
             default:
@@ -230,12 +258,41 @@ internal sealed class DeliveryHandler(
         }
     }
 
+    // Turned away by the open breaker before any send: back into the work queue in its place (basic.nack with
+    // requeue), attempt unchanged. No consumer takes it from there until the breaker closes.
+    private async Task RejectedAsync(Delivery delivery)
+    {
+        stats.AddRelayRejected();
+        await delivery.RequeueAsync();
+    }
+
+    // A send that failed with the relay down: a copy with the same attempt goes to the work queue's tail (not
+    // its head, where the next probe would take the same message again), then the original is acked.
+    private async Task ReturnUnspentAsync(Delivery delivery, EmailMessage email, CancellationToken cancellationToken)
+    {
+        try
+        {
+            await outbound.ReturnAsync(delivery, cancellationToken);
+            await delivery.AckAsync();
+        }
+        catch (Exception ex) when (!cancellationToken.IsCancellationRequested)
+        {
+            ConsumerLog.ReturnFailed(logger, email.NotificationId, ex);
+            await GiveBackAsync(delivery, ex, cancellationToken);
+        }
+    }
+
     private void Delivered(EmailMessage email)
     {
         var now = time.GetUtcNow();
         stats.AddDelivered(now - email.CreatedAt, now);
     }
 
-    private static string Describe(SmtpSendException ex) =>
-        $"smtp {ex.Kind.ToString().ToLowerInvariant()} failure{(ex.ReplyCode is { } code ? $" {code}" : "")}: {ex.Message}";
+    // Sure not to have reached the server as a message: refused or cut off before the final ".", or never tried.
+    private static bool IsNotSent(Exception ex) =>
+        ex is SmtpSendException { Kind: SmtpFailureKind.Transient } or BrokenCircuitException or TimeoutRejectedException;
+
+    private static string Describe(Exception ex) => ex is SmtpSendException smtp
+        ? $"smtp {smtp.Kind.ToString().ToLowerInvariant()} failure{(smtp.ReplyCode is { } code ? $" {code}" : "")}: {smtp.Message}"
+        : $"smtp send timed out: {ex.Message}";
 }

@@ -28,6 +28,10 @@ internal sealed class OutboundPublisher(IConnection connection, RabbitMqOptions 
         return PublishAsync(rabbit.RetryQueue(attempt), delivery, headers, cancellationToken, expiration);
     }
 
+    /// <summary>Puts a copy at the tail of the work queue with the same attempt (headers unchanged).</summary>
+    public Task ReturnAsync(Delivery delivery, CancellationToken cancellationToken) =>
+        PublishAsync(rabbit.Queue, delivery, CopyHeaders(delivery), cancellationToken);
+
     /// <summary>Moves the delivery to the dead-letter queue with <paramref name="reason"/>.</summary>
     public Task DeadLetterAsync(Delivery delivery, string reason, CancellationToken cancellationToken)
     {

@@ -4,7 +4,7 @@ namespace Notifications.IntegrationTests.Chaos;
 
 /// <summary>
 /// The fault matrix: each scenario × delivery mode with 10,000 notifications, judged by the oracle.
-/// The test command runs a fast subset; <c>scripts/chaos</c> (NOTIFICATIONS_CHAOS=full) runs all 18.
+/// The test command runs a fast subset; <c>scripts/chaos</c> (NOTIFICATIONS_CHAOS=full) runs all 19.
 /// Each verdict is appended to .run/chaos/results.tsv for the table scripts/chaos prints.
 /// </summary>
 [Collection("services")]
@@ -14,7 +14,7 @@ public sealed class ChaosMatrixTests
 
     public static TheoryData<int, string> Matrix()
     {
-        // NOTIFICATIONS_CHAOS: unset = the fast subset; "full" = all 18; "4,5" = those scenarios.
+        // NOTIFICATIONS_CHAOS: unset = the fast subset; "full" = all 19; "4,5" = those scenarios.
         string? choice = Environment.GetEnvironmentVariable("NOTIFICATIONS_CHAOS");
         int[] scenarios = choice switch
         {

@@ -143,7 +143,7 @@ internal sealed class ChaosRun : IAsyncDisposable
         var rejected = (await connection.QueryAsync<long>("SELECT id FROM notifications.rejected")).ToHashSet();
         var marked = (await connection.QueryAsync<long>("SELECT notification_id FROM notifications.delivery_log WHERE status = 'sending'")).ToHashSet();
         return ChaosVerdict.Judge(scenario, name, Mode, Committed, RolledBack, received, deadIds, rejected, marked,
-            await Db.CountAsync("outbox"), await QueuedAsync(), Elapsed, string.Join("; ", Notes));
+            await Db.CountAsync("outbox"), await QueuedAsync(), Elapsed, string.Join("; ", Notes), ChaosScenarios.NoDeadLetters.Contains(scenario));
     }
 
     /// <summary>Keeps <paramref name="resource"/> (e.g. a proxy the workers connect through) until the run ends.</summary>

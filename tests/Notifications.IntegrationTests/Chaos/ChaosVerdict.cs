@@ -8,15 +8,15 @@ namespace Notifications.IntegrationTests.Chaos;
 /// </summary>
 internal sealed record ChaosVerdict(
     int Scenario, string Name, string Mode, int Inserted, int Delivered, int Lost, int Duplicated, int Unexpected,
-    int DeadLettered, int Unaccounted, long LeftInOutbox, uint LeftInQueues, TimeSpan Elapsed, string Notes)
+    int DeadLettered, int Unaccounted, long LeftInOutbox, uint LeftInQueues, TimeSpan Elapsed, string Notes, bool NoDeadLetters = false)
 {
     public bool Passed => Unexpected == 0 && Unaccounted == 0 && LeftInOutbox == 0 && LeftInQueues == 0
-        && (Mode == "AtLeastOnce" ? Lost == 0 : Duplicated == 0);
+        && (Mode == "AtLeastOnce" ? Lost == 0 : Duplicated == 0) && (!NoDeadLetters || DeadLettered == 0);
 
     public static ChaosVerdict Judge(
         int scenario, string name, string mode, IReadOnlyList<long> committed, IReadOnlyList<long> rolledBack,
         IReadOnlyDictionary<long, int> received, IReadOnlySet<long> dead, IReadOnlySet<long> rejected, IReadOnlySet<long> markedSending,
-        long leftInOutbox, uint leftInQueues, TimeSpan elapsed, string notes)
+        long leftInOutbox, uint leftInQueues, TimeSpan elapsed, string notes, bool noDeadLetters = false)
     {
         var committedSet = committed.ToHashSet();
         var lost = committed.Where(id => !received.ContainsKey(id) && !dead.Contains(id) && !rejected.Contains(id)).ToList();
@@ -25,7 +25,8 @@ internal sealed record ChaosVerdict(
         int unexpected = received.Keys.Count(id => !committedSet.Contains(id)) + rolledBack.Count(received.ContainsKey);
         return new ChaosVerdict(scenario, name, mode, committed.Count,
             received.Keys.Count(committedSet.Contains), lost.Count, received.Values.Sum(n => Math.Max(0, n - 1)), unexpected,
-            dead.Count(committedSet.Contains) + rejected.Count(committedSet.Contains), unaccounted, leftInOutbox, leftInQueues, elapsed, notes);
+            dead.Count(committedSet.Contains) + rejected.Count(committedSet.Contains), unaccounted, leftInOutbox, leftInQueues, elapsed, notes,
+            noDeadLetters);
     }
 
     public string ToTsv() => string.Join('\t',

@@ -98,6 +98,9 @@ internal sealed class SmtpSink : IAsyncDisposable
         await WaitUntilListeningAsync(ct);
     }
 
+    /// <summary>Kills the sink: its port refuses connections (a relay that is down) until <see cref="RestartAsync"/>.</summary>
+    public Task StopAsync() => StopProcessAsync();
+
     /// <summary>Counts the completed mail transactions in the dump by their X-Notification-Id header.</summary>
     public IReadOnlyDictionary<long, int> CountByNotificationId()
     {

@@ -57,6 +57,9 @@ internal sealed class TestBroker : IAsyncDisposable
     /// <summary>Ready messages in a queue (unacked ones are not counted).</summary>
     public Task<uint> CountAsync(string queue) => RetryAsync(async () => (await _channel.QueueDeclarePassiveAsync(queue)).MessageCount);
 
+    /// <summary>Consumers subscribed to a queue right now.</summary>
+    public Task<uint> ConsumersAsync(string queue) => RetryAsync(async () => (await _channel.QueueDeclarePassiveAsync(queue)).ConsumerCount);
+
     /// <summary>Takes every message from the dead-letter queue: its reason header and body.</summary>
     public async Task<List<(string Reason, string Body, IDictionary<string, object?> Headers)>> DrainDeadLettersAsync() =>
         (await DrainDeadLetterBytesAsync()).Select(d => (d.Reason, Encoding.UTF8.GetString(d.Body), d.Headers)).ToList();

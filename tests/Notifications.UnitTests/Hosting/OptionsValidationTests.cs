@@ -25,6 +25,9 @@ public sealed class OptionsValidationTests
     [InlineData("Consumer:Handlers", "0", "Handlers")]
     [InlineData("Consumer:Prefetch", "70000", "Prefetch")]
     [InlineData("Database:ConnectionString", "", "ConnectionString")]
+    [InlineData("Relay:FailureRatio", "0", "FailureRatio")]
+    [InlineData("Relay:MinimumThroughput", "1", "MinimumThroughput")]
+    [InlineData("Relay:BreakDuration", "00:00:00.100", "BreakDuration")]
     public void AddConsumer_InvalidSetting_FailsValidationNamingIt(string key, string value, string expected)
     {
         var ex = Assert.Throws<OptionsValidationException>(() => Resolve(b => b.AddConsumer(), key, value));

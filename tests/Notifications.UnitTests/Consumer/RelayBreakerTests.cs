@@ -1,0 +1,131 @@
+using System.Diagnostics.Metrics;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Logging.Abstractions;
+using Microsoft.Extensions.Options;
+using Notifications.Consumer;
+using Notifications.Consumer.Sending;
+using Notifications.Shared.Observability;
+using Polly.CircuitBreaker;
+using Polly.Timeout;
+
+namespace Notifications.UnitTests.Consumer;
+
+/// <summary>The relay breaker's pipeline as built from <see cref="RelayOptions"/>: what opens it, what it does open, how it closes.</summary>
+public sealed class RelayBreakerTests : IDisposable
+{
+    private static readonly EmailMessage Email = new(1, "to@example.com", "subject", "body", false, DateTimeOffset.UnixEpoch);
+    private readonly ServiceProvider _services = new ServiceCollection().AddMetrics().BuildServiceProvider();
+    private readonly ManualTime _time = new(new DateTimeOffset(2026, 11, 23, 12, 0, 0, TimeSpan.Zero));
+    private readonly ScriptedSender _sender = new();
+    private readonly RelayBreaker _breaker;
+    private readonly InstrumentReader _instruments;
+
+    public RelayBreakerTests()
+    {
+        var meters = _services.GetRequiredService<IMeterFactory>();
+        _instruments = new InstrumentReader(meters);
+        var metrics = new ConsumerMetrics(meters, Options.Create(new OperationsOptions()), _time);
+        var options = new RelayOptions
+        {
+            FailureRatio = 0.5, MinimumThroughput = 4, SamplingDuration = TimeSpan.FromSeconds(10),
+            BreakDuration = TimeSpan.FromSeconds(15), SendTimeout = TimeSpan.FromMilliseconds(200),
+        };
+        _breaker = new RelayBreaker(Options.Create(options), metrics, _time, NullLogger<RelayBreaker>.Instance);
+    }
+
+    [Fact]
+    public async Task SendAsync_RelayRefusesEverySend_OpensAndTurnsSendsAwayUntilTheBreakIsOver()
+    {
+        await FailAsync(4, new SmtpSendException(SmtpFailureKind.Transient, null, "connect: connection refused"));
+
+        Assert.Equal(CircuitState.Open, _breaker.State);
+        Assert.True(_breaker.IsRejecting);
+        Assert.Equal(_time.GetUtcNow() + TimeSpan.FromSeconds(15), _breaker.ProbeAt);
+        _sender.Next = null;
+        await Assert.ThrowsAsync<BrokenCircuitException>(() => _breaker.SendAsync(_sender, Email, CancellationToken.None));
+        Assert.Equal(2, _instruments.Gauge("notifications.relay.breaker.state"));
+        Assert.Equal(1, _instruments.Total("notifications.relay.breaker.opened"));
+    }
+
+    [Fact]
+    public async Task SendAsync_ProbeAfterBreakSucceeds_ClosesAndSendsAgain()
+    {
+        await FailAsync(4, new SmtpSendException(SmtpFailureKind.Transient, 421, "MAIL FROM: 421 service not available"));
+        _time.Advance(TimeSpan.FromSeconds(15));
+        Assert.False(_breaker.IsRejecting);
+
+        _sender.Next = null;
+        await _breaker.SendAsync(_sender, Email, CancellationToken.None);
+
+        Assert.Equal(CircuitState.Closed, _breaker.State);
+        await _breaker.SendAsync(_sender, Email, CancellationToken.None);
+        Assert.Equal(0, _instruments.Gauge("notifications.relay.breaker.state"));
+    }
+
+    [Fact]
+    public async Task SendAsync_ProbeAfterBreakFails_OpensForAnotherBreak()
+    {
+        await FailAsync(4, new SmtpSendException(SmtpFailureKind.Transient, null, "connect: connection refused"));
+        _time.Advance(TimeSpan.FromSeconds(15));
+
+        await FailAsync(1, new SmtpSendException(SmtpFailureKind.Transient, null, "connect: connection refused"));
+
+        Assert.Equal(CircuitState.Open, _breaker.State);
+        Assert.Equal(_time.GetUtcNow() + TimeSpan.FromSeconds(15), _breaker.ProbeAt);
+        Assert.Equal(1, _instruments.Total("notifications.relay.breaker.opened"));
+    }
+
+    [Fact]
+    public async Task SendAsync_PermanentFailuresOnly_StaysClosed()
+    {
+        await FailAsync(20, new SmtpSendException(SmtpFailureKind.Permanent, 550, "RCPT TO: 550 no such user"));
+
+        Assert.Equal(CircuitState.Closed, _breaker.State);
+        Assert.False(_breaker.IsRejecting);
+    }
+
+    [Fact]
+    public async Task SendAsync_ConnectionLostAfterTheDot_CountsAgainstTheRelay()
+    {
+        await FailAsync(4, new SmtpSendException(SmtpFailureKind.Unknown, null, "lost after the final '.'"));
+
+        Assert.Equal(CircuitState.Open, _breaker.State);
+    }
+
+    [Fact]
+    public async Task SendAsync_FewerSendsThanMinimumThroughput_StaysClosed()
+    {
+        await FailAsync(3, new SmtpSendException(SmtpFailureKind.Transient, 451, "RCPT TO: 451 try later"));
+
+        Assert.Equal(CircuitState.Closed, _breaker.State);
+    }
+
+    [Fact]
+    public async Task SendAsync_SlowerThanSendTimeout_CutOffAndCountedAgainstTheRelay()
+    {
+        _sender.Delay = TimeSpan.FromSeconds(30);
+
+        for (int i = 0; i < 4; i++)
+        {
+            await Assert.ThrowsAsync<TimeoutRejectedException>(() => _breaker.SendAsync(_sender, Email, CancellationToken.None));
+        }
+
+        Assert.Equal(CircuitState.Open, _breaker.State);
+    }
+
+    public void Dispose()
+    {
+        _instruments.Dispose();
+        _services.Dispose();
+    }
+
+    private async Task FailAsync(int times, SmtpSendException failure)
+    {
+        _sender.Next = failure;
+        for (int i = 0; i < times; i++)
+        {
+            var thrown = await Assert.ThrowsAsync<SmtpSendException>(() => _breaker.SendAsync(_sender, Email, CancellationToken.None));
+            Assert.Same(failure, thrown);
+        }
+    }
+}

@@ -1,0 +1,26 @@
+using Notifications.Consumer.Sending;
+
+namespace Notifications.UnitTests.Consumer;
+
+/// <summary>A sender whose every send ends as <see cref="Next"/> says: null succeeds, an exception is thrown, a delay waits first.</summary>
+internal sealed class ScriptedSender : IEmailSender
+{
+    public Exception? Next { get; set; }
+
+    public TimeSpan Delay { get; set; }
+
+    public async Task SendAsync(EmailMessage message, CancellationToken cancellationToken)
+    {
+        if (Delay > TimeSpan.Zero)
+        {
+            await Task.Delay(Delay, cancellationToken);
+        }
+
+        if (Next is { } failure)
+        {
+            throw failure;
+        }
+    }
+
+    public ValueTask DisposeAsync() => ValueTask.CompletedTask;
+}
