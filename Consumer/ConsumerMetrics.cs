@@ -54,7 +54,7 @@ internal sealed class ConsumerMetrics
         _latency = meter.CreateHistogram("notifications.delivery.latency", "s", "Outbox insert (created_at) to SMTP accepted",
             advice: new InstrumentAdvice<double> { HistogramBucketBoundaries = LatencyBuckets });
         // Every series exported from the start, at zero: one that first appears at 1 hides that increase from rate().
-        Array.ForEach([_delivered, _duplicates, _retried, _deadLettered, _unknown], counter => counter.Add(0));
+        Array.ForEach([_delivered, _duplicates, _retried, _deadLettered, _unknown, _relayRejected, _relayOpened], counter => counter.Add(0));
         Array.ForEach([SmtpFailureKind.Transient, SmtpFailureKind.Permanent, SmtpFailureKind.Unknown], kind => _sendFailed.Add(0, Kind(kind)));
         _inFlight.Add(0);
         meter.CreateObservableGauge("notifications.delivery.slo.within_2m_ratio", () => Slo.Snapshot(_time.GetUtcNow()).SloRatio, "1",
