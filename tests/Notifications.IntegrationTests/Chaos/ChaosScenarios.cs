@@ -193,7 +193,7 @@ internal static class ChaosScenarios
             string output = await Infrastructure.Eventually.WaitAsync(() => Task.FromResult(consumer.Output),
                 o => o.Contains("Relay circuit breaker closed", StringComparison.Ordinal), TimeSpan.FromMinutes(1), "relay breaker closed");
             int opened = Regex.Count(output, "Relay circuit breaker opened");
-            string openFor = Regex.Match(output, @"Relay circuit breaker closed after ([0-9:.]+):").Groups[1].Value;
+            string openFor = Regex.Match(output, @"Relay circuit breaker closed after ""?([0-9:.]+)""?:").Groups[1].Value;
             run.Notes.Add($"breaker opened {opened}x, open for {openFor[..Math.Min(openFor.Length, 11)]}");
         }),
     };
