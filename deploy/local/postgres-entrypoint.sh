@@ -1,0 +1,35 @@
+#!/bin/bash
+# First start of an empty $PGDATA: initdb with POSTGRES_USER as the superuser, password authentication over
+# TCP, POSTGRES_DB created, the schema (NOTIFICATIONS_SCHEMA) and /docker-entrypoint-initdb.d applied on a
+# socket-only server; then the real server in the foreground, on all interfaces.
+set -euo pipefail
+[ "${1:-}" != "" ] && [ "${1:0:1}" = "-" ] && set -- postgres "$@"
+if [ "${1:-}" = postgres ] && [ ! -s "$PGDATA/PG_VERSION" ]; then
+  user=${POSTGRES_USER:-postgres}
+  pass=${POSTGRES_PASSWORD:-}
+  [ -n "${POSTGRES_PASSWORD_FILE:-}" ] && pass=$(cat "$POSTGRES_PASSWORD_FILE")
+  db=${POSTGRES_DB:-$user}
+  auth=${POSTGRES_HOST_AUTH_METHOD:-scram-sha-256}
+  if [ -z "$pass" ] && [ "$auth" != trust ]; then
+    echo "error: the database is uninitialized and no superuser password is set: set POSTGRES_PASSWORD" \
+         "(or POSTGRES_PASSWORD_FILE), or POSTGRES_HOST_AUTH_METHOD=trust" >&2
+    exit 1
+  fi
+  pwfile=$(mktemp); printf '%s' "$pass" > "$pwfile"
+  initdb --username="$user" --pwfile="$pwfile" --auth-local=trust --auth-host="$auth" -E UTF8 >/dev/null
+  rm -f "$pwfile"
+  echo "listen_addresses = '*'" >> "$PGDATA/postgresql.conf"
+  echo "host all all all $auth" >> "$PGDATA/pg_hba.conf"
+  pg_ctl -D "$PGDATA" -o "-c listen_addresses=''" -w start >/dev/null
+  if [ "$db" != postgres ]; then psql -v ON_ERROR_STOP=1 -qAt -U "$user" -d postgres -c "CREATE DATABASE \"$db\""; fi
+  if [ -n "${NOTIFICATIONS_SCHEMA:-}" ]; then apply-schema "$db" "$NOTIFICATIONS_SCHEMA"; fi
+  for f in /docker-entrypoint-initdb.d/*; do
+    case "$f" in
+      *.sql) psql -v ON_ERROR_STOP=1 -q -U "$user" -d "$db" -f "$f" ;;
+      *.sh)  . "$f" ;;
+    esac
+  done
+  pg_ctl -D "$PGDATA" -m fast -w stop >/dev/null
+  echo "PostgreSQL init process complete; ready for start up."
+fi
+exec "$@"
