@@ -6,10 +6,19 @@ namespace Notifications.IntegrationTests.Deployment;
 /// <summary>Runs the docker CLI. <c>docker stack config</c> needs only the CLI, no engine.</summary>
 internal static class DockerCli
 {
-    public static async Task<(int ExitCode, string Output, string Error)> RunAsync(params string[] arguments)
+    public static Task<(int ExitCode, string Output, string Error)> RunAsync(params string[] arguments) =>
+        RunAsync(new Dictionary<string, string>(), arguments);
+
+    /// <summary>Runs docker with these variables added to its environment (e.g. a stack file's interpolations).</summary>
+    public static async Task<(int ExitCode, string Output, string Error)> RunAsync(IReadOnlyDictionary<string, string> environment, params string[] arguments)
     {
         var info = new ProcessStartInfo("docker") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
         arguments.ToList().ForEach(info.ArgumentList.Add);
+        foreach (var (name, value) in environment)
+        {
+            info.Environment[name] = value;
+        }
+
         Process process;
         try
         {

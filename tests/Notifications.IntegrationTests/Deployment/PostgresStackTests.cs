@@ -1,0 +1,62 @@
+using Notifications.IntegrationTests.Infrastructure;
+
+namespace Notifications.IntegrationTests.Deployment;
+
+/// <summary>
+/// docker-stack.postgres.yml (the variant scripts/swarm deploys on this machine) as the docker CLI renders it:
+/// its workers keep the production stack's healthchecks, stop signal and grace period, and every service of
+/// both stacks resolves by DNS round robin (no virtual IP: no IPVS needed, no routing-mesh port).
+/// </summary>
+public sealed class PostgresStackTests
+{
+    private static readonly Dictionary<string, string> SinkDump = new() { ["SINK_DUMP"] = "/tmp/notifications-sink" };
+
+    [Fact]
+    public async Task StackConfig_PostgresStack_RendersTheLocalServicesWithExternalSecrets()
+    {
+        string yaml = await RenderAsync("docker-stack.postgres.yml");
+
+        Assert.Equal(["consumer", "postgres", "producer", "rabbitmq", "smtp-sink"], StackYaml.Keys(yaml, "services").Order(StringComparer.Ordinal));
+        Assert.All(StackYaml.Keys(yaml, "secrets"), s => Assert.Contains("    external: true", StackYaml.Block(yaml, "secrets", s)));
+        Assert.Contains("      POSTGRES_PASSWORD_FILE: /run/secrets/postgres_password", StackYaml.Block(yaml, "services", "postgres"));
+    }
+
+    [Theory]
+    [InlineData("producer")]
+    [InlineData("consumer")]
+    public async Task StackConfig_PostgresStackWorker_KeepsTheProductionHealthcheckAndShutdown(string service)
+    {
+        var production = StackYaml.Block(await RenderAsync("docker-stack.yml"), "services", service);
+        var local = StackYaml.Block(await RenderAsync("docker-stack.postgres.yml"), "services", service);
+
+        Assert.Equal(Section(production, "    healthcheck:"), Section(local, "    healthcheck:"));
+        Assert.Equal(Line(production, "    stop_grace_period: "), Line(local, "    stop_grace_period: "));
+        Assert.Equal(Line(production, "    stop_signal: "), Line(local, "    stop_signal: "));
+        Assert.Contains("      - source: Database__ConnectionString", local);
+        Assert.Contains("      - source: RabbitMq__Uri", local);
+    }
+
+    [Theory]
+    [InlineData("docker-stack.yml")]
+    [InlineData("docker-stack.postgres.yml")]
+    public async Task StackConfig_EveryService_ResolvesByDnsRoundRobinWithoutRoutingMesh(string file)
+    {
+        string yaml = await RenderAsync(file);
+
+        Assert.All(StackYaml.Keys(yaml, "services"), s => Assert.Contains("      endpoint_mode: dnsrr", StackYaml.Block(yaml, "services", s, "deploy")));
+        Assert.DoesNotContain("mode: ingress", yaml, StringComparison.Ordinal);
+    }
+
+    private static List<string> Section(IReadOnlyList<string> block, string header) =>
+        block.SkipWhile(l => l != header).Skip(1).TakeWhile(l => l.StartsWith("      ", StringComparison.Ordinal)).ToList();
+
+    private static string Line(IReadOnlyList<string> block, string prefix) => Assert.Single(block, l => l.StartsWith(prefix, StringComparison.Ordinal));
+
+    private static async Task<string> RenderAsync(string file)
+    {
+        string path = RepositoryLayout.File(file);
+        var (exitCode, output, error) = await DockerCli.RunAsync(SinkDump, "stack", "config", "-c", path);
+        Assert.True(exitCode == 0, $"docker stack config -c {path} exited {exitCode}: {error}");
+        return output;
+    }
+}
