@@ -13,6 +13,17 @@ public sealed record DeadLetterRecord(long? NotificationId, string Reason, int A
     /// <summary>The reason as stored: at most <see cref="MaxReasonLength"/> characters.</summary>
     public string StoredReason => Reason.Length <= MaxReasonLength ? Reason : Reason[..(MaxReasonLength - 1)] + "…";
 
+    /// <summary>
+    /// A batch as the stores write it: the latest record of each notification id (one statement may not
+    /// touch the same row twice), and the records without an id, each its own row.
+    /// </summary>
+    public static (DeadLetterRecord[] WithId, DeadLetterRecord[] WithoutId) Split(IEnumerable<DeadLetterRecord> records)
+    {
+        var all = records.ToList();
+        var withId = all.Where(d => d.NotificationId is not null).GroupBy(d => d.NotificationId).Select(g => g.MaxBy(d => d.DeadLetteredAt)!).ToArray();
+        return (withId, all.Where(d => d.NotificationId is null).ToArray());
+    }
+
     /// <summary>The instant as stored and as the message's header carries it: whole milliseconds.</summary>
     public DateTimeOffset StoredAt => DateTimeOffset.FromUnixTimeMilliseconds(DeadLetteredAt.ToUnixTimeMilliseconds());
 }

@@ -40,10 +40,7 @@ internal sealed class PostgresDeadLetterStore : IDeadLetterStore
 
     public async Task RecordAsync(IReadOnlyCollection<DeadLetterRecord> deadLetters, CancellationToken cancellationToken)
     {
-        // One statement may not touch the same key twice: the latest dead letter of an id wins.
-        var withId = deadLetters.Where(d => d.NotificationId is not null)
-            .GroupBy(d => d.NotificationId).Select(g => g.MaxBy(d => d.DeadLetteredAt)!).ToArray();
-        var withoutId = deadLetters.Where(d => d.NotificationId is null).ToArray();
+        var (withId, withoutId) = DeadLetterRecord.Split(deadLetters);
         await using var connection = await _dataSource.OpenConnectionAsync(cancellationToken);
         if (withId.Length > 0)
         {

@@ -50,10 +50,7 @@ internal sealed class SqlServerDeadLetterStore : IDeadLetterStore
 
     public async Task RecordAsync(IReadOnlyCollection<DeadLetterRecord> deadLetters, CancellationToken cancellationToken)
     {
-        // MERGE may not touch the same row twice: the latest dead letter of an id wins.
-        var withId = deadLetters.Where(d => d.NotificationId is not null)
-            .GroupBy(d => d.NotificationId).Select(g => g.MaxBy(d => d.DeadLetteredAt)!).ToArray();
-        var withoutId = deadLetters.Where(d => d.NotificationId is null).ToArray();
+        var (withId, withoutId) = DeadLetterRecord.Split(deadLetters);
         await using var connection = new SqlConnection(_connectionString);
         if (withId.Length > 0)
         {
