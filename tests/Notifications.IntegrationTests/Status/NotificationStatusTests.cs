@@ -208,6 +208,41 @@ public sealed class NotificationStatusTests
         Assert.Equal(0u, await broker.CountAsync(broker.Options.DeadLetterQueue));
     }
 
+    [Fact]
+    public async Task DeadLetterRowRefused_MessageGivenBackNotDeadLetteredUnrecorded_ThenRecordedOnceTheTableIsBack()
+    {
+        var db = await TestDatabase.CleanAsync();
+        await using var broker = await TestBroker.CreateAsync();
+        await using var sink = await SmtpSink.StartAsync();
+        long invalid = await db.InsertRawAsync("", "empty recipient");
+        var valid = await db.InsertAsync(5);
+        await using var connection = await TestDatabase.OpenAsync();
+        await connection.ExecuteAsync($"ALTER TABLE {TestDatabase.Schema}.dead_letter RENAME TO dead_letter_away");
+        try
+        {
+            await using var consumer = await WorkerHost.StartConsumerAsync(broker, sink);
+            await using (await WorkerHost.StartProducerAsync(broker))
+            {
+                await sink.WaitForMessagesAsync(valid.Count, TimeSpan.FromMinutes(1));
+                await Task.Delay(TimeSpan.FromSeconds(3));
+                // The row could not be written: no dead letter in the queue either; the message waits its turn again.
+                Assert.Equal(0u, await broker.CountAsync(broker.Options.DeadLetterQueue));
+            }
+
+            await connection.ExecuteAsync($"ALTER TABLE {TestDatabase.Schema}.dead_letter_away RENAME TO dead_letter");
+            await Eventually.WaitAsync(() => broker.CountAsync(broker.Options.DeadLetterQueue), n => n == 1, TimeSpan.FromMinutes(1), "dead letter");
+        }
+        finally
+        {
+            await connection.ExecuteAsync($"ALTER TABLE IF EXISTS {TestDatabase.Schema}.dead_letter_away RENAME TO dead_letter");
+        }
+
+        var row = Assert.Single(await StatusProbe.DeadLetterRowsAsync());
+        Assert.Equal((invalid, 1), (row.Id, row.Attempts));
+        Assert.Equal("dead_lettered", (await StatusProbe.GetAsync(invalid)).State);
+        Pipeline.PipelineTests.AssertExactlyOnce(valid, sink.CountByNotificationId());
+    }
+
     private static async Task<long> InsertScheduledAsync(DateTimeOffset notBefore)
     {
         await using var connection = await TestDatabase.OpenAsync();
