@@ -4,7 +4,8 @@ using Microsoft.Extensions.Configuration;
 namespace Notifications.Admin;
 
 /// <summary>
-/// The command tree: <c>status</c>, <c>dead-letters list|show|requeue</c>, <c>purge outbox|dead-letters</c>.
+/// The command tree: <c>status</c>, <c>dead-letters list|show|requeue</c>, <c>purge outbox|dead-letters</c>,
+/// <c>show &lt;id&gt;</c>, <c>cleanup</c>.
 /// Every command has --help; bad arguments exit 2, unreachable services 3, a failed or declined operation 1.
 /// </summary>
 internal static class AdminApp
@@ -24,13 +25,15 @@ internal static class AdminApp
     public static async Task<int> RunAsync(
         string[] args, AdminConsole console, IReadOnlyDictionary<string, string?>? settings = null, CancellationToken cancellationToken = default)
     {
-        var root = new RootCommand("Notifications admin: status, dead letters, purge. Configuration as the workers read it (appsettings.json, RabbitMq__Uri, Database__ConnectionString, ...).");
+        var root = new RootCommand("Notifications admin: status, one notification's status (show), dead letters, purge, retention cleanup. Configuration as the workers read it (appsettings.json, RabbitMq__Uri, Database__ConnectionString, ...).");
         root.Options.Add(RabbitMqOption);
         root.Options.Add(DatabaseOption);
         Func<ParseResult, AdminContext> context = parsed => new AdminContext(Configuration(parsed, settings));
         root.Subcommands.Add(StatusCommand.Create(context, console));
         root.Subcommands.Add(DeadLetterCommands.Create(context, console));
         root.Subcommands.Add(PurgeCommand.Create(context, console));
+        root.Subcommands.Add(ShowCommand.Create(context, console));
+        root.Subcommands.Add(CleanupCommand.Create(context, console));
 
         var parsed = root.Parse(args);
         if (parsed.Errors.Count > 0)

@@ -5,6 +5,7 @@ using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Options;
 using Notifications.Shared.Data;
 using Notifications.Shared.Hosting;
+using Notifications.Shared.Retention;
 using RabbitMQ.Client;
 using RabbitMQ.Client.Exceptions;
 
@@ -33,6 +34,21 @@ internal sealed class AdminContext : IAsyncDisposable
     public IOperationsStore Operations => Store<IOperationsStore>();
 
     public IDeliveryLogStore DeliveryLog => Store<IDeliveryLogStore>();
+
+    public IDeadLetterStore DeadLetters => Store<IDeadLetterStore>();
+
+    public INotificationStatusStore Status => Store<INotificationStatusStore>();
+
+    public RetentionOptions RetentionOptions => Resolve<RetentionOptions>();
+
+    public RetentionCleanup Retention
+    {
+        get
+        {
+            _ = RetentionOptions;   // validates the options first, with a clear message
+            return Store<RetentionCleanup>();
+        }
+    }
 
     /// <summary>One attempt, five seconds: an operator wants an answer, not a retry loop.</summary>
     public async Task<IConnection> ConnectAsync(CancellationToken cancellationToken)

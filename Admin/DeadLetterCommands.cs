@@ -121,6 +121,8 @@ internal static class DeadLetterCommands
                     : Task.CompletedTask,
                 ct);
             await console.Out.WriteLineAsync($"Requeued {moved.Count} dead letter(s) to '{admin.Rabbit.Queue}'{(moved.Count > 0 ? ": " + string.Join(", ", moved.Select(Id)) : "")}");
+            int forgotten = await DeadLetterRecords.ForgetAsync(admin, moved, ct);
+            await console.Out.WriteLineAsync($"Removed {forgotten} row(s) from {admin.Database.Schema}.dead_letter.");
             return ExitCodes.Success;
         });
         return command;

@@ -48,8 +48,12 @@ internal static class PurgeCommand
                 return ExitCodes.Failed;
             }
 
+            var purgedAt = DateTimeOffset.UtcNow;
             uint purged = await queue.PurgeAsync(ct);
             await console.Out.WriteLineAsync($"Deleted {purged} dead letter(s) from '{queue.Name}'.");
+            // The rows of what the queue held: a dead letter recorded after the purge (and so still queued) stays.
+            long rows = await admin.DatabaseAsync(() => admin.DeadLetters.RemoveAllAsync(purgedAt, ct));
+            await console.Out.WriteLineAsync($"Deleted {rows} row(s) from {admin.Database.Schema}.dead_letter.");
             return ExitCodes.Success;
         });
         return command;

@@ -30,6 +30,7 @@ public static class ConsumerHostingExtensions
         builder.Services.AddHostedService<ConsumerService>();
         builder.Services.AddHostedService<KillSwitchService>();
         builder.Services.AddHostedService<ConsumerMonitorService>();
+        builder.Services.AddRetentionCleanup();
         // In-flight handlers get ConsumerOptions.ShutdownTimeout; the host must wait a little longer.
         builder.Services.Configure<HostOptions>(o => o.ShutdownTimeout = TimeSpan.FromSeconds(30));
         return builder;

@@ -20,6 +20,7 @@ internal sealed class ConsumerService(
     IOptions<ConsumerOptions> options,
     IOptions<RabbitMqOptions> rabbitOptions,
     IDeliveryLogStore logStore,
+    IDeadLetterStore deadLetterStore,
     EmailSenderFactory senders,
     RelayBreaker relay,
     ConsumerStats stats,
@@ -37,7 +38,8 @@ internal sealed class ConsumerService(
     {
         await using var connection = await RabbitConnector.ConnectAsync(_rabbit, "notifications-consumer", _logger, stoppingToken);
         health.BrokerConnected(connection);
-        await using var outbound = new OutboundPublisher(connection, _rabbit, time);
+        await using var deadLetters = new DeadLetterRecorder(deadLetterStore, _options.LogBatchSize);
+        await using var outbound = new OutboundPublisher(connection, _rabbit, time, deadLetters);
         await using var log = new DeliveryLog(logStore, _options.LogBatchSize);
         var handler = new DeliveryHandler(log, outbound, relay, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>());
         await using (var setup = await connection.CreateChannelAsync(cancellationToken: stoppingToken))

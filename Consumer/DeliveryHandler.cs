@@ -120,7 +120,7 @@ internal sealed class DeliveryHandler(
         }
 
         faults.Reached("after-send");
-        await log.RecordSentAsync(email.NotificationId, email.CreatedAt, cancellationToken);
+        await log.RecordSentAsync(email.NotificationId, email.CreatedAt, delivery.Attempt, cancellationToken);
         await delivery.AckAsync();
         Delivered(email);
     }
@@ -157,7 +157,7 @@ internal sealed class DeliveryHandler(
 
         faults.Reached("after-send");
 
-        await log.RecordSentAsync(email.NotificationId, email.CreatedAt, cancellationToken);
+        await log.RecordSentAsync(email.NotificationId, email.CreatedAt, delivery.Attempt, cancellationToken);
         Delivered(email);
     }
 

@@ -25,9 +25,9 @@ internal sealed class DeliveryLog : IAsyncDisposable
     /// <summary>Whether the notification was already sent (at-least-once duplicate check).</summary>
     public Task<bool> IsSentAsync(long id, CancellationToken cancellationToken) => _findSent.SubmitAsync(id, cancellationToken);
 
-    /// <summary>Records the notification as sent, with its outbox insert time (the delivery SLO's start).</summary>
-    public Task RecordSentAsync(long id, DateTimeOffset createdAt, CancellationToken cancellationToken) =>
-        _recordSent.SubmitAsync(new SentNotification(id, createdAt == default ? null : createdAt), cancellationToken);
+    /// <summary>Records the notification as sent, with its outbox insert time (the delivery SLO's start) and the attempt that succeeded.</summary>
+    public Task RecordSentAsync(long id, DateTimeOffset createdAt, int attempt, CancellationToken cancellationToken) =>
+        _recordSent.SubmitAsync(new SentNotification(id, createdAt == default ? null : createdAt, attempt), cancellationToken);
 
     /// <summary>At-most-once: true if this caller now owns the single send of the notification.</summary>
     public Task<bool> TryMarkSendingAsync(long id, CancellationToken cancellationToken) => _markSending.SubmitAsync(id, cancellationToken);

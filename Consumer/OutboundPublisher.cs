@@ -9,7 +9,8 @@ namespace Notifications.Consumer;
 /// Publishes retries and dead letters from the consumer, persistent and mandatory with confirms; the
 /// original is acked only after the copy is confirmed, so a crash in between duplicates, never loses.
 /// </summary>
-internal sealed class OutboundPublisher(IConnection connection, RabbitMqOptions rabbit, TimeProvider time) : IAsyncDisposable
+internal sealed class OutboundPublisher(IConnection connection, RabbitMqOptions rabbit, TimeProvider time, DeadLetterRecorder deadLetters)
+    : IAsyncDisposable
 {
     private static readonly TimeSpan PublishTimeout = TimeSpan.FromSeconds(30);
     private readonly SemaphoreSlim _open = new(1, 1);
@@ -32,14 +33,19 @@ internal sealed class OutboundPublisher(IConnection connection, RabbitMqOptions 
     public Task ReturnAsync(Delivery delivery, CancellationToken cancellationToken) =>
         PublishAsync(rabbit.Queue, delivery, CopyHeaders(delivery), cancellationToken);
 
-    /// <summary>Moves the delivery to the dead-letter queue with <paramref name="reason"/>.</summary>
-    public Task DeadLetterAsync(Delivery delivery, string reason, CancellationToken cancellationToken)
+    /// <summary>
+    /// Moves the delivery to the dead-letter queue with <paramref name="reason"/>, recorded in the database first
+    /// (a crash in between leaves a record and the original, which is dead-lettered again on redelivery).
+    /// </summary>
+    public async Task DeadLetterAsync(Delivery delivery, string reason, CancellationToken cancellationToken)
     {
+        var at = time.GetUtcNow();
+        await deadLetters.RecordAsync(delivery, reason, at, cancellationToken);
         var headers = CopyHeaders(delivery);
         headers[Headers.DeadReason] = reason;
         headers[Headers.DeadAttempts] = delivery.Attempt;
-        headers[Headers.DeadAt] = time.GetUtcNow().ToUnixTimeMilliseconds();
-        return PublishAsync(rabbit.DeadLetterQueue, delivery, headers, cancellationToken);
+        headers[Headers.DeadAt] = at.ToUnixTimeMilliseconds();
+        await PublishAsync(rabbit.DeadLetterQueue, delivery, headers, cancellationToken);
     }
 
     public async ValueTask DisposeAsync()

@@ -80,6 +80,7 @@ public static class NotificationsHostingExtensions
             DatabaseProvider.Postgres => new PostgresOperationsStore(sp.GetRequiredService<NpgsqlDataSource>(), Options(sp)),
             _ => new SqlServerOperationsStore(Options(sp)),
         });
+        services.AddNotificationStatusStores();
         return services;
     }
 

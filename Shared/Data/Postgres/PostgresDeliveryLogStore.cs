@@ -23,10 +23,11 @@ internal sealed class PostgresDeliveryLogStore : IDeliveryLogStore
             SELECT notification_id FROM "{s}".delivery_log WHERE notification_id = ANY(@Ids) AND status = 'sent'
             """;
         _recordSentSql = $"""
-            INSERT INTO "{s}".delivery_log (notification_id, status, created_at)
-            SELECT id, 'sent', created_at FROM unnest(@Ids, @CreatedAts) AS sent(id, created_at)
+            INSERT INTO "{s}".delivery_log (notification_id, status, created_at, attempts)
+            SELECT id, 'sent', created_at, attempts FROM unnest(@Ids, @CreatedAts, @Attempts) AS sent(id, created_at, attempts)
             ON CONFLICT (notification_id) DO UPDATE
-                SET status = 'sent', updated_at = now(), created_at = COALESCE(EXCLUDED.created_at, delivery_log.created_at)
+                SET status = 'sent', updated_at = now(), created_at = COALESCE(EXCLUDED.created_at, delivery_log.created_at),
+                    attempts = COALESCE(EXCLUDED.attempts, delivery_log.attempts)
             """;
         _markSendingSql = $"""
             INSERT INTO "{s}".delivery_log (notification_id, status)
@@ -50,6 +51,7 @@ internal sealed class PostgresDeliveryLogStore : IDeliveryLogStore
         {
             Ids = distinct.Select(n => n.Id).ToArray(),
             CreatedAts = distinct.Select(n => n.CreatedAt?.UtcDateTime).ToArray(),
+            Attempts = distinct.Select(n => n.Attempts).ToArray(),
         };
         await using var connection = await _dataSource.OpenConnectionAsync(cancellationToken);
         await connection.ExecuteAsync(new CommandDefinition(_recordSentSql, parameters, commandTimeout: _timeoutSeconds, cancellationToken: cancellationToken));

@@ -25,11 +25,12 @@ internal sealed class SqlServerDeliveryLogStore : IDeliveryLogStore
             """;
         RecordSentSql = $"""
             MERGE [{s}].[delivery_log] WITH (HOLDLOCK) AS t
-            USING (SELECT id, MAX(created_at) AS created_at
-                   FROM OPENJSON(@Sent) WITH (id bigint '$.id', created_at datetimeoffset(3) '$.createdAt')
+            USING (SELECT id, MAX(created_at) AS created_at, MAX(attempts) AS attempts
+                   FROM OPENJSON(@Sent) WITH (id bigint '$.id', created_at datetimeoffset(3) '$.createdAt', attempts int '$.attempts')
                    GROUP BY id) AS src ON t.notification_id = src.id
-            WHEN MATCHED THEN UPDATE SET status = 'sent', updated_at = SYSUTCDATETIME(), created_at = COALESCE(src.created_at, t.created_at)
-            WHEN NOT MATCHED THEN INSERT (notification_id, status, created_at) VALUES (src.id, 'sent', src.created_at);
+            WHEN MATCHED THEN UPDATE SET status = 'sent', updated_at = SYSUTCDATETIME(), created_at = COALESCE(src.created_at, t.created_at),
+                                         attempts = COALESCE(src.attempts, t.attempts)
+            WHEN NOT MATCHED THEN INSERT (notification_id, status, created_at, attempts) VALUES (src.id, 'sent', src.created_at, src.attempts);
             """;
         MarkSendingSql = $"""
             INSERT INTO [{s}].[delivery_log] (notification_id, status)
@@ -57,8 +58,8 @@ internal sealed class SqlServerDeliveryLogStore : IDeliveryLogStore
 
     public async Task RecordSentAsync(IReadOnlyCollection<SentNotification> sent, CancellationToken cancellationToken)
     {
-        // [{"id":1,"createdAt":"2025-01-01T00:00:00.000+00:00"},...]: OPENJSON reads it into rows.
-        string json = System.Text.Json.JsonSerializer.Serialize(sent.Select(n => new { id = n.Id, createdAt = n.CreatedAt }));
+        // [{"id":1,"createdAt":"2025-01-01T00:00:00.000+00:00","attempts":1},...]: OPENJSON reads it into rows.
+        string json = System.Text.Json.JsonSerializer.Serialize(sent.Select(n => new { id = n.Id, createdAt = n.CreatedAt, attempts = n.Attempts }));
         await using var connection = new SqlConnection(_connectionString);
         await connection.ExecuteAsync(new CommandDefinition(RecordSentSql, new { Sent = json }, commandTimeout: _timeoutSeconds, cancellationToken: cancellationToken));
     }

@@ -11,7 +11,8 @@ internal sealed class TestDatabase
     public static async Task<TestDatabase> CleanAsync()
     {
         await using var connection = await OpenAsync();
-        await connection.ExecuteAsync($"TRUNCATE {Schema}.outbox, {Schema}.delivery_log, {Schema}.rejected");
+        await connection.ExecuteAsync($"TRUNCATE {Schema}.outbox, {Schema}.delivery_log, {Schema}.rejected, {Schema}.dead_letter");
+        await connection.ExecuteAsync($"UPDATE {Schema}.retention SET lease_until = '-infinity', holder = NULL, last_run_at = NULL, max_deleted_id = NULL");
         return new TestDatabase();
     }
 

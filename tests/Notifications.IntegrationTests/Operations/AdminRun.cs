@@ -7,7 +7,12 @@ namespace Notifications.IntegrationTests.Operations;
 /// <summary>Runs the admin command line against a test broker's queues and the test database: in process, or as the built tool.</summary>
 internal static class AdminRun
 {
-    public static async Task<(int ExitCode, string Output, string Error)> InProcessAsync(TestBroker broker, string input, params string[] args)
+    public static Task<(int ExitCode, string Output, string Error)> InProcessAsync(TestBroker broker, string input, params string[] args) =>
+        InProcessAsync(broker, new Dictionary<string, string?>(), input, args);
+
+    /// <summary>As above, with <paramref name="extra"/> configuration (e.g. <c>Retention:BatchSize</c>).</summary>
+    public static async Task<(int ExitCode, string Output, string Error)> InProcessAsync(
+        TestBroker broker, IReadOnlyDictionary<string, string?> extra, string input, params string[] args)
     {
         var output = new StringWriter();
         var error = new StringWriter();
@@ -16,6 +21,11 @@ internal static class AdminRun
             ["Database:ConnectionString"] = TestServices.PostgresConnectionString,
             ["Database:Schema"] = TestDatabase.Schema,
         };
+        foreach (var (key, value) in extra)
+        {
+            settings[key] = value;
+        }
+
         int exit = await AdminApp.RunAsync(args, new AdminConsole(new StringReader(input), output, error), settings);
         return (exit, output.ToString(), error.ToString());
     }

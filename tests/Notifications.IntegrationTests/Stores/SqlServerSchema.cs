@@ -32,7 +32,8 @@ public sealed class SqlServerSchema : IAsyncLifetime
     {
         await using var connection = await OpenAsync();
         await connection.ExecuteAsync($"""
-            DROP TABLE IF EXISTS [{Name}].[outbox], [{Name}].[delivery_log], [{Name}].[rejected];
+            DROP FUNCTION IF EXISTS [{Name}].[notification_status];
+            DROP TABLE IF EXISTS [{Name}].[outbox], [{Name}].[delivery_log], [{Name}].[rejected], [{Name}].[dead_letter], [{Name}].[retention];
             DROP SCHEMA IF EXISTS [{Name}];
             """);
     }

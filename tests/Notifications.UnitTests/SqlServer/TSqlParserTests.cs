@@ -34,6 +34,11 @@ public sealed class TSqlParserTests
             "SqlServerDeliveryLogStore.FindSentSql", "SqlServerDeliveryLogStore.RecordSentSql",
             "SqlServerDeliveryLogStore.MarkSendingSql", "SqlServerDeliveryLogStore.ReleaseSql",
             "SqlServerOperationsStore.WindowSql", "SqlServerOperationsStore.PurgeSql",
+            "SqlServerDeadLetterStore.RecordWithIdSql", "SqlServerDeadLetterStore.RecordWithoutIdSql",
+            "SqlServerDeadLetterStore.RemoveSql", "SqlServerDeadLetterStore.RemoveAllSql",
+            "SqlServerNotificationStatusStore.StatusSql",
+            "SqlServerRetentionStore.LeaseSql", "SqlServerRetentionStore.DeleteDeliveryLogSql",
+            "SqlServerRetentionStore.DeleteDeadLettersSql", "SqlServerRetentionStore.RecordRunSql",
             "NotificationOutbox.SqlServerInsertSql",
         ];
 
@@ -49,6 +54,8 @@ public sealed class TSqlParserTests
         var postgres = Directory.GetFiles(PostgresScriptsDirectory(), "*.sql").Select(Path.GetFileName);
         Assert.Equal(postgres.Order(StringComparer.Ordinal), files.Order(StringComparer.Ordinal));
         Assert.Contains("007_outbox_priority_not_before.sql", files);
+        Assert.Contains("009_dead_letters_and_retention.sql", files);
+        Assert.Contains("010_notification_status.sql", files);
     }
 
     private static string PostgresScriptsDirectory()

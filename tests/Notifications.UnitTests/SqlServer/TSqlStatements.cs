@@ -39,7 +39,11 @@ internal static class TSqlStatements
     private static Dictionary<string, string> BuildInCode()
     {
         var statements = new Dictionary<string, string>(StringComparer.Ordinal);
-        foreach (object store in new object[] { new SqlServerOutboxStore(Options), new SqlServerDeliveryLogStore(Options), new SqlServerOperationsStore(Options) })
+        foreach (object store in new object[]
+                 {
+                     new SqlServerOutboxStore(Options), new SqlServerDeliveryLogStore(Options), new SqlServerOperationsStore(Options),
+                     new SqlServerDeadLetterStore(Options), new SqlServerNotificationStatusStore(Options), new SqlServerRetentionStore(Options),
+                 })
         {
             var properties = store.GetType()
                 .GetProperties(BindingFlags.Instance | BindingFlags.NonPublic)

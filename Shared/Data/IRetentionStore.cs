@@ -1,0 +1,27 @@
+namespace Notifications.Shared.Data;
+
+/// <summary>One batch of the retention cleanup: rows deleted, and the highest notification id among them.</summary>
+public readonly record struct RetentionBatch(int Deleted, long? MaxNotificationId);
+
+/// <summary>
+/// The retention cleanup's statements, one implementation per SQL dialect. Each delete is one short
+/// transaction of at most a batch of rows, skipping rows another transaction holds (SKIP LOCKED / READPAST),
+/// so it never waits for the consumers and they wait at most one small batch for it.
+/// </summary>
+public interface IRetentionStore
+{
+    /// <summary>
+    /// Takes the fleet-wide cleanup lease until <paramref name="lease"/> from now if nobody holds it
+    /// (it expired); true if this caller got it. One row, one UPDATE: any number of workers may ask.
+    /// </summary>
+    Task<bool> TryLeaseAsync(string holder, TimeSpan lease, CancellationToken cancellationToken);
+
+    /// <summary>Deletes up to <paramref name="batchSize"/> 'sent' delivery-log rows recorded before <paramref name="cutoff"/>.</summary>
+    Task<RetentionBatch> DeleteDeliveryLogAsync(DateTimeOffset cutoff, int batchSize, CancellationToken cancellationToken);
+
+    /// <summary>Deletes up to <paramref name="batchSize"/> dead-letter rows dead-lettered before <paramref name="cutoff"/>.</summary>
+    Task<RetentionBatch> DeleteDeadLettersAsync(DateTimeOffset cutoff, int batchSize, CancellationToken cancellationToken);
+
+    /// <summary>Records a finished run and raises the highest notification id whose records were deleted.</summary>
+    Task RecordRunAsync(long? maxDeletedId, CancellationToken cancellationToken);
+}

@@ -1,0 +1,91 @@
+using Dapper;
+using Notifications.Shared.Hosting;
+using Npgsql;
+
+namespace Notifications.Shared.Data.Postgres;
+
+/// <summary>
+/// The retention cleanup on PostgreSQL: each batch picks its rows with <c>FOR UPDATE SKIP LOCKED</c> (a row a
+/// consumer is writing is left for the next run) and deletes them in the same statement, one short transaction.
+/// </summary>
+internal sealed class PostgresRetentionStore : IRetentionStore
+{
+    private readonly NpgsqlDataSource _dataSource;
+    private readonly int _timeoutSeconds;
+    private readonly string _leaseSql;
+    private readonly string _deleteLogSql;
+    private readonly string _deleteDeadSql;
+    private readonly string _recordRunSql;
+
+    public PostgresRetentionStore(NpgsqlDataSource dataSource, DatabaseOptions options)
+    {
+        _dataSource = dataSource;
+        _timeoutSeconds = (int)options.CommandTimeout.TotalSeconds;
+        string s = options.Schema;
+        _leaseSql = $"""
+            UPDATE "{s}".retention SET lease_until = now() + make_interval(secs => @LeaseSeconds), holder = @Holder
+            WHERE job = 'cleanup' AND lease_until <= now()
+            RETURNING job
+            """;
+        // No index on delivery_log.updated_at (it would cost every send an index write): the scan stops after
+        // @BatchSize matches, and the oldest rows sit first in the heap.
+        _deleteLogSql = $"""
+            WITH doomed AS (
+                SELECT notification_id FROM "{s}".delivery_log
+                WHERE status = 'sent' AND updated_at < @Cutoff
+                LIMIT @BatchSize FOR UPDATE SKIP LOCKED),
+            gone AS (
+                DELETE FROM "{s}".delivery_log AS d USING doomed
+                WHERE d.notification_id = doomed.notification_id
+                RETURNING d.notification_id)
+            SELECT count(*)::int AS Deleted, max(notification_id) AS MaxNotificationId FROM gone
+            """;
+        _deleteDeadSql = $"""
+            WITH doomed AS (
+                SELECT id FROM "{s}".dead_letter
+                WHERE dead_lettered_at < @Cutoff
+                ORDER BY dead_lettered_at
+                LIMIT @BatchSize FOR UPDATE SKIP LOCKED),
+            gone AS (
+                DELETE FROM "{s}".dead_letter AS x USING doomed
+                WHERE x.id = doomed.id
+                RETURNING x.notification_id)
+            SELECT count(*)::int AS Deleted, max(notification_id) AS MaxNotificationId FROM gone
+            """;
+        _recordRunSql = $"""
+            UPDATE "{s}".retention
+            SET last_run_at = now(), max_deleted_id = GREATEST(max_deleted_id, @MaxDeletedId)
+            WHERE job = 'cleanup'
+            """;
+    }
+
+    public async Task<bool> TryLeaseAsync(string holder, TimeSpan lease, CancellationToken cancellationToken)
+    {
+        await using var connection = await _dataSource.OpenConnectionAsync(cancellationToken);
+        var taken = await connection.QueryFirstOrDefaultAsync<string>(Command(_leaseSql, new { LeaseSeconds = lease.TotalSeconds, Holder = holder }, cancellationToken));
+        return taken is not null;
+    }
+
+    public Task<RetentionBatch> DeleteDeliveryLogAsync(DateTimeOffset cutoff, int batchSize, CancellationToken cancellationToken) =>
+        DeleteAsync(_deleteLogSql, cutoff, batchSize, cancellationToken);
+
+    public Task<RetentionBatch> DeleteDeadLettersAsync(DateTimeOffset cutoff, int batchSize, CancellationToken cancellationToken) =>
+        DeleteAsync(_deleteDeadSql, cutoff, batchSize, cancellationToken);
+
+    public async Task RecordRunAsync(long? maxDeletedId, CancellationToken cancellationToken)
+    {
+        await using var connection = await _dataSource.OpenConnectionAsync(cancellationToken);
+        await connection.ExecuteAsync(Command(_recordRunSql, new { MaxDeletedId = maxDeletedId }, cancellationToken));
+    }
+
+    private async Task<RetentionBatch> DeleteAsync(string sql, DateTimeOffset cutoff, int batchSize, CancellationToken cancellationToken)
+    {
+        await using var connection = await _dataSource.OpenConnectionAsync(cancellationToken);
+        var (deleted, max) = await connection.QuerySingleAsync<(int, long?)>(
+            Command(sql, new { Cutoff = cutoff.UtcDateTime, BatchSize = batchSize }, cancellationToken));
+        return new RetentionBatch(deleted, max);
+    }
+
+    private CommandDefinition Command(string sql, object parameters, CancellationToken cancellationToken) =>
+        new(sql, parameters, commandTimeout: _timeoutSeconds, cancellationToken: cancellationToken);
+}

@@ -1,0 +1,92 @@
+using Dapper;
+using Microsoft.Data.SqlClient;
+using Notifications.Shared.Hosting;
+
+namespace Notifications.Shared.Data.SqlServer;
+
+/// <summary>
+/// The retention cleanup on SQL Server: each batch is one <c>DELETE TOP (n)</c> with <c>ROWLOCK, READPAST</c>
+/// (a row a consumer holds is skipped, never waited for), small enough to stay below lock escalation.
+/// </summary>
+internal sealed class SqlServerRetentionStore : IRetentionStore
+{
+    private readonly string _connectionString;
+    private readonly int _timeoutSeconds;
+
+    public SqlServerRetentionStore(DatabaseOptions options)
+    {
+        _connectionString = options.ConnectionString;
+        _timeoutSeconds = (int)options.CommandTimeout.TotalSeconds;
+        string s = options.Schema;
+        LeaseSql = $"""
+            UPDATE [{s}].[retention]
+            SET lease_until = DATEADD(millisecond, @LeaseMilliseconds, SYSDATETIMEOFFSET()), holder = @Holder
+            OUTPUT INSERTED.job
+            WHERE job = 'cleanup' AND lease_until <= SYSDATETIMEOFFSET();
+            """;
+        // No index on delivery_log.updated_at (it would cost every send an index write): the scan stops after
+        // @BatchSize matches.
+        DeleteDeliveryLogSql = $"""
+            SET NOCOUNT ON;
+            DECLARE @gone TABLE (notification_id bigint NULL);
+            DELETE TOP (@BatchSize) FROM [{s}].[delivery_log] WITH (ROWLOCK, READPAST)
+            OUTPUT DELETED.notification_id INTO @gone
+            WHERE status = 'sent' AND updated_at < @Cutoff;
+            SELECT CAST(COUNT(*) AS int) AS Deleted, MAX(notification_id) AS MaxNotificationId FROM @gone;
+            """;
+        DeleteDeadLettersSql = $"""
+            SET NOCOUNT ON;
+            DECLARE @gone TABLE (notification_id bigint NULL);
+            DELETE TOP (@BatchSize) FROM [{s}].[dead_letter] WITH (ROWLOCK, READPAST)
+            OUTPUT DELETED.notification_id INTO @gone
+            WHERE dead_lettered_at < @Cutoff;
+            SELECT CAST(COUNT(*) AS int) AS Deleted, MAX(notification_id) AS MaxNotificationId FROM @gone;
+            """;
+        RecordRunSql = $"""
+            UPDATE [{s}].[retention]
+            SET last_run_at = SYSDATETIMEOFFSET(),
+                max_deleted_id = CASE WHEN max_deleted_id IS NULL OR @MaxDeletedId > max_deleted_id THEN COALESCE(@MaxDeletedId, max_deleted_id)
+                                      ELSE max_deleted_id END
+            WHERE job = 'cleanup';
+            """;
+    }
+
+    internal string LeaseSql { get; }
+
+    internal string DeleteDeliveryLogSql { get; }
+
+    internal string DeleteDeadLettersSql { get; }
+
+    internal string RecordRunSql { get; }
+
+    public async Task<bool> TryLeaseAsync(string holder, TimeSpan lease, CancellationToken cancellationToken)
+    {
+        await using var connection = new SqlConnection(_connectionString);
+        var taken = await connection.QueryFirstOrDefaultAsync<string>(
+            Command(LeaseSql, new { LeaseMilliseconds = (int)Math.Min(lease.TotalMilliseconds, int.MaxValue), Holder = holder }, cancellationToken));
+        return taken is not null;
+    }
+
+    public Task<RetentionBatch> DeleteDeliveryLogAsync(DateTimeOffset cutoff, int batchSize, CancellationToken cancellationToken) =>
+        DeleteAsync(DeleteDeliveryLogSql, cutoff, batchSize, cancellationToken);
+
+    public Task<RetentionBatch> DeleteDeadLettersAsync(DateTimeOffset cutoff, int batchSize, CancellationToken cancellationToken) =>
+        DeleteAsync(DeleteDeadLettersSql, cutoff, batchSize, cancellationToken);
+
+    public async Task RecordRunAsync(long? maxDeletedId, CancellationToken cancellationToken)
+    {
+        await using var connection = new SqlConnection(_connectionString);
+        await connection.ExecuteAsync(Command(RecordRunSql, new { MaxDeletedId = maxDeletedId }, cancellationToken));
+    }
+
+    private async Task<RetentionBatch> DeleteAsync(string sql, DateTimeOffset cutoff, int batchSize, CancellationToken cancellationToken)
+    {
+        await using var connection = new SqlConnection(_connectionString);
+        var (deleted, max) = await connection.QuerySingleAsync<(int, long?)>(
+            Command(sql, new { Cutoff = cutoff, BatchSize = batchSize }, cancellationToken));
+        return new RetentionBatch(deleted, max);
+    }
+
+    private CommandDefinition Command(string sql, object parameters, CancellationToken cancellationToken) =>
+        new(sql, parameters, commandTimeout: _timeoutSeconds, cancellationToken: cancellationToken);
+}

@@ -1,0 +1,54 @@
+using Microsoft.Extensions.Logging;
+using Notifications.Shared.Data;
+
+namespace Notifications.Shared.Retention;
+
+/// <summary>What one cleanup run deleted.</summary>
+/// <param name="DeliveryLogRows">'sent' delivery-log rows older than <see cref="RetentionOptions.DeliveryLog"/>.</param>
+/// <param name="DeadLetterRows">Dead-letter rows older than <see cref="RetentionOptions.DeadLetters"/>.</param>
+/// <param name="Batches">Delete statements run.</param>
+public readonly record struct RetentionResult(long DeliveryLogRows, long DeadLetterRows, int Batches);
+
+/// <summary>
+/// One cleanup run: deletes in batches of <see cref="RetentionOptions.BatchSize"/> until a batch comes back
+/// short, pausing <see cref="RetentionOptions.BatchPause"/> between batches, and after each batch raises the
+/// highest notification id whose records are gone (the status then answers "unknown", not "in flight").
+/// </summary>
+public sealed class RetentionCleanup(IRetentionStore store, RetentionOptions options, TimeProvider time, ILogger<RetentionCleanup> logger)
+{
+    /// <summary>Runs once now; stops between batches when cancelled.</summary>
+    public async Task<RetentionResult> RunAsync(CancellationToken cancellationToken)
+    {
+        var now = time.GetUtcNow();
+        int batches = 0;
+        long log = await DrainAsync((n, ct) => store.DeleteDeliveryLogAsync(now - options.DeliveryLog, n, ct), () => batches++, cancellationToken);
+        long dead = await DrainAsync((n, ct) => store.DeleteDeadLettersAsync(now - options.DeadLetters, n, ct), () => batches++, cancellationToken);
+        await store.RecordRunAsync(null, cancellationToken);
+        var result = new RetentionResult(log, dead, batches);
+        SharedLog.RetentionRan(logger, result.DeliveryLogRows, result.DeadLetterRows, result.Batches, time.GetUtcNow() - now);
+        return result;
+    }
+
+    private async Task<long> DrainAsync(
+        Func<int, CancellationToken, Task<RetentionBatch>> deleteBatch, Action counted, CancellationToken cancellationToken)
+    {
+        long total = 0;
+        while (true)
+        {
+            var batch = await deleteBatch(options.BatchSize, cancellationToken);
+            counted();
+            total += batch.Deleted;
+            if (batch.MaxNotificationId is { } max)
+            {
+                await store.RecordRunAsync(max, cancellationToken);
+            }
+
+            if (batch.Deleted < options.BatchSize)
+            {
+                return total;
+            }
+
+            await Task.Delay(options.BatchPause, time, cancellationToken);
+        }
+    }
+}

@@ -1,0 +1,142 @@
+using Dapper;
+using Microsoft.Extensions.Logging.Abstractions;
+using Notifications.IntegrationTests.Infrastructure;
+using Notifications.IntegrationTests.Operations;
+using Notifications.Shared.Retention;
+
+namespace Notifications.IntegrationTests.Status;
+
+/// <summary>The retention cleanup on the real database: old rows only, small batches, locked rows skipped, once per interval across a fleet.</summary>
+[Collection("services")]
+public sealed class RetentionTests
+{
+    private static readonly string S = TestDatabase.Schema;
+
+    [Fact]
+    public async Task AdminCleanup_SmallBatches_DeletesOnlyOldSentAndDeadLetterRows_StatusThenUnknown()
+    {
+        var db = await TestDatabase.CleanAsync();
+        await using var broker = await TestBroker.CreateAsync();
+        var ids = await IssuedIdsAsync(db, 40);
+        await SeedLogAsync(ids[..25], "sent", ageDays: 40);
+        await SeedLogAsync(ids[25..30], "sent", ageDays: 0);
+        await SeedLogAsync(ids[30..32], "sending", ageDays: 40);
+        await SeedDeadLettersAsync(ids[32..39], ageDays: 40);
+        await SeedDeadLettersAsync(ids[39..40], ageDays: 0);
+        await SeedDeadLettersAsync([null], ageDays: 40);
+
+        var (exit, output, error) = await AdminRun.InProcessAsync(
+            broker, new Dictionary<string, string?> { ["Retention:BatchSize"] = "4", ["Retention:BatchPause"] = "00:00:00" }, "", "cleanup");
+
+        Assert.True(exit == 0, error);
+        // 25 log rows: 6 full batches and a short one; 8 dead-letter rows: 2 full batches and an empty one.
+        Assert.Contains("Deleted 25 delivery-log row(s) older than 30.00:00:00 and 8 dead-letter row(s) older than 30.00:00:00 (10 batch(es) of at most 4)", output, StringComparison.Ordinal);
+        Assert.Equal(5, await CountAsync("delivery_log WHERE status = 'sent'"));
+        Assert.Equal(2, await CountAsync("delivery_log WHERE status = 'sending'"));
+        Assert.Equal([ids[39]], (await StatusProbe.DeadLetterRowsAsync()).Select(r => r.Id));
+
+        var cleaned = await StatusProbe.GetAsync(ids[0]);
+        Assert.Equal("unknown", cleaned.State);
+        Assert.Contains("removed by the retention cleanup", cleaned.Detail, StringComparison.Ordinal);
+        Assert.Equal("sent", (await StatusProbe.GetAsync(ids[25])).State);
+        Assert.Equal("in_flight", (await StatusProbe.GetAsync(ids[30])).State);
+        Assert.Equal("dead_lettered", (await StatusProbe.GetAsync(ids[39])).State);
+    }
+
+    [Fact]
+    public async Task Cleanup_RowLockedByAnotherTransaction_IsSkippedNotWaitedFor()
+    {
+        var db = await TestDatabase.CleanAsync();
+        var ids = await IssuedIdsAsync(db, 3);
+        await SeedLogAsync(ids, "sent", ageDays: 40);
+        await SeedDeadLettersAsync(ids, ageDays: 40);
+        var cleanup = new RetentionCleanup(StatusProbe.Retention(), new RetentionOptions { BatchSize = 2 }, TimeProvider.System, NullLogger<RetentionCleanup>.Instance);
+        await using var connection = await TestDatabase.OpenAsync();
+        await using (var locker = await connection.BeginTransactionAsync())
+        {
+            // A consumer's statement holding these rows (e.g. a duplicate's record).
+            await connection.ExecuteAsync($"SELECT 1 FROM {S}.delivery_log WHERE notification_id = @id FOR UPDATE", new { id = ids[0] }, locker);
+            await connection.ExecuteAsync($"SELECT 1 FROM {S}.dead_letter WHERE notification_id = @id FOR UPDATE", new { id = ids[1] }, locker);
+
+            using var notBlocked = new CancellationTokenSource(TimeSpan.FromSeconds(10));
+            var result = await cleanup.RunAsync(notBlocked.Token);
+
+            Assert.Equal((2L, 2L), (result.DeliveryLogRows, result.DeadLetterRows));
+            await locker.CommitAsync();
+        }
+
+        Assert.Equal([ids[0]], await connection.QueryAsync<long>($"SELECT notification_id FROM {S}.delivery_log"));
+        Assert.Equal([ids[1]], (await StatusProbe.DeadLetterRowsAsync()).Select(r => r.Id!.Value));
+        var next = await cleanup.RunAsync(CancellationToken.None);
+        Assert.Equal((1L, 1L), (next.DeliveryLogRows, next.DeadLetterRows));
+    }
+
+    [Fact]
+    public async Task TwoConsumers_RetentionService_OneRunPerIntervalForTheWholeFleet()
+    {
+        var db = await TestDatabase.CleanAsync();
+        await using var broker = await TestBroker.CreateAsync();
+        await using var sink = await SmtpSink.StartAsync();
+        var ids = await IssuedIdsAsync(db, 20);
+        await SeedLogAsync(ids[..10], "sent", ageDays: 40);
+        (string, string?)[] settings = [("Retention:Interval", "00:10:00"), ("Retention:BatchSize", "3")];
+
+        await using var first = await WorkerHost.StartConsumerAsync(broker, sink, settings);
+        await using var second = await WorkerHost.StartConsumerAsync(broker, sink, settings);
+        await Eventually.WaitAsync(() => CountAsync("delivery_log"), n => n == 0, TimeSpan.FromSeconds(30), "old rows cleaned up");
+
+        var lease = await LeaseAsync();
+        Assert.NotNull(lease.Holder);
+        Assert.InRange(lease.Until, DateTimeOffset.UtcNow.AddMinutes(9), DateTimeOffset.UtcNow.AddMinutes(11));
+        Assert.False(await StatusProbe.Retention().TryLeaseAsync("someone-else", TimeSpan.FromMinutes(1), CancellationToken.None));
+
+        // Within the interval neither consumer runs again, though both are up and old rows are there.
+        await SeedLogAsync(ids[10..], "sent", ageDays: 40);
+        await Task.Delay(TimeSpan.FromSeconds(3));
+        Assert.Equal(10, await CountAsync("delivery_log"));
+        Assert.Equal(lease, await LeaseAsync());
+    }
+
+    // Ids issued by the outbox identity (so the status knows them), their rows gone from the outbox.
+    private static async Task<long[]> IssuedIdsAsync(TestDatabase db, int count)
+    {
+        var ids = await db.InsertAsync(count);
+        await using var connection = await TestDatabase.OpenAsync();
+        await connection.ExecuteAsync($"DELETE FROM {S}.outbox");
+        return [.. ids];
+    }
+
+    private static async Task SeedLogAsync(long[] ids, string status, int ageDays)
+    {
+        await using var connection = await TestDatabase.OpenAsync();
+        await connection.ExecuteAsync(
+            $"INSERT INTO {S}.delivery_log (notification_id, status, updated_at, attempts) SELECT unnest(@ids), @status, now() - make_interval(days => @ageDays), 1",
+            new { ids, status, ageDays });
+    }
+
+    private static async Task SeedDeadLettersAsync(long?[] ids, int ageDays)
+    {
+        await using var connection = await TestDatabase.OpenAsync();
+        foreach (long? id in ids)
+        {
+            await connection.ExecuteAsync(
+                $"INSERT INTO {S}.dead_letter (notification_id, reason, attempts, dead_lettered_at) VALUES (@id, 'invalid recipient: empty', 1, now() - make_interval(days => @ageDays))",
+                new { id, ageDays });
+        }
+    }
+
+    private static Task SeedDeadLettersAsync(long[] ids, int ageDays) => SeedDeadLettersAsync(ids.Select(i => (long?)i).ToArray(), ageDays);
+
+    private static async Task<long> CountAsync(string from)
+    {
+        await using var connection = await TestDatabase.OpenAsync();
+        return await connection.ExecuteScalarAsync<long>($"SELECT count(*) FROM {S}.{from}");
+    }
+
+    private static async Task<(string? Holder, DateTimeOffset Until)> LeaseAsync()
+    {
+        await using var connection = await TestDatabase.OpenAsync();
+        var (holder, until) = await connection.QuerySingleAsync<(string?, DateTime)>($"SELECT holder, lease_until FROM {S}.retention WHERE job = 'cleanup'");
+        return (holder, new DateTimeOffset(DateTime.SpecifyKind(until, DateTimeKind.Utc)));
+    }
+}

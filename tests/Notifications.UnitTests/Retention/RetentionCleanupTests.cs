@@ -1,0 +1,78 @@
+using Microsoft.Extensions.Logging.Abstractions;
+using Notifications.Shared.Data;
+using Notifications.Shared.Retention;
+using Notifications.UnitTests.Consumer;
+
+namespace Notifications.UnitTests.Retention;
+
+/// <summary>The cleanup's loop: batches until one comes back short, cutoffs from the options, the watermark raised per batch.</summary>
+public sealed class RetentionCleanupTests
+{
+    [Fact]
+    public async Task RunAsync_FullBatchesThenShort_DrainsEachTableAndRaisesTheWatermark()
+    {
+        var store = new FakeStore(logBatches: [3, 3, 1], deadBatches: [2]);
+        var time = new ManualTime(new DateTimeOffset(2026, 11, 23, 12, 0, 0, TimeSpan.Zero));
+        var options = new RetentionOptions { BatchSize = 3, BatchPause = TimeSpan.Zero, DeliveryLog = TimeSpan.FromDays(7), DeadLetters = TimeSpan.FromDays(2) };
+
+        var result = await new RetentionCleanup(store, options, time, NullLogger<RetentionCleanup>.Instance).RunAsync(CancellationToken.None);
+
+        Assert.Equal(new RetentionResult(7, 2, 4), result);
+        Assert.All(store.LogCutoffs, c => Assert.Equal(time.GetUtcNow() - TimeSpan.FromDays(7), c));
+        Assert.Equal(time.GetUtcNow() - TimeSpan.FromDays(2), Assert.Single(store.DeadCutoffs));
+        Assert.All(store.BatchSizes, n => Assert.Equal(3, n));
+        // One watermark per batch that deleted something (its highest id), then the run itself.
+        Assert.Equal([3L, 6L, 7L, 102L, null], store.Watermarks);
+    }
+
+    [Fact]
+    public async Task RunAsync_NothingOld_OneBatchPerTable()
+    {
+        var store = new FakeStore(logBatches: [0], deadBatches: [0]);
+
+        var result = await new RetentionCleanup(store, new RetentionOptions(), TimeProvider.System, NullLogger<RetentionCleanup>.Instance).RunAsync(CancellationToken.None);
+
+        Assert.Equal(new RetentionResult(0, 0, 2), result);
+        Assert.Equal([null], store.Watermarks);
+    }
+
+    private sealed class FakeStore(int[] logBatches, int[] deadBatches) : IRetentionStore
+    {
+        private int _log;
+        private int _dead;
+        private long _lastLogId;
+
+        public List<DateTimeOffset> LogCutoffs { get; } = [];
+
+        public List<DateTimeOffset> DeadCutoffs { get; } = [];
+
+        public List<int> BatchSizes { get; } = [];
+
+        public List<long?> Watermarks { get; } = [];
+
+        public Task<bool> TryLeaseAsync(string holder, TimeSpan lease, CancellationToken cancellationToken) => Task.FromResult(true);
+
+        public Task<RetentionBatch> DeleteDeliveryLogAsync(DateTimeOffset cutoff, int batchSize, CancellationToken cancellationToken)
+        {
+            LogCutoffs.Add(cutoff);
+            BatchSizes.Add(batchSize);
+            int deleted = logBatches[_log++];
+            _lastLogId += deleted;
+            return Task.FromResult(new RetentionBatch(deleted, deleted > 0 ? _lastLogId : null));
+        }
+
+        public Task<RetentionBatch> DeleteDeadLettersAsync(DateTimeOffset cutoff, int batchSize, CancellationToken cancellationToken)
+        {
+            DeadCutoffs.Add(cutoff);
+            BatchSizes.Add(batchSize);
+            int deleted = deadBatches[_dead++];
+            return Task.FromResult(new RetentionBatch(deleted, deleted > 0 ? 100 + deleted : null));
+        }
+
+        public Task RecordRunAsync(long? maxDeletedId, CancellationToken cancellationToken)
+        {
+            Watermarks.Add(maxDeletedId);
+            return Task.CompletedTask;
+        }
+    }
+}
