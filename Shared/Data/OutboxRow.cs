@@ -35,6 +35,9 @@ public sealed class OutboxRow
     /// <summary>The column <c>priority</c>: <c>urgent</c>, <c>normal</c> or <c>bulk</c>.</summary>
     public string Priority { get; init; } = "normal";
 
+    /// <summary>The column <c>not_before</c>: null, or the instant before which it was not to be sent.</summary>
+    public DateTimeOffset? NotBefore { get; init; }
+
     /// <summary>Whether the row travels in the urgent lane.</summary>
     public bool IsUrgent => Priority == "urgent";
 

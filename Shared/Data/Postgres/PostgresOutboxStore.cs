@@ -52,9 +52,11 @@ internal sealed class PostgresOutboxStore : IOutboxStore
                         break;
                     }
 
-                    rows.AddRange(await connection.QueryAsync<OutboxRow>(new CommandDefinition(
+                    // RETURNING comes in no particular order: each claim's rows are put in claim order.
+                    var claimed = await connection.QueryAsync<OutboxRow>(new CommandDefinition(
                         sql, new { Priority = priority.ToColumn(), BatchSize = batchSize - rows.Count }, transaction, _timeoutSeconds,
-                        cancellationToken: cancellationToken)));
+                        cancellationToken: cancellationToken));
+                    rows.AddRange(claimed.OrderBy(r => r.NotBefore).ThenBy(r => r.Id));
                 }
             }
 
@@ -98,6 +100,7 @@ internal sealed class PostgresOutboxStore : IOutboxStore
         WHERE id IN (SELECT id FROM "{s}".outbox WHERE priority = @Priority AND {due}
                      ORDER BY {order} LIMIT @BatchSize FOR UPDATE SKIP LOCKED)
         RETURNING id AS Id, recipient AS Recipient, subject AS Subject, body AS Body, is_html AS IsHtml,
-                  created_at AS CreatedAt, expires_at AS ExpiresAt, traceparent AS TraceParent, priority AS Priority
+                  created_at AS CreatedAt, expires_at AS ExpiresAt, traceparent AS TraceParent, priority AS Priority,
+                  not_before AS NotBefore
         """;
 }

@@ -63,11 +63,11 @@ internal sealed class SqlServerOutboxStore : IOutboxStore
 
                     // The parameter is varchar like the column (IsAnsi): an nvarchar one would convert the column
                     // and could turn the index seek into a scan. OUTPUT returns rows in no guaranteed order (a
-                    // parallel or reordered plan may shuffle them): each claim's rows are sorted by id.
+                    // parallel or reordered plan may shuffle them): each claim's rows are put in claim order.
                     var claimed = await connection.QueryAsync<OutboxRow>(new CommandDefinition(
                         sql, new { Priority = new DbString { Value = priority.ToColumn(), IsAnsi = true, Length = 6 }, BatchSize = batchSize - rows.Count },
                         transaction, _timeoutSeconds, cancellationToken: cancellationToken));
-                    rows.AddRange(claimed.OrderBy(r => r.Id));
+                    rows.AddRange(claimed.OrderBy(r => r.NotBefore).ThenBy(r => r.Id));
                 }
             }
 
@@ -101,13 +101,14 @@ internal sealed class SqlServerOutboxStore : IOutboxStore
     /// <summary>One claim: delete up to @BatchSize rows of @Priority matching <paramref name="due"/>, in <paramref name="order"/>.</summary>
     private static string ClaimStatement(string s, string due, string order) => $"""
         WITH batch AS (
-            SELECT TOP (@BatchSize) id, recipient, subject, body, is_html, created_at, expires_at, traceparent, priority
+            SELECT TOP (@BatchSize) id, recipient, subject, body, is_html, created_at, expires_at, traceparent, priority, not_before
             FROM [{s}].[outbox] WITH (ROWLOCK, READPAST, UPDLOCK)
             WHERE priority = @Priority AND {due}
             ORDER BY {order})
         DELETE FROM batch
         OUTPUT DELETED.id AS Id, DELETED.recipient AS Recipient, DELETED.subject AS Subject,
                DELETED.body AS Body, DELETED.is_html AS IsHtml, DELETED.created_at AS CreatedAt,
-               DELETED.expires_at AS ExpiresAt, DELETED.traceparent AS TraceParent, DELETED.priority AS Priority;
+               DELETED.expires_at AS ExpiresAt, DELETED.traceparent AS TraceParent, DELETED.priority AS Priority,
+               DELETED.not_before AS NotBefore;
         """;
 }
