@@ -39,7 +39,11 @@ internal sealed class ConsumerService(
         health.BrokerConnected(connection);
         await using var outbound = new OutboundPublisher(connection, _rabbit, time);
         await using var log = new DeliveryLog(logStore, _options.LogBatchSize);
+        // The urgent lane's delivery-log statements are coalesced apart from the standard lane's, so an urgent
+        // check or record never waits for (or rides in) a statement of hundreds of bulk ids.
+        await using var urgentLog = new DeliveryLog(logStore, _options.LogBatchSize);
         var handler = new DeliveryHandler(log, outbound, relay, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>());
+        var urgentHandler = new DeliveryHandler(urgentLog, outbound, relay, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>());
         await using (var setup = await connection.CreateChannelAsync(cancellationToken: stoppingToken))
         {
             await RabbitTopology.DeclareAsync(setup, _rabbit, stoppingToken);
@@ -66,9 +70,8 @@ internal sealed class ConsumerService(
         ConsumerLog.UrgentLane(_logger, _rabbit.UrgentQueue, _options.UrgentHandlers, _options.UrgentPrefetch);
 
         using var abort = new CancellationTokenSource();
-        var handlers = Enumerable.Range(0, _options.Handlers).Select(_ => standard)
-            .Concat(Enumerable.Range(0, _options.UrgentHandlers).Select(_ => urgent))
-            .Select(lane => RunHandlerAsync(lane.Work.Reader, handler, stoppingToken, abort.Token))
+        var handlers = Enumerable.Range(0, _options.Handlers).Select(_ => RunHandlerAsync(standard.Work.Reader, handler, stoppingToken, abort.Token))
+            .Concat(Enumerable.Range(0, _options.UrgentHandlers).Select(_ => RunHandlerAsync(urgent.Work.Reader, urgentHandler, stoppingToken, abort.Token)))
             .ToArray();
         await SuperviseAsync(connection, channels, stoppingToken);
         await ShutdownAsync(channels, handlers, abort);
