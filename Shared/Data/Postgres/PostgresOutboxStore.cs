@@ -42,24 +42,9 @@ internal sealed class PostgresOutboxStore : IOutboxStore
         try
         {
             var transaction = await connection.BeginTransactionAsync(cancellationToken);
-            var rows = new List<OutboxRow>();
-            foreach (var priority in priorities)
-            {
-                foreach (string sql in (string[])[_claimDueSql, _claimSql])
-                {
-                    if (rows.Count == batchSize)
-                    {
-                        break;
-                    }
-
-                    // RETURNING comes in no particular order: each claim's rows are put in claim order.
-                    var claimed = await connection.QueryAsync<OutboxRow>(new CommandDefinition(
-                        sql, new { Priority = priority.ToColumn(), BatchSize = batchSize - rows.Count }, transaction, _timeoutSeconds,
-                        cancellationToken: cancellationToken));
-                    rows.AddRange(claimed.OrderBy(r => r.NotBefore).ThenBy(r => r.Id));
-                }
-            }
-
+            var rows = await ClaimOrder.ClaimAsync(priorities, batchSize, _claimDueSql, _claimSql, (sql, priority, limit) =>
+                connection.QueryAsync<OutboxRow>(new CommandDefinition(
+                    sql, new { Priority = priority.ToColumn(), BatchSize = limit }, transaction, _timeoutSeconds, cancellationToken: cancellationToken)));
             return new OutboxClaim(connection, transaction, rows, RejectAsync);
         }
         catch

@@ -51,26 +51,12 @@ internal sealed class SqlServerOutboxStore : IOutboxStore
         {
             await connection.OpenAsync(cancellationToken);
             var transaction = await connection.BeginTransactionAsync(cancellationToken);
-            var rows = new List<OutboxRow>();
-            foreach (var priority in priorities)
-            {
-                foreach (string sql in (string[])[ClaimDueSql, ClaimSql])
-                {
-                    if (rows.Count == batchSize)
-                    {
-                        break;
-                    }
-
-                    // The parameter is varchar like the column (IsAnsi): an nvarchar one would convert the column
-                    // and could turn the index seek into a scan. OUTPUT returns rows in no guaranteed order (a
-                    // parallel or reordered plan may shuffle them): each claim's rows are put in claim order.
-                    var claimed = await connection.QueryAsync<OutboxRow>(new CommandDefinition(
-                        sql, new { Priority = new DbString { Value = priority.ToColumn(), IsAnsi = true, Length = 6 }, BatchSize = batchSize - rows.Count },
-                        transaction, _timeoutSeconds, cancellationToken: cancellationToken));
-                    rows.AddRange(claimed.OrderBy(r => r.NotBefore).ThenBy(r => r.Id));
-                }
-            }
-
+            // The parameter is varchar like the column (IsAnsi): an nvarchar one would convert the column and could
+            // turn the index seek into a scan.
+            var rows = await ClaimOrder.ClaimAsync(priorities, batchSize, ClaimDueSql, ClaimSql, (sql, priority, limit) =>
+                connection.QueryAsync<OutboxRow>(new CommandDefinition(
+                    sql, new { Priority = new DbString { Value = priority.ToColumn(), IsAnsi = true, Length = 6 }, BatchSize = limit },
+                    transaction, _timeoutSeconds, cancellationToken: cancellationToken)));
             return new OutboxClaim(connection, transaction, rows, RejectAsync);
         }
         catch
