@@ -1,6 +1,7 @@
 using System.CommandLine;
 using System.Globalization;
 using Notifications.Shared.Data;
+using Notifications.Shared.Hosting;
 using RabbitMQ.Client;
 using RabbitMQ.Client.Exceptions;
 
@@ -82,9 +83,9 @@ internal static class StatusCommand
         var rabbit = admin.Rabbit;
         await using var connection = await admin.ConnectAsync(cancellationToken);
         await output.WriteLineAsync("Queues                     ready   consumers");
-        var queues = new List<string> { rabbit.Queue };
-        queues.AddRange(Enumerable.Range(1, rabbit.RetryDelays.Length).Select(rabbit.RetryQueue));
-        queues.Add(rabbit.DeadLetterQueue);
+        var queues = rabbit.WorkQueues
+            .SelectMany(work => Enumerable.Range(1, rabbit.RetryDelays.Length).Select(n => RabbitMqOptions.RetryQueue(work, n)).Prepend(work))
+            .Append(rabbit.DeadLetterQueue);
         foreach (string queue in queues)
         {
             await output.WriteLineAsync($"  {queue,-22} {await DescribeAsync(connection, queue, cancellationToken)}");

@@ -1,5 +1,4 @@
 using System.Threading.Channels;
-using Notifications.Shared.Hosting;
 using Microsoft.Extensions.Logging;
 using RabbitMQ.Client;
 using RabbitMQ.Client.Events;
@@ -7,7 +6,7 @@ using RabbitMQ.Client.Events;
 namespace Notifications.Consumer;
 
 /// <summary>
-/// One AMQP channel consuming the work queue with a prefetch window, feeding the handlers. Consumption is
+/// One AMQP channel consuming a lane's work queue with a prefetch window, feeding the handlers. Consumption is
 /// switched on and off (<see cref="ConsumeAsync"/>, <see cref="CancelAsync"/>) by the consumer's supervisor;
 /// while it is off, <see cref="TakeOneAsync"/> fetches single messages (the relay breaker's probes).
 /// </summary>
@@ -18,26 +17,28 @@ internal sealed class ConsumerChannel : IAsyncDisposable
     private readonly ChannelWriter<Delivery> _work;
     private string? _consumerTag;
 
-    private ConsumerChannel(IChannel channel, string queue, ChannelWriter<Delivery> work, ILogger logger)
+    private ConsumerChannel(IChannel channel, ConsumerLane lane, ILogger logger)
     {
         _channel = channel;
-        _queue = queue;
-        _work = work;
+        Lane = lane;
+        _queue = lane.Queue;
+        _work = lane.Work.Writer;
         Acks = new AckBatcher(channel, ex => ConsumerLog.AckFailed(logger, ex));
     }
+
+    /// <summary>The lane it consumes: its queue is where a returned delivery goes back and whose retry queues a retry takes.</summary>
+    public ConsumerLane Lane { get; }
 
     public AckBatcher Acks { get; }
 
     public bool IsOpen => _channel.IsOpen;
 
     /// <summary>Opens the channel and sets its prefetch window; it does not consume until <see cref="ConsumeAsync"/>.</summary>
-    public static async Task<ConsumerChannel> OpenAsync(
-        IConnection connection, RabbitMqOptions rabbit, ConsumerOptions options, ChannelWriter<Delivery> work, ILogger logger,
-        CancellationToken cancellationToken)
+    public static async Task<ConsumerChannel> OpenAsync(IConnection connection, ConsumerLane lane, ILogger logger, CancellationToken cancellationToken)
     {
         var channel = await connection.CreateChannelAsync(cancellationToken: cancellationToken);
-        var consumerChannel = new ConsumerChannel(channel, rabbit.Queue, work, logger);
-        await channel.BasicQosAsync(0, (ushort)options.Prefetch, global: false, cancellationToken);
+        var consumerChannel = new ConsumerChannel(channel, lane, logger);
+        await channel.BasicQosAsync(0, (ushort)lane.Prefetch, global: false, cancellationToken);
         return consumerChannel;
     }
 

@@ -52,4 +52,7 @@ internal static partial class ConsumerLog
 
     [LoggerMessage(4015, LogLevel.Warning, "Notification {NotificationId}: its copy could not be put back into the work queue while the relay is down; at least once returns the original to the queue, at most once loses it")]
     public static partial void ReturnFailed(ILogger logger, long notificationId, Exception exception);
+
+    [LoggerMessage(4016, LogLevel.Information, "Urgent lane: queue {Queue}, {Handlers} handlers of its own, prefetch {Prefetch}")]
+    public static partial void UrgentLane(ILogger logger, string queue, int handlers, int prefetch);
 }

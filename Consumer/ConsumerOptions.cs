@@ -32,6 +32,17 @@ internal sealed class ConsumerOptions
     [Range(1, 65535)]
     public int Prefetch { get; set; } = 256;
 
+    /// <summary>
+    /// Handlers (SMTP connections) of the urgent lane, on top of <see cref="Handlers"/>: they take only
+    /// deliveries from the urgent queue, which a bulk backlog's prefetched messages cannot occupy.
+    /// </summary>
+    [Range(1, 1024)]
+    public int UrgentHandlers { get; set; } = 16;
+
+    /// <summary>The prefetch window of the urgent lane's one channel.</summary>
+    [Range(1, 65535)]
+    public int UrgentPrefetch { get; set; } = 32;
+
     /// <summary>The most ids one delivery-log statement carries.</summary>
     [Range(1, 10_000)]
     public int LogBatchSize { get; set; } = 500;

@@ -41,17 +41,26 @@ internal sealed class ConsumerService(
         await using var deadLetters = new DeadLetterRecorder(deadLetterStore, _options.LogBatchSize);
         await using var outbound = new OutboundPublisher(connection, _rabbit, time, deadLetters);
         await using var log = new DeliveryLog(logStore, _options.LogBatchSize);
+        // The urgent lane's delivery-log statements are coalesced apart from the standard lane's, so an urgent
+        // check or record never waits for (or rides in) a statement of hundreds of bulk ids.
+        await using var urgentLog = new DeliveryLog(logStore, _options.LogBatchSize);
         var handler = new DeliveryHandler(log, outbound, relay, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>());
+        var urgentHandler = new DeliveryHandler(urgentLog, outbound, relay, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>());
         await using (var setup = await connection.CreateChannelAsync(cancellationToken: stoppingToken))
         {
             await RabbitTopology.DeclareAsync(setup, _rabbit, stoppingToken);
         }
 
-        var work = Channel.CreateUnbounded<Delivery>(new UnboundedChannelOptions { SingleWriter = false, SingleReader = false });
-        var channels = new ConsumerChannel[_options.Channels];
+        // One lane each: the standard lane (normal and bulk, Channels x Prefetch, Handlers) and the urgent lane
+        // (one channel, UrgentPrefetch, UrgentHandlers), with separate in-process work queues, so urgent
+        // deliveries never wait behind the standard lane's prefetched backlog nor for its handlers.
+        var standard = new ConsumerLane(_rabbit.Queue, _options.Prefetch);
+        var urgent = new ConsumerLane(_rabbit.UrgentQueue, _options.UrgentPrefetch);
+        var lanes = Enumerable.Repeat(standard, _options.Channels).Append(urgent).ToArray();
+        var channels = new ConsumerChannel[lanes.Length];
         for (int i = 0; i < channels.Length; i++)
         {
-            channels[i] = await ConsumerChannel.OpenAsync(connection, _rabbit, _options, work.Writer, _logger, stoppingToken);
+            channels[i] = await ConsumerChannel.OpenAsync(connection, lanes[i], _logger, stoppingToken);
         }
 
         connection.ConnectionShutdownAsync += (_, _) =>
@@ -60,18 +69,19 @@ internal sealed class ConsumerService(
             return Task.CompletedTask;
         };
         ConsumerLog.Started(_logger, _options.Handlers, _options.Channels, _options.Prefetch, _options.DeliveryMode, _options.Sender);
+        ConsumerLog.UrgentLane(_logger, _rabbit.UrgentQueue, _options.UrgentHandlers, _options.UrgentPrefetch);
 
         using var abort = new CancellationTokenSource();
-        var handlers = Enumerable.Range(0, _options.Handlers)
-            .Select(_ => RunHandlerAsync(work.Reader, handler, stoppingToken, abort.Token))
+        var handlers = Enumerable.Range(0, _options.Handlers).Select(_ => RunHandlerAsync(standard.Work.Reader, handler, stoppingToken, abort.Token))
+            .Concat(Enumerable.Range(0, _options.UrgentHandlers).Select(_ => RunHandlerAsync(urgent.Work.Reader, urgentHandler, stoppingToken, abort.Token)))
             .ToArray();
-        await SuperviseAsync(connection, channels, work.Writer, stoppingToken);
+        await SuperviseAsync(connection, channels, stoppingToken);
         await ShutdownAsync(channels, handlers, abort);
     }
 
     // Until shutdown: a consumer channel closed by a channel error is not recovered by the client; reopen it.
     // Consume while the relay breaker is closed, not while it is open (RelayGate).
-    private async Task SuperviseAsync(IConnection connection, ConsumerChannel[] channels, ChannelWriter<Delivery> work, CancellationToken stoppingToken)
+    private async Task SuperviseAsync(IConnection connection, ConsumerChannel[] channels, CancellationToken stoppingToken)
     {
         var gate = new RelayGate(relay, time, _logger);
         try
@@ -89,8 +99,9 @@ internal sealed class ConsumerService(
                     }
 
                     ConsumerLog.ChannelReopened(_logger);
+                    var lane = channels[i].Lane;
                     await channels[i].DisposeAsync();
-                    channels[i] = await ConsumerChannel.OpenAsync(connection, _rabbit, _options, work, _logger, stoppingToken);
+                    channels[i] = await ConsumerChannel.OpenAsync(connection, lane, _logger, stoppingToken);
                 }
             }
         }

@@ -16,7 +16,7 @@ internal sealed class OutboundPublisher(IConnection connection, RabbitMqOptions 
     private readonly SemaphoreSlim _open = new(1, 1);
     private IChannel? _channel;
 
-    /// <summary>Puts the delivery into the delay queue of its <paramref name="attempt"/>-th retry.</summary>
+    /// <summary>Puts the delivery into its lane's delay queue of its <paramref name="attempt"/>-th retry.</summary>
     public Task RetryAsync(Delivery delivery, int attempt, CancellationToken cancellationToken)
     {
         var headers = CopyHeaders(delivery);
@@ -26,12 +26,12 @@ internal sealed class OutboundPublisher(IConnection connection, RabbitMqOptions 
         // the queue; with a fixed delay per queue that costs at most the 20 % spread.)
         var delay = rabbit.RetryDelays[attempt - 1] * (0.8 + (0.2 * Random.Shared.NextDouble()));
         string expiration = ((long)delay.TotalMilliseconds).ToString(CultureInfo.InvariantCulture);
-        return PublishAsync(rabbit.RetryQueue(attempt), delivery, headers, cancellationToken, expiration);
+        return PublishAsync(RabbitMqOptions.RetryQueue(delivery.Source.Lane.Queue, attempt), delivery, headers, cancellationToken, expiration);
     }
 
-    /// <summary>Puts a copy at the tail of the work queue with the same attempt (headers unchanged).</summary>
+    /// <summary>Puts a copy at the tail of its lane's work queue with the same attempt (headers unchanged).</summary>
     public Task ReturnAsync(Delivery delivery, CancellationToken cancellationToken) =>
-        PublishAsync(rabbit.Queue, delivery, CopyHeaders(delivery), cancellationToken);
+        PublishAsync(delivery.Source.Lane.Queue, delivery, CopyHeaders(delivery), cancellationToken);
 
     /// <summary>
     /// Moves the delivery to the dead-letter queue with <paramref name="reason"/>, recorded in the database first

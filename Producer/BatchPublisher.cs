@@ -16,14 +16,14 @@ internal sealed class BatchPublisher(
     private readonly RabbitMqOptions _rabbit = rabbitOptions.Value;
 
     /// <summary>
-    /// Publishes the next batch on <paramref name="channel"/> (confirms and tracking on) and returns how
-    /// many rows it took. Throws if any publish is nacked, returned or times out: the transaction then
+    /// Publishes the next batch of <paramref name="lane"/> on <paramref name="channel"/> (confirms and
+    /// tracking on) and returns how many rows it took. Throws if any publish is nacked, returned or times out: the transaction then
     /// rolls back and the rows are claimed again later (at-least-once; consumers deduplicate).
     /// </summary>
-    public async Task<int> PublishNextBatchAsync(IChannel channel, CancellationToken cancellationToken)
+    public async Task<int> PublishNextBatchAsync(IChannel channel, ProducerLane lane, CancellationToken cancellationToken)
     {
         var claimStarted = DateTimeOffset.UtcNow;
-        await using var claim = await store.ClaimAsync(_options.BatchSize, cancellationToken);
+        await using var claim = await store.ClaimAsync(lane.Priorities, lane.BatchSize, cancellationToken);
         if (claim.Rows.Count == 0)
         {
             return 0;
@@ -68,7 +68,9 @@ internal sealed class BatchPublisher(
         var activity = tracing.StartPublish(row, batch);
         // With confirm tracking on, each task completes when the broker confirms; a nack or a
         // mandatory return fails it with a PublishException.
-        var publish = channel.BasicPublishAsync(_rabbit.Exchange, _rabbit.Queue, mandatory: true, Properties(row), body, cancellationToken).AsTask();
+        // Routed by the row's own priority: urgent rows to the urgent lane's queue, all others to the work queue.
+        string queue = row.IsUrgent ? _rabbit.UrgentQueue : _rabbit.Queue;
+        var publish = channel.BasicPublishAsync(_rabbit.Exchange, queue, mandatory: true, Properties(row), body, cancellationToken).AsTask();
         if (activity is null)
         {
             return publish;

@@ -28,8 +28,29 @@ internal sealed class OutboxPublisherService(
     {
         await using var connection = await RabbitConnector.ConnectAsync(rabbitOptions.Value, "notifications-producer", logger, stoppingToken);
         health.BrokerConnected(connection);
+        try
+        {
+            // Two loops side by side, each with its own channel: the urgent lane claims and publishes while a
+            // standard batch still waits for its confirms.
+            await Task.WhenAll(
+                RunLaneAsync(connection, ProducerLane.Standard(_options), stoppingToken),
+                RunLaneAsync(connection, ProducerLane.Urgent(_options), stoppingToken));
+        }
+        finally
+        {
+            ProducerLog.Stopped(logger, stats.Published);
+            if (_options.StatsFile is { } path)
+            {
+                await File.WriteAllTextAsync(path, stats.ToJson(), CancellationToken.None);
+            }
+        }
+    }
+
+    private async Task RunLaneAsync(IConnection connection, ProducerLane lane, CancellationToken stoppingToken)
+    {
+        await Task.Yield();
         IChannel? channel = null;
-        var idleDelay = _options.IdleDelay;
+        var idleDelay = lane.IdleDelay;
         var errorDelay = TimeSpan.FromSeconds(1);
         try
         {
@@ -39,22 +60,22 @@ internal sealed class OutboxPublisherService(
                 try
                 {
                     channel ??= await OpenChannelAsync(connection, stoppingToken);
-                    int published = await publisher.PublishNextBatchAsync(channel, stoppingToken);
+                    int published = await publisher.PublishNextBatchAsync(channel, lane, stoppingToken);
                     stats.AddBatch(published);
                     errorDelay = TimeSpan.FromSeconds(1);
-                    if (published == _options.BatchSize)
+                    if (published == lane.BatchSize)
                     {
-                        idleDelay = _options.IdleDelay;
+                        idleDelay = lane.IdleDelay;
                         continue;
                     }
 
-                    var pause = published > 0 ? _options.PartialBatchDelay : idleDelay;
-                    idleDelay = published > 0 ? _options.IdleDelay : Min(idleDelay * 2, _options.MaxIdleDelay);
+                    var pause = published > 0 ? Min(_options.PartialBatchDelay, lane.MaxIdleDelay) : idleDelay;
+                    idleDelay = published > 0 ? lane.IdleDelay : Min(idleDelay * 2, lane.MaxIdleDelay);
                     await Task.Delay(pause, stoppingToken);
                 }
                 catch (Exception ex) when (!stoppingToken.IsCancellationRequested)
                 {
-                    ProducerLog.BatchFailed(logger, errorDelay, ex);
+                    ProducerLog.BatchFailed(logger, lane.Name, errorDelay, ex);
                     stats.AddFailure();
                     // A channel that saw an error (a closed channel, a return after a queue was deleted)
                     // is replaced, and the topology declared again with it.
@@ -78,12 +99,6 @@ internal sealed class OutboxPublisherService(
             if (channel is not null)
             {
                 await channel.DisposeAsync();
-            }
-
-            ProducerLog.Stopped(logger, stats.Published);
-            if (_options.StatsFile is { } path)
-            {
-                await File.WriteAllTextAsync(path, stats.ToJson(), CancellationToken.None);
             }
         }
     }

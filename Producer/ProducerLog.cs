@@ -5,8 +5,8 @@ namespace Notifications.Producer;
 /// <summary>Log messages of the producer (EventIds 2000-2099).</summary>
 internal static partial class ProducerLog
 {
-    [LoggerMessage(2000, LogLevel.Warning, "Batch failed and was rolled back; its rows return to the outbox. Next try in about {Delay}")]
-    public static partial void BatchFailed(ILogger logger, TimeSpan delay, Exception exception);
+    [LoggerMessage(2000, LogLevel.Warning, "Batch of the {Lane} lane failed and was rolled back; its rows return to the outbox. Next try in about {Delay}")]
+    public static partial void BatchFailed(ILogger logger, string lane, TimeSpan delay, Exception exception);
 
     [LoggerMessage(2001, LogLevel.Information, "Producer stopped after publishing {Published} notifications")]
     public static partial void Stopped(ILogger logger, long published);

@@ -32,6 +32,21 @@ public sealed class ProducerOptions
     [Range(typeof(TimeSpan), "00:00:00.100", "00:10:00")]
     public TimeSpan MaxErrorBackoff { get; set; } = TimeSpan.FromSeconds(30);
 
+    /// <summary>
+    /// Rows the urgent lane claims at a time. The urgent lane is a second claim loop in the same process
+    /// that takes only <c>priority = 'urgent'</c> rows, so an urgent row never waits behind a bulk batch's
+    /// publisher confirms.
+    /// </summary>
+    [Range(1, 50_000)]
+    public int UrgentBatchSize { get; set; } = 100;
+
+    /// <summary>
+    /// How often the urgent lane looks for rows while none are waiting (it does not back off: this bounds
+    /// the wait of an urgent row before its claim). Each look is one indexed probe of an empty range.
+    /// </summary>
+    [Range(typeof(TimeSpan), "00:00:00.001", "00:01:00")]
+    public TimeSpan UrgentPollInterval { get; set; } = TimeSpan.FromMilliseconds(25);
+
     /// <summary>When set, a JSON report of this process's totals is written here on exit (read by the benchmark harness).</summary>
     public string? StatsFile { get; set; }
 

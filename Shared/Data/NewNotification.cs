@@ -17,4 +17,13 @@ public sealed record NewNotification(string Recipient, string Subject, string Bo
     /// joins. Left null, <see cref="NotificationOutbox.EnqueueAsync"/> takes the current Activity's, if any.
     /// </summary>
     public string? TraceParent { get; init; }
+
+    /// <summary>Optional: the lane (default <see cref="NotificationPriority.Normal"/>).</summary>
+    public NotificationPriority Priority { get; init; } = NotificationPriority.Normal;
+
+    /// <summary>
+    /// Optional: nothing is sent before this instant; the row is claimed within about a second after it
+    /// (claim-time precision). Null sends as soon as possible.
+    /// </summary>
+    public DateTimeOffset? NotBefore { get; init; }
 }

@@ -22,6 +22,7 @@ public static class NotificationOutbox
     /// <param name="schema">The schema holding the outbox table.</param>
     /// <param name="cancellationToken">Cancels the insert.</param>
     /// <exception cref="ArgumentException">An explicit <see cref="NewNotification.TraceParent"/> is not a W3C traceparent.</exception>
+    /// <exception cref="ArgumentOutOfRangeException"><see cref="NewNotification.Priority"/> is not a defined value.</exception>
     public static Task<long> EnqueueAsync(
         DbTransaction transaction,
         NewNotification notification,
@@ -40,8 +41,8 @@ public static class NotificationOutbox
         string sql = connection switch
         {
             NpgsqlConnection => $"""
-                INSERT INTO "{schema}".outbox (recipient, subject, body, is_html, expires_at, traceparent)
-                VALUES (@Recipient, @Subject, @Body, @IsHtml, @ExpiresAt, @TraceParent) RETURNING id
+                INSERT INTO "{schema}".outbox (recipient, subject, body, is_html, expires_at, traceparent, priority, not_before)
+                VALUES (@Recipient, @Subject, @Body, @IsHtml, @ExpiresAt, @TraceParent, @Priority, @NotBefore) RETURNING id
                 """,
             SqlConnection => SqlServerInsertSql(schema),
             _ => throw new NotSupportedException(
@@ -51,6 +52,8 @@ public static class NotificationOutbox
         {
             notification.Recipient, notification.Subject, notification.Body, notification.IsHtml, notification.ExpiresAt,
             TraceParent = TraceParentOf(notification),
+            Priority = notification.Priority.ToColumn(),
+            notification.NotBefore,
         };
         return connection.ExecuteScalarAsync<long>(new CommandDefinition(
             sql, parameters, transaction, cancellationToken: cancellationToken));
@@ -72,7 +75,7 @@ public static class NotificationOutbox
 
     /// <summary>The SQL Server insert, reachable by the T-SQL parser tests.</summary>
     internal static string SqlServerInsertSql(string schema) => $"""
-        INSERT INTO [{schema}].[outbox] (recipient, subject, body, is_html, expires_at, traceparent)
-        OUTPUT INSERTED.id VALUES (@Recipient, @Subject, @Body, @IsHtml, @ExpiresAt, @TraceParent);
+        INSERT INTO [{schema}].[outbox] (recipient, subject, body, is_html, expires_at, traceparent, priority, not_before)
+        OUTPUT INSERTED.id VALUES (@Recipient, @Subject, @Body, @IsHtml, @ExpiresAt, @TraceParent, @Priority, @NotBefore);
         """;
 }

@@ -32,6 +32,15 @@ public sealed class OutboxRow
     /// </summary>
     public string? TraceParent { get; init; }
 
+    /// <summary>The column <c>priority</c>: <c>urgent</c>, <c>normal</c> or <c>bulk</c>.</summary>
+    public string Priority { get; init; } = "normal";
+
+    /// <summary>The column <c>not_before</c>: null, or the instant before which it was not to be sent.</summary>
+    public DateTimeOffset? NotBefore { get; init; }
+
+    /// <summary>Whether the row travels in the urgent lane.</summary>
+    public bool IsUrgent => Priority == "urgent";
+
     /// <summary>The row as a wire message.</summary>
     public NotificationMessage ToMessage() => new(Id, Recipient, Subject, Body, IsHtml, CreatedAt, ExpiresAt);
 }

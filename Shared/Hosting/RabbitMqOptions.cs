@@ -36,11 +36,26 @@ public sealed class RabbitMqOptions
     [Range(typeof(TimeSpan), "00:00:00.100", "00:05:00")]
     public TimeSpan MaxConnectRetryDelay { get; set; } = TimeSpan.FromSeconds(10);
 
+    /// <summary>
+    /// The urgent lane's work queue, <c>{Queue}.urgent</c>: rows with <c>priority = 'urgent'</c> are published
+    /// here, and each consumer reads it with its own channel and handlers (<c>Consumer:Urgent*</c>).
+    /// </summary>
+    public string UrgentQueue => $"{Queue}.urgent";
+
+    /// <summary>The work queues, one a lane: <see cref="Queue"/> (normal and bulk) and <see cref="UrgentQueue"/>.</summary>
+    public IReadOnlyList<string> WorkQueues => [Queue, UrgentQueue];
+
     /// <summary>The dead-letter queue: <c>{Queue}.dead</c>.</summary>
     public string DeadLetterQueue => $"{Queue}.dead";
 
-    /// <summary>The delay queue of retry number <paramref name="attempt"/> (1-based).</summary>
-    public string RetryQueue(int attempt) => $"{Queue}.retry.{attempt}";
+    /// <summary>The work queue's delay queue of retry number <paramref name="attempt"/> (1-based).</summary>
+    public string RetryQueue(int attempt) => RetryQueue(Queue, attempt);
+
+    /// <summary>
+    /// The delay queue of retry number <paramref name="attempt"/> (1-based) of one lane's work queue: a retry
+    /// returns to the lane it came from (<c>{Queue}.retry.N</c>, <c>{Queue}.urgent.retry.N</c>).
+    /// </summary>
+    public static string RetryQueue(string workQueue, int attempt) => $"{workQueue}.retry.{attempt}";
 
     private const string NamePattern = "^[A-Za-z0-9_.:-]{1,200}$";
 }

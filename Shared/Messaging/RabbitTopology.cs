@@ -8,9 +8,9 @@ namespace Notifications.Shared.Messaging;
 /// so the order in which producers and consumers start does not matter.
 /// </summary>
 /// <remarks>
-/// <c>{Queue}</c> is the work queue; <c>{Queue}.retry.N</c> hold a transiently failed message for the
-/// N-th delay, then dead-letter it back to the exchange; <c>{Queue}.dead</c> keeps what will never be sent,
-/// with the reason in its headers.
+/// <c>{Queue}</c> is the work queue of normal and bulk notifications, <c>{Queue}.urgent</c> the urgent lane's;
+/// <c>{lane queue}.retry.N</c> hold a transiently failed message for the N-th delay, then dead-letter it back
+/// to its lane's queue; <c>{Queue}.dead</c> keeps what will never be sent, with the reason in its headers.
 /// </remarks>
 public static class RabbitTopology
 {
@@ -21,17 +21,20 @@ public static class RabbitTopology
         ArgumentNullException.ThrowIfNull(options);
         await channel.ExchangeDeclareAsync(options.Exchange, ExchangeType.Direct, durable: true, autoDelete: false,
             cancellationToken: cancellationToken);
-        await DeclareBoundQueueAsync(channel, options, options.Queue, arguments: null, cancellationToken);
         await DeclareBoundQueueAsync(channel, options, options.DeadLetterQueue, arguments: null, cancellationToken);
-        for (int attempt = 1; attempt <= options.RetryDelays.Length; attempt++)
+        foreach (string workQueue in options.WorkQueues)
         {
-            var arguments = new Dictionary<string, object?>
+            await DeclareBoundQueueAsync(channel, options, workQueue, arguments: null, cancellationToken);
+            for (int attempt = 1; attempt <= options.RetryDelays.Length; attempt++)
             {
-                ["x-message-ttl"] = (long)options.RetryDelays[attempt - 1].TotalMilliseconds,
-                ["x-dead-letter-exchange"] = options.Exchange,
-                ["x-dead-letter-routing-key"] = options.Queue,
-            };
-            await DeclareBoundQueueAsync(channel, options, options.RetryQueue(attempt), arguments, cancellationToken);
+                var arguments = new Dictionary<string, object?>
+                {
+                    ["x-message-ttl"] = (long)options.RetryDelays[attempt - 1].TotalMilliseconds,
+                    ["x-dead-letter-exchange"] = options.Exchange,
+                    ["x-dead-letter-routing-key"] = workQueue,
+                };
+                await DeclareBoundQueueAsync(channel, options, RabbitMqOptions.RetryQueue(workQueue, attempt), arguments, cancellationToken);
+            }
         }
     }
 

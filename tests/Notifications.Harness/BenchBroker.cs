@@ -15,11 +15,12 @@ internal sealed class BenchBroker(IConnection connection, string queue) : IAsync
 
     public IConnection Connection => connection;
 
-    /// <summary>Deletes the work, dead and retry queues; the workers declare them again.</summary>
+    /// <summary>Deletes the work queues of both lanes, their retry queues and the dead-letter queue; the workers declare them again.</summary>
     public async Task DeleteQueuesAsync()
     {
         await using var channel = await connection.CreateChannelAsync();
-        foreach (string name in (string[])[queue, $"{queue}.dead", .. Enumerable.Range(1, 8).Select(n => $"{queue}.retry.{n}")])
+        string[] lanes = [queue, $"{queue}.urgent"];
+        foreach (string name in lanes.SelectMany(lane => Enumerable.Range(1, 8).Select(n => $"{lane}.retry.{n}").Prepend(lane)).Append($"{queue}.dead"))
         {
             await channel.QueueDeleteAsync(name);
         }

@@ -23,11 +23,11 @@ internal sealed class BenchDatabase(string connectionString) : IAsyncDisposable
         ExecuteAsync("TRUNCATE notifications.outbox, notifications.delivery_log, notifications.rejected");
 
     /// <summary>Bulk-loads <paramref name="rows"/> rows with one binary COPY (seconds for a million, not hours).</summary>
-    public async Task SeedAsync(int rows, long firstNumber = 1)
+    public async Task SeedAsync(int rows, long firstNumber = 1, string priority = "normal")
     {
         await using var connection = await _dataSource.OpenConnectionAsync();
         await using (var import = await connection.BeginBinaryImportAsync(
-            "COPY notifications.outbox (recipient, subject, body) FROM STDIN (FORMAT BINARY)"))
+            "COPY notifications.outbox (recipient, subject, body, priority) FROM STDIN (FORMAT BINARY)"))
         {
             for (long n = firstNumber; n < firstNumber + rows; n++)
             {
@@ -36,6 +36,7 @@ internal sealed class BenchDatabase(string connectionString) : IAsyncDisposable
                 await import.WriteAsync(recipient, NpgsqlDbType.Varchar);
                 await import.WriteAsync(subject, NpgsqlDbType.Varchar);
                 await import.WriteAsync(body, NpgsqlDbType.Text);
+                await import.WriteAsync(priority, NpgsqlDbType.Varchar);
             }
 
             await import.CompleteAsync();
@@ -62,6 +63,41 @@ internal sealed class BenchDatabase(string connectionString) : IAsyncDisposable
         command.Parameters.Add(new NpgsqlParameter { Value = subjects });
         command.Parameters.Add(new NpgsqlParameter { Value = bodies });
         await command.ExecuteNonQueryAsync();
+    }
+
+    /// <summary>Inserts one urgent notification (its own transaction) and returns its id.</summary>
+    public async Task<long> InsertUrgentAsync(long number)
+    {
+        var (recipient, subject, body) = Row(number);
+        await using var command = _dataSource.CreateCommand(
+            "INSERT INTO notifications.outbox (recipient, subject, body, priority) VALUES ($1, $2, $3, 'urgent') RETURNING id");
+        command.Parameters.Add(new NpgsqlParameter { Value = recipient });
+        command.Parameters.Add(new NpgsqlParameter { Value = subject });
+        command.Parameters.Add(new NpgsqlParameter { Value = body });
+        return (long)(await command.ExecuteScalarAsync())!;
+    }
+
+    /// <summary>
+    /// For the sent ones among <paramref name="ids"/>: milliseconds from outbox commit (created_at) to the
+    /// delivery log's 'sent' (updated_at: SMTP accepted, then recorded), ascending.
+    /// </summary>
+    public async Task<List<double>> SentLatenciesMsAsync(IReadOnlyList<long> ids)
+    {
+        await using var command = _dataSource.CreateCommand("""
+            SELECT extract(epoch FROM updated_at - created_at)::float8 * 1000
+            FROM notifications.delivery_log
+            WHERE status = 'sent' AND notification_id = ANY($1)
+            ORDER BY 1
+            """);
+        command.Parameters.Add(new NpgsqlParameter { Value = ids.ToArray() });
+        var result = new List<double>();
+        await using var reader = await command.ExecuteReaderAsync();
+        while (await reader.ReadAsync())
+        {
+            result.Add(reader.GetDouble(0));
+        }
+
+        return result;
     }
 
     public Task<long> CountOutboxAsync() => ScalarAsync("SELECT count(*) FROM notifications.outbox");

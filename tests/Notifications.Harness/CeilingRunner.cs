@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using System.Globalization;
+using Notifications.Shared.Data;
 using Notifications.Shared.Data.Postgres;
 using Notifications.Shared.Hosting;
 
@@ -52,7 +53,7 @@ internal sealed class CeilingRunner(BenchEnvironment env, HarnessOptions options
         {
             while (clock.Elapsed < options.CeilingDuration)
             {
-                await using var claim = await store.ClaimAsync(batch, CancellationToken.None);
+                await using var claim = await store.ClaimAsync(OutboxLanes.Standard, batch, CancellationToken.None);
                 if (claim.Rows.Count == 0)
                 {
                     return;

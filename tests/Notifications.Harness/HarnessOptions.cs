@@ -2,7 +2,7 @@ using System.Globalization;
 
 namespace Notifications.Harness;
 
-/// <summary>What to measure: <c>Notifications.Harness [run|sweep|latency|ceilings] [--key value ...]</c>.</summary>
+/// <summary>What to measure: <c>Notifications.Harness [run|sweep|latency|ceilings|priority] [--key value ...]</c>.</summary>
 internal sealed class HarnessOptions
 {
     public string Mode { get; private set; } = "run";
@@ -40,6 +40,9 @@ internal sealed class HarnessOptions
 
     /// <summary>Latency mode: notifications inserted per second.</summary>
     public int Rate { get; private set; } = 1000;
+
+    /// <summary>Priority mode: urgent notifications inserted per second while the bulk backlog drains.</summary>
+    public int UrgentRate { get; private set; } = 20;
 
     public int SmtpPort { get; private set; } = 2640;
 
@@ -79,9 +82,9 @@ internal sealed class HarnessOptions
             options.Set(key, args[++i]);
         }
 
-        return options.Mode is "run" or "sweep" or "latency" or "ceilings"
+        return options.Mode is "run" or "sweep" or "latency" or "ceilings" or "priority"
             ? options
-            : throw new ArgumentException($"unknown mode '{options.Mode}' (run, sweep, latency, ceilings)");
+            : throw new ArgumentException($"unknown mode '{options.Mode}' (run, sweep, latency, ceilings, priority)");
     }
 
     private void Set(string key, string value)
@@ -101,6 +104,7 @@ internal sealed class HarnessOptions
             case "--runs": Runs = Int(value); break;
             case "--ceiling-duration": CeilingDuration = ParseDuration(value); break;
             case "--rate": Rate = Int(value); break;
+            case "--urgent-rate": UrgentRate = Int(value) is > 0 and <= 1000 and int r ? r : throw new ArgumentException("--urgent-rate must be 1-1000 per second"); break;
             case "--smtp-port": SmtpPort = Int(value); break;
             case "--queue": Queue = value; break;
             case "--out": Output = value; break;

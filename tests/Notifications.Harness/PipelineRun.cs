@@ -9,15 +9,19 @@ namespace Notifications.Harness;
 /// </summary>
 internal sealed class PipelineRun(BenchEnvironment env, HarnessOptions options, BenchDatabase db, BenchBroker broker)
 {
-    public async Task<RunResult> RunAsync(int handlers, int prefetch, int batch, TimeSpan duration, string runDirectory)
+    // seedPriority: the priority of the seeded rows; alongside: started with the producers and awaited at
+    // the end of the window (the priority mode's urgent flow).
+    public async Task<RunResult> RunAsync(
+        int handlers, int prefetch, int batch, TimeSpan duration, string runDirectory,
+        string seedPriority = "normal", Func<TimeSpan, Task>? alongside = null)
     {
         Directory.CreateDirectory(runDirectory);
         await db.ResetAsync();
         await broker.DeleteQueuesAsync();
         var seeding = Stopwatch.StartNew();
-        await db.SeedAsync(options.Rows);
+        await db.SeedAsync(options.Rows, priority: seedPriority);
         Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-            $"  seeded {options.Rows:N0} rows by binary COPY in {seeding.Elapsed.TotalSeconds:F1} s"));
+            $"  seeded {options.Rows:N0} {seedPriority} rows by binary COPY in {seeding.Elapsed.TotalSeconds:F1} s"));
 
         using var sink = options.Sender == "smtp" ? await SmtpSinkProcess.StartAsync(env.SmtpSink, options.SmtpPort) : null;
         using var fleet = new WorkerFleet(env, options, runDirectory);
@@ -33,6 +37,7 @@ internal sealed class PipelineRun(BenchEnvironment env, HarnessOptions options, 
 
         fleet.StartProducers(batch);
         var clock = Stopwatch.StartNew();
+        var beside = alongside?.Invoke(duration) ?? Task.CompletedTask;
         Array.ForEach([workers, services, sinkCpu], m => m.Start());
         var progress = new ProgressLine(options.Rows);
         double? ninety = null;
@@ -47,6 +52,7 @@ internal sealed class PipelineRun(BenchEnvironment env, HarnessOptions options, 
         }
 
         Array.ForEach([workers, services, sinkCpu], m => m.Stop());
+        await beside;
         double wall = clock.Elapsed.TotalSeconds;
         double load = ProcStat.LoadAverage();
         await fleet.StopProducersAsync();

@@ -23,5 +23,6 @@ return options.Mode switch
     "sweep" => await new SweepCommand(env, options, db, broker).RunAsync(name),
     "latency" => await new LatencyCommand(env, options, db, broker).RunAsync(name),
     "ceilings" => await ceilings.RunOnlyAsync(name),
+    "priority" => await new PriorityCommand(env, options, db, broker).RunAsync(name),
     _ => await new RunCommand(env, options, db, broker, ceilings).RunAsync(name),
 };

@@ -10,6 +10,7 @@ internal sealed class PostgresOutboxStore : IOutboxStore
     private readonly NpgsqlDataSource _dataSource;
     private readonly int _timeoutSeconds;
     private readonly string _claimSql;
+    private readonly string _claimDueSql;
     private readonly string _rejectSql;
     private readonly string _countSql;
 
@@ -18,13 +19,14 @@ internal sealed class PostgresOutboxStore : IOutboxStore
         _dataSource = dataSource;
         _timeoutSeconds = (int)options.CommandTimeout.TotalSeconds;
         string s = options.Schema;
-        // SKIP LOCKED lets several producers claim disjoint batches without waiting on each other.
-        _claimSql = $"""
-            DELETE FROM "{s}".outbox
-            WHERE id IN (SELECT id FROM "{s}".outbox ORDER BY id LIMIT @BatchSize FOR UPDATE SKIP LOCKED)
-            RETURNING id AS Id, recipient AS Recipient, subject AS Subject, body AS Body, is_html AS IsHtml,
-                      created_at AS CreatedAt, expires_at AS ExpiresAt, traceparent AS TraceParent
-            """;
+        // SKIP LOCKED lets several producers claim disjoint batches without waiting on each other. Two claims
+        // per priority, each on its own partial index (db/postgres/008): the rows without not_before, oldest
+        // first, through outbox_claim (priority, id) WHERE not_before IS NULL; and the scheduled rows that are
+        // due, through outbox_scheduled (priority, not_before) WHERE not_before IS NOT NULL. A row scheduled
+        // for later is in neither range: a million of them cost the claim one index page. now() is the
+        // transaction's start (stable, so usable as an index bound; clock_timestamp() would not be).
+        _claimSql = ClaimStatement(s, "not_before IS NULL", "id");
+        _claimDueSql = ClaimStatement(s, "not_before IS NOT NULL AND not_before <= now()", "not_before, id");
         _rejectSql = $"""
             INSERT INTO "{s}".rejected (id, recipient, subject, body, created_at, reason)
             SELECT * FROM unnest(@Ids, @Recipients, @Subjects, @Bodies, @CreatedAts, @Reasons)
@@ -33,15 +35,17 @@ internal sealed class PostgresOutboxStore : IOutboxStore
         _countSql = $"""SELECT count(*) FROM "{s}".outbox""";
     }
 
-    public async Task<OutboxClaim> ClaimAsync(int batchSize, CancellationToken cancellationToken)
+    public async Task<OutboxClaim> ClaimAsync(
+        IReadOnlyList<NotificationPriority> priorities, int batchSize, CancellationToken cancellationToken)
     {
         var connection = await _dataSource.OpenConnectionAsync(cancellationToken);
         try
         {
             var transaction = await connection.BeginTransactionAsync(cancellationToken);
-            var rows = await connection.QueryAsync<OutboxRow>(new CommandDefinition(
-                _claimSql, new { BatchSize = batchSize }, transaction, _timeoutSeconds, cancellationToken: cancellationToken));
-            return new OutboxClaim(connection, transaction, rows.AsList(), RejectAsync);
+            var rows = await ClaimOrder.ClaimAsync(priorities, batchSize, _claimDueSql, _claimSql, (sql, priority, limit) =>
+                connection.QueryAsync<OutboxRow>(new CommandDefinition(
+                    sql, new { Priority = priority.ToColumn(), BatchSize = limit }, transaction, _timeoutSeconds, cancellationToken: cancellationToken)));
+            return new OutboxClaim(connection, transaction, rows, RejectAsync);
         }
         catch
         {
@@ -74,4 +78,14 @@ internal sealed class PostgresOutboxStore : IOutboxStore
         return transaction.Connection!.ExecuteAsync(new CommandDefinition(
             _rejectSql, parameters, transaction, _timeoutSeconds, cancellationToken: cancellationToken));
     }
+
+    /// <summary>One claim: delete up to @BatchSize rows of @Priority matching <paramref name="due"/>, in <paramref name="order"/>.</summary>
+    private static string ClaimStatement(string s, string due, string order) => $"""
+        DELETE FROM "{s}".outbox
+        WHERE id IN (SELECT id FROM "{s}".outbox WHERE priority = @Priority AND {due}
+                     ORDER BY {order} LIMIT @BatchSize FOR UPDATE SKIP LOCKED)
+        RETURNING id AS Id, recipient AS Recipient, subject AS Subject, body AS Body, is_html AS IsHtml,
+                  created_at AS CreatedAt, expires_at AS ExpiresAt, traceparent AS TraceParent, priority AS Priority,
+                  not_before AS NotBefore
+        """;
 }

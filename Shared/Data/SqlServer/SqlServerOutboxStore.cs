@@ -19,16 +19,12 @@ internal sealed class SqlServerOutboxStore : IOutboxStore
         // READPAST skips rows another producer holds, ROWLOCK keeps the locks at row level, UPDLOCK makes
         // the read a locking one even where READ_COMMITTED_SNAPSHOT is on (so READPAST has locks to skip),
         // and the ordered CTE makes the batch the oldest rows (a bare DELETE TOP (n) takes any n rows).
-        ClaimSql = $"""
-            WITH batch AS (
-                SELECT TOP (@BatchSize) id, recipient, subject, body, is_html, created_at, expires_at, traceparent
-                FROM [{s}].[outbox] WITH (ROWLOCK, READPAST, UPDLOCK)
-                ORDER BY id)
-            DELETE FROM batch
-            OUTPUT DELETED.id AS Id, DELETED.recipient AS Recipient, DELETED.subject AS Subject,
-                   DELETED.body AS Body, DELETED.is_html AS IsHtml, DELETED.created_at AS CreatedAt,
-                   DELETED.expires_at AS ExpiresAt, DELETED.traceparent AS TraceParent;
-            """;
+        // Two claims per priority, each matching one filtered index of db/sqlserver/008 (the predicate
+        // repeats the index's filter literally, so the optimizer can match it): the rows without not_before
+        // through IX_outbox_claim (priority, id) WHERE not_before IS NULL, and the due scheduled rows
+        // through IX_outbox_scheduled (priority, not_before, id) WHERE not_before IS NOT NULL.
+        ClaimSql = ClaimStatement(s, "not_before IS NULL", "id");
+        ClaimDueSql = ClaimStatement(s, "not_before IS NOT NULL AND not_before <= SYSDATETIMEOFFSET()", "not_before, id");
         RejectSql = $"""
             MERGE [{s}].[rejected] WITH (HOLDLOCK) AS t
             USING (SELECT @Id AS id) AS src ON t.id = src.id
@@ -41,22 +37,27 @@ internal sealed class SqlServerOutboxStore : IOutboxStore
 
     internal string ClaimSql { get; }
 
+    internal string ClaimDueSql { get; }
+
     internal string RejectSql { get; }
 
     internal string CountSql { get; }
 
-    public async Task<OutboxClaim> ClaimAsync(int batchSize, CancellationToken cancellationToken)
+    public async Task<OutboxClaim> ClaimAsync(
+        IReadOnlyList<NotificationPriority> priorities, int batchSize, CancellationToken cancellationToken)
     {
         var connection = new SqlConnection(_connectionString);
         try
         {
             await connection.OpenAsync(cancellationToken);
             var transaction = await connection.BeginTransactionAsync(cancellationToken);
-            var rows = await connection.QueryAsync<OutboxRow>(new CommandDefinition(
-                ClaimSql, new { BatchSize = batchSize }, transaction, _timeoutSeconds, cancellationToken: cancellationToken));
-            // OUTPUT returns rows in no guaranteed order (a parallel or reordered plan may shuffle them),
-            // and the claim promises oldest first.
-            return new OutboxClaim(connection, transaction, rows.OrderBy(r => r.Id).ToList(), RejectAsync);
+            // The parameter is varchar like the column (IsAnsi): an nvarchar one would convert the column and could
+            // turn the index seek into a scan.
+            var rows = await ClaimOrder.ClaimAsync(priorities, batchSize, ClaimDueSql, ClaimSql, (sql, priority, limit) =>
+                connection.QueryAsync<OutboxRow>(new CommandDefinition(
+                    sql, new { Priority = new DbString { Value = priority.ToColumn(), IsAnsi = true, Length = 6 }, BatchSize = limit },
+                    transaction, _timeoutSeconds, cancellationToken: cancellationToken)));
+            return new OutboxClaim(connection, transaction, rows, RejectAsync);
         }
         catch
         {
@@ -82,4 +83,18 @@ internal sealed class SqlServerOutboxStore : IOutboxStore
         return transaction.Connection!.ExecuteAsync(new CommandDefinition(
             RejectSql, parameters, transaction, _timeoutSeconds, cancellationToken: cancellationToken));
     }
+
+    /// <summary>One claim: delete up to @BatchSize rows of @Priority matching <paramref name="due"/>, in <paramref name="order"/>.</summary>
+    private static string ClaimStatement(string s, string due, string order) => $"""
+        WITH batch AS (
+            SELECT TOP (@BatchSize) id, recipient, subject, body, is_html, created_at, expires_at, traceparent, priority, not_before
+            FROM [{s}].[outbox] WITH (ROWLOCK, READPAST, UPDLOCK)
+            WHERE priority = @Priority AND {due}
+            ORDER BY {order})
+        DELETE FROM batch
+        OUTPUT DELETED.id AS Id, DELETED.recipient AS Recipient, DELETED.subject AS Subject,
+               DELETED.body AS Body, DELETED.is_html AS IsHtml, DELETED.created_at AS CreatedAt,
+               DELETED.expires_at AS ExpiresAt, DELETED.traceparent AS TraceParent, DELETED.priority AS Priority,
+               DELETED.not_before AS NotBefore;
+        """;
 }

@@ -117,6 +117,7 @@ internal sealed class TestBroker : IAsyncDisposable
     }
 
     private IEnumerable<string> AllQueues() =>
-        new[] { Options.Queue, Options.DeadLetterQueue }
-            .Concat(Enumerable.Range(1, Options.RetryDelays.Length).Select(Options.RetryQueue));
+        Options.WorkQueues
+            .SelectMany(work => Enumerable.Range(1, Options.RetryDelays.Length).Select(n => RabbitMqOptions.RetryQueue(work, n)).Prepend(work))
+            .Append(Options.DeadLetterQueue);
 }

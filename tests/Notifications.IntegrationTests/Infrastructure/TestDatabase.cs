@@ -1,4 +1,5 @@
 using Dapper;
+using Notifications.Shared.Data;
 using Npgsql;
 
 namespace Notifications.IntegrationTests.Infrastructure;
@@ -24,15 +25,15 @@ internal sealed class TestDatabase
     }
 
     /// <summary>Inserts <paramref name="count"/> valid notifications in one statement; returns their ids.</summary>
-    public async Task<IReadOnlyList<long>> InsertAsync(int count, string subjectPrefix = "Order shipped")
+    public async Task<IReadOnlyList<long>> InsertAsync(int count, string subjectPrefix = "Order shipped", string priority = "normal")
     {
         await using var connection = await OpenAsync();
         var ids = await connection.QueryAsync<long>($"""
-            INSERT INTO {Schema}.outbox (recipient, subject, body)
-            SELECT 'user' || g || '@example.com', @Prefix || ' #' || g, 'Hello,' || chr(10) || 'your order ' || g || ' has shipped.'
+            INSERT INTO {Schema}.outbox (recipient, subject, body, priority)
+            SELECT 'user' || g || '@example.com', @Prefix || ' #' || g, 'Hello,' || chr(10) || 'your order ' || g || ' has shipped.', @Priority
             FROM generate_series(1, @Count) AS g
             RETURNING id
-            """, new { Count = count, Prefix = subjectPrefix });
+            """, new { Count = count, Prefix = subjectPrefix, Priority = priority });
         return ids.AsList();
     }
 
@@ -43,6 +44,41 @@ internal sealed class TestDatabase
         return await connection.ExecuteScalarAsync<long>(
             $"INSERT INTO {Schema}.outbox (recipient, subject, body) VALUES (@recipient, @subject, @body) RETURNING id",
             new { recipient, subject, body });
+    }
+
+    /// <summary>Enqueues one notification through the business apps' API, committed; returns its id.</summary>
+    public static async Task<long> EnqueueAsync(NewNotification notification)
+    {
+        await using var connection = await OpenAsync();
+        await using var transaction = await connection.BeginTransactionAsync();
+        long id = await NotificationOutbox.EnqueueAsync(transaction, notification, Schema);
+        await transaction.CommitAsync();
+        return id;
+    }
+
+    /// <summary>Which of <paramref name="ids"/> are still in the outbox.</summary>
+    public async Task<IReadOnlyList<long>> InOutboxAsync(IReadOnlyList<long> ids)
+    {
+        await using var connection = await OpenAsync();
+        return (await connection.QueryAsync<long>($"SELECT id FROM {Schema}.outbox WHERE id = ANY(@ids)", new { ids = ids.ToArray() })).AsList();
+    }
+
+    /// <summary>Delivery-log latency (updated_at - created_at, SMTP accepted and logged) of the given ids that are sent.</summary>
+    public async Task<IReadOnlyList<TimeSpan>> SentLatenciesAsync(IReadOnlyList<long> ids)
+    {
+        await using var connection = await OpenAsync();
+        var seconds = await connection.QueryAsync<double>(
+            $"SELECT extract(epoch FROM updated_at - created_at)::float8 FROM {Schema}.delivery_log WHERE status = 'sent' AND notification_id = ANY(@ids)",
+            new { ids = ids.ToArray() });
+        return seconds.Select(TimeSpan.FromSeconds).ToList();
+    }
+
+    /// <summary>How many of <paramref name="ids"/> the delivery log has as sent.</summary>
+    public async Task<long> CountSentAsync(IReadOnlyList<long> ids)
+    {
+        await using var connection = await OpenAsync();
+        return await connection.ExecuteScalarAsync<long>(
+            $"SELECT count(*) FROM {Schema}.delivery_log WHERE status = 'sent' AND notification_id = ANY(@ids)", new { ids = ids.ToArray() });
     }
 
     public async Task<long> CountAsync(string table)

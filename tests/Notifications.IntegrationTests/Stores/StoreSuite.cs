@@ -35,6 +35,65 @@ public abstract class StoreSuite
     }
 
     [Fact]
+    public async Task ClaimAsync_MixedPriorities_UrgentThenNormalThenBulkAndEachLaneOnlyItsOwn()
+    {
+        var (outbox, _) = await CreateStoresAsync();
+        long bulk1 = await EnqueueAsync(NotificationPriority.Bulk, notBefore: null);
+        long normal1 = await EnqueueAsync(NotificationPriority.Normal, notBefore: null);
+        long urgent = await EnqueueAsync(NotificationPriority.Urgent, notBefore: null);
+        long bulk2 = await EnqueueAsync(NotificationPriority.Bulk, notBefore: null);
+        long normal2 = await EnqueueAsync(NotificationPriority.Normal, notBefore: null);
+
+        await using (var standard = await outbox.ClaimAsync(OutboxLanes.Standard, 3, CancellationToken.None))
+        {
+            Assert.Equal([normal1, normal2, bulk1], standard.Rows.Select(r => r.Id));
+            Assert.Equal(["normal", "normal", "bulk"], standard.Rows.Select(r => r.Priority));
+        }
+
+        await using (var urgentLane = await outbox.ClaimAsync(OutboxLanes.Urgent, 10, CancellationToken.None))
+        {
+            Assert.Equal([urgent], urgentLane.Rows.Select(r => r.Id));
+            Assert.True(urgentLane.Rows[0].IsUrgent);
+        }
+
+        await using var all = await outbox.ClaimAsync(10, CancellationToken.None);
+        Assert.Equal([urgent, normal1, normal2, bulk1, bulk2], all.Rows.Select(r => r.Id));
+    }
+
+    [Fact]
+    public async Task ClaimAsync_NotBefore_DueRowsFirstAndLaterRowsNeverTaken()
+    {
+        var (outbox, _) = await CreateStoresAsync();
+        long now = await EnqueueAsync(NotificationPriority.Normal, notBefore: null);
+        long due = await EnqueueAsync(NotificationPriority.Normal, DateTimeOffset.UtcNow.AddMinutes(-1));
+        await EnqueueAsync(NotificationPriority.Normal, DateTimeOffset.UtcNow.AddDays(1));
+        await EnqueueAsync(NotificationPriority.Urgent, DateTimeOffset.UtcNow.AddDays(1));
+
+        await using (var claim = await outbox.ClaimAsync(10, CancellationToken.None))
+        {
+            Assert.Equal([due, now], claim.Rows.Select(r => r.Id));
+            await claim.CommitAsync(CancellationToken.None);
+        }
+
+        Assert.Equal(2, await outbox.CountAsync(CancellationToken.None));
+        await using var again = await outbox.ClaimAsync(10, CancellationToken.None);
+        Assert.Empty(again.Rows);
+    }
+
+    private async Task<long> EnqueueAsync(NotificationPriority priority, DateTimeOffset? notBefore)
+    {
+        var (connection, schema) = await OpenAppConnectionAsync();
+        await using (connection)
+        await using (var transaction = await connection.BeginTransactionAsync())
+        {
+            long id = await NotificationOutbox.EnqueueAsync(
+                transaction, new NewNotification("lane@example.com", "Lane", "body") { Priority = priority, NotBefore = notBefore }, schema);
+            await transaction.CommitAsync();
+            return id;
+        }
+    }
+
+    [Fact]
     public async Task ClaimAsync_TwoClaimsAtOnce_TakeDisjointRowsOldestFirst()
     {
         var (outbox, _) = await CreateStoresAsync();

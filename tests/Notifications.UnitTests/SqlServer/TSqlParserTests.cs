@@ -30,7 +30,7 @@ public sealed class TSqlParserTests
     {
         string[] expected =
         [
-            "SqlServerOutboxStore.ClaimSql", "SqlServerOutboxStore.RejectSql", "SqlServerOutboxStore.CountSql",
+            "SqlServerOutboxStore.ClaimSql", "SqlServerOutboxStore.ClaimDueSql", "SqlServerOutboxStore.RejectSql", "SqlServerOutboxStore.CountSql",
             "SqlServerDeliveryLogStore.FindSentSql", "SqlServerDeliveryLogStore.RecordSentSql",
             "SqlServerDeliveryLogStore.MarkSendingSql", "SqlServerDeliveryLogStore.ReleaseSql",
             "SqlServerOperationsStore.WindowSql", "SqlServerOperationsStore.PurgeSql",
@@ -56,6 +56,7 @@ public sealed class TSqlParserTests
         Assert.Contains("007_outbox_priority_not_before.sql", files);
         Assert.Contains("009_dead_letters_and_retention.sql", files);
         Assert.Contains("010_notification_status.sql", files);
+        Assert.Contains("008_outbox_lane_indexes.sql", files);
     }
 
     private static string PostgresScriptsDirectory()
@@ -91,10 +92,12 @@ public sealed class TSqlParserTests
         Assert.All(errors, e => Assert.StartsWith(nameof(TSql150Parser), e, StringComparison.Ordinal));
     }
 
-    [Fact]
-    public void ClaimSql_OutboxReference_CarriesRowlockReadpastAndUpdlock()
+    [Theory]
+    [InlineData(ClaimSql)]
+    [InlineData("SqlServerOutboxStore.ClaimDueSql")]
+    public void ClaimSql_OutboxReference_CarriesRowlockReadpastAndUpdlock(string name)
     {
-        var (fragment, _) = TSqlParsing.Parse(TSqlStatements.Get(ClaimSql));
+        var (fragment, _) = TSqlParsing.Parse(TSqlStatements.Get(name));
 
         var reference = Assert.Single(TableHintCollector.Collect(fragment, "outbox"));
 

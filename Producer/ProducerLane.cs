@@ -1,0 +1,22 @@
+using Notifications.Shared.Data;
+
+namespace Notifications.Producer;
+
+/// <summary>
+/// One claim loop of the producer: which priorities it claims (in order), how many at a time, and how it
+/// waits while the outbox has none of them. A process runs the standard lane (normal, then bulk) and the
+/// urgent lane side by side, each on its own AMQP channel.
+/// </summary>
+/// <param name="Name">For logs: <c>standard</c> or <c>urgent</c>.</param>
+/// <param name="Priorities">The priorities claimed, in order.</param>
+/// <param name="BatchSize">Rows per claim.</param>
+/// <param name="IdleDelay">The first pause after an empty claim.</param>
+/// <param name="MaxIdleDelay">The longest pause (it doubles up to this while empty).</param>
+internal sealed record ProducerLane(string Name, IReadOnlyList<NotificationPriority> Priorities, int BatchSize, TimeSpan IdleDelay, TimeSpan MaxIdleDelay)
+{
+    public static ProducerLane Standard(ProducerOptions options) =>
+        new("standard", OutboxLanes.Standard, options.BatchSize, options.IdleDelay, options.MaxIdleDelay);
+
+    public static ProducerLane Urgent(ProducerOptions options) =>
+        new("urgent", OutboxLanes.Urgent, options.UrgentBatchSize, options.UrgentPollInterval, options.UrgentPollInterval);
+}

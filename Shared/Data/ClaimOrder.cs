@@ -1,0 +1,33 @@
+namespace Notifications.Shared.Data;
+
+/// <summary>The order of a claim, the same in both dialects: see <see cref="IOutboxStore.ClaimAsync(IReadOnlyList{NotificationPriority}, int, CancellationToken)"/>.</summary>
+internal static class ClaimOrder
+{
+    /// <summary>
+    /// For each priority in turn, the due scheduled rows (<paramref name="dueSql"/>) and then the rows to send now
+    /// (<paramref name="nowSql"/>), until <paramref name="batchSize"/> rows are claimed. <paramref name="claim"/>
+    /// runs one statement for one priority and at most the given number of rows, in the claim's transaction.
+    /// </summary>
+    public static async Task<List<OutboxRow>> ClaimAsync(
+        IReadOnlyList<NotificationPriority> priorities, int batchSize, string dueSql, string nowSql,
+        Func<string, NotificationPriority, int, Task<IEnumerable<OutboxRow>>> claim)
+    {
+        var rows = new List<OutboxRow>();
+        foreach (var priority in priorities)
+        {
+            foreach (string sql in (string[])[dueSql, nowSql])
+            {
+                if (rows.Count == batchSize)
+                {
+                    return rows;
+                }
+
+                // RETURNING / OUTPUT give rows in no guaranteed order: each statement's rows are put in claim order.
+                var claimed = await claim(sql, priority, batchSize - rows.Count);
+                rows.AddRange(claimed.OrderBy(r => r.NotBefore).ThenBy(r => r.Id));
+            }
+        }
+
+        return rows;
+    }
+}

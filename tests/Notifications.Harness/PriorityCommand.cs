@@ -1,0 +1,140 @@
+using System.Diagnostics;
+using System.Globalization;
+
+namespace Notifications.Harness;
+
+/// <summary>
+/// <c>priority</c>: a bulk backlog of <c>--rows</c> draining at full speed for <c>--duration</c>, alone
+/// ("bulk only") and with urgent notifications arriving at <c>--urgent-rate</c> per second ("bulk + urgent"),
+/// alternately, <c>--runs</c> pairs. Reports the urgent latency from outbox commit to SMTP accepted and
+/// recorded (delivery log updated_at - created_at) and the bulk throughput of each run, and their ratio.
+/// </summary>
+internal sealed class PriorityCommand(BenchEnvironment env, HarnessOptions options, BenchDatabase db, BenchBroker broker)
+{
+    // Urgent rows are offered from this long after the producers start until this long before the window
+    // ends, so each one is delivered inside the consumers' window (they stop themselves at its end).
+    private static readonly TimeSpan Margin = TimeSpan.FromSeconds(5);
+
+    public async Task<int> RunAsync(string name)
+    {
+        if (options.Duration <= Margin * 3)
+        {
+            throw new ArgumentException($"--duration must be longer than {(Margin * 3).TotalSeconds} s in priority mode");
+        }
+
+        var bulkOnly = new List<RunResult>();
+        var mixed = new List<(RunResult Run, UrgentFlow.Result Urgent)>();
+        for (int i = 1; i <= options.Runs; i++)
+        {
+            Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"==> pair {i} of {options.Runs}: bulk only"));
+            bulkOnly.Add(await RunOnceAsync(Path.Combine(env.OutputDirectory, name, $"bulk-only-{i}"), alongside: null));
+            ResultsReport.PrintTable([bulkOnly[^1]]);
+
+            Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"==> pair {i} of {options.Runs}: bulk + urgent at {options.UrgentRate}/s"));
+            var flow = new UrgentFlow(db, options.UrgentRate, Margin);
+            var run = await RunOnceAsync(Path.Combine(env.OutputDirectory, name, $"bulk-urgent-{i}"), flow.OfferAsync);
+            var urgent = await flow.MeasureAsync();
+            // The consumers' window count includes the urgent deliveries: the bulk rate is without them.
+            run = run with { Consumed = run.Consumed - urgent.Sent, Label = "bulk + urgent" };
+            mixed.Add((run, urgent));
+            ResultsReport.PrintTable([run]);
+            Console.WriteLine(urgent.Describe());
+        }
+
+        double bulkOnlyRate = Median(bulkOnly.Select(r => r.RatePerMinute));
+        double mixedRate = Median(mixed.Select(m => m.Run.RatePerMinute));
+        double ratio = bulkOnlyRate <= 0 ? 0 : mixedRate / bulkOnlyRate;
+        var allUrgent = mixed.SelectMany(m => m.Urgent.LatenciesMs).Order().ToList();
+        Console.WriteLine();
+        Console.WriteLine("| run | bulk delivered in window | bulk rate / min | urgent offered / sent | urgent p50 ms | urgent p99 ms | urgent max ms | load |");
+        Console.WriteLine("|---|---:|---:|---:|---:|---:|---:|---:|");
+        foreach (var (run, i) in bulkOnly.Select((r, i) => (r, i + 1)))
+        {
+            Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                $"| bulk only {i} | {run.Consumed:N0} | {run.RatePerMinute:N0} | - | - | - | - | {run.LoadAverage:F1} |"));
+        }
+
+        foreach (var ((run, urgent), i) in mixed.Select((m, i) => (m, i + 1)))
+        {
+            Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                $"| bulk + urgent {i} | {run.Consumed:N0} | {run.RatePerMinute:N0} | {urgent.Offered} / {urgent.Sent} | {urgent.P50:F0} | {urgent.P99:F0} | {urgent.Max:F0} | {run.LoadAverage:F1} |"));
+        }
+
+        Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
+            $"\n  bulk rate, medians: with urgent {mixedRate:N0}/min, bulk only {bulkOnlyRate:N0}/min: ratio {ratio:F3} (target >= 0.90)"
+            + $"\n  urgent commit -> SMTP accepted, all {allUrgent.Count} of the runs: p50 {UrgentFlow.Percentile(allUrgent, 0.50):F0} ms, "
+            + $"p99 {UrgentFlow.Percentile(allUrgent, 0.99):F0} ms, max {(allUrgent.Count == 0 ? 0 : allUrgent[^1]):F0} ms (target p99 <= 250 ms)"));
+        ResultsReport.Write(env.OutputDirectory, name, new
+        {
+            options = RunCommand.Describe(options),
+            bulkOnly,
+            bulkUrgent = mixed.Select(m => new { run = m.Run, urgent = m.Urgent.Summary() }),
+            bulkRateRatio = ratio,
+            urgentP50Ms = UrgentFlow.Percentile(allUrgent, 0.50),
+            urgentP99Ms = UrgentFlow.Percentile(allUrgent, 0.99),
+            urgentMaxMs = allUrgent.Count == 0 ? 0 : allUrgent[^1],
+        }, [.. bulkOnly, .. mixed.Select(m => m.Run)]);
+        bool urgentLost = mixed.Any(m => m.Urgent.Sent < m.Urgent.Offered);
+        if (urgentLost)
+        {
+            Console.Error.WriteLine("error: some urgent notifications offered inside the window were not sent inside it");
+        }
+
+        return urgentLost ? 1 : RunCommand.Check([.. bulkOnly, .. mixed.Select(m => m.Run)]);
+    }
+
+    private Task<RunResult> RunOnceAsync(string directory, Func<TimeSpan, Task>? alongside) =>
+        new PipelineRun(env, options, db, broker).RunAsync(
+            options.Handlers[0], options.Prefetch[0], options.Batch[0], options.Duration, directory, seedPriority: "bulk", alongside);
+
+    private static double Median(IEnumerable<double> values)
+    {
+        var sorted = values.Order().ToList();
+        return sorted.Count == 0 ? 0 : sorted[sorted.Count / 2];
+    }
+}
+
+/// <summary>Urgent notifications inserted one at a time at a steady rate, and their measured latency.</summary>
+internal sealed class UrgentFlow(BenchDatabase db, int rate, TimeSpan margin)
+{
+    private readonly List<long> _ids = [];
+
+    /// <summary>Inserts rate x elapsed urgent rows, each its own transaction, inside the window less the margins.</summary>
+    public async Task OfferAsync(TimeSpan window)
+    {
+        await Task.Delay(margin);
+        var clock = Stopwatch.StartNew();
+        var offerFor = window - (margin * 2);
+        using var tick = new PeriodicTimer(TimeSpan.FromMilliseconds(5));
+        long number = 900_000_000;
+        while (clock.Elapsed < offerFor && await tick.WaitForNextTickAsync())
+        {
+            while (_ids.Count < (long)(clock.Elapsed.TotalSeconds * rate))
+            {
+                _ids.Add(await db.InsertUrgentAsync(number++));
+            }
+        }
+    }
+
+    public async Task<Result> MeasureAsync() => new(_ids.Count, await db.SentLatenciesMsAsync(_ids));
+
+    public static double Percentile(IReadOnlyList<double> sorted, double p) =>
+        sorted.Count == 0 ? 0 : sorted[Math.Min(sorted.Count - 1, (int)Math.Ceiling(p * sorted.Count) - 1)];
+
+    /// <summary>Offered urgent rows, and the latencies (ms, ascending) of those sent.</summary>
+    internal sealed record Result(int Offered, List<double> LatenciesMs)
+    {
+        public int Sent => LatenciesMs.Count;
+
+        public double P50 => Percentile(LatenciesMs, 0.50);
+
+        public double P99 => Percentile(LatenciesMs, 0.99);
+
+        public double Max => LatenciesMs.Count == 0 ? 0 : LatenciesMs[^1];
+
+        public object Summary() => new { Offered, Sent, p50Ms = P50, p99Ms = P99, maxMs = Max };
+
+        public string Describe() => string.Create(CultureInfo.InvariantCulture,
+            $"  urgent: {Offered} offered, {Sent} sent; commit -> SMTP accepted p50 {P50:F0} ms, p99 {P99:F0} ms, max {Max:F0} ms");
+    }
+}
