@@ -1,37 +1,32 @@
 using System.Diagnostics;
+using Notifications.Shared.Messaging;
 using RabbitMQ.Client;
 
 namespace Notifications.Consumer;
 
 /// <summary>
-/// The consumer's spans (source <c>Notifications.Consumer</c>): one per delivery handled, a child of the
-/// trace context the message brought (RabbitMQ.Client's deliver span, or the headers), and one per SMTP
-/// send under it. Without a listener nothing is created or extracted.
+/// The consumer's spans (source <c>Notifications.Consumer</c>): one per delivery handled (kind Consumer), a
+/// child of the producer's publish span whose context the message carries (<see cref="TraceContextHeader"/>),
+/// and one per SMTP send under it. Without a listener nothing is created or extracted.
 /// </summary>
 internal static class ConsumerTracing
 {
     public const string SourceName = "Notifications.Consumer";
     private static readonly ActivitySource Source = new(SourceName);
 
-    /// <summary>
-    /// On receipt: the context to continue. The client's deliver span is current while the receive callback
-    /// runs (it continues the publisher's trace); the handler runs later, on another flow, so it is kept.
-    /// </summary>
-    public static ActivityContext Capture(IReadOnlyBasicProperties properties)
-    {
-        if (!Source.HasListeners())
-        {
-            return default;
-        }
-
-        return Activity.Current is { } deliver ? deliver.Context : RabbitMQActivitySource.ContextExtractor(properties);
-    }
+    /// <summary>On receipt: the trace context the message brought, to continue when a handler takes it.</summary>
+    public static ActivityContext Capture(IReadOnlyBasicProperties properties) =>
+        Source.HasListeners() ? TraceContextHeader.Extract(properties.Headers) : default;
 
     /// <summary>The handling of one delivery, current while the handler works on it.</summary>
     public static Activity? StartProcessing(Delivery delivery)
     {
         var activity = Source.StartActivity("process notification", ActivityKind.Consumer, delivery.TraceContext);
-        activity?.SetTag("messaging.rabbitmq.delivery_tag", delivery.DeliveryTag).SetTag("notifications.attempt", delivery.Attempt);
+        if (activity is { IsAllDataRequested: true })
+        {
+            activity.SetTag("messaging.rabbitmq.delivery_tag", delivery.DeliveryTag).SetTag("notifications.attempt", delivery.Attempt);
+        }
+
         return activity;
     }
 
@@ -39,7 +34,11 @@ internal static class ConsumerTracing
     public static Activity? StartSend(long notificationId)
     {
         var activity = Source.StartActivity("smtp send", ActivityKind.Client);
-        activity?.SetTag("notifications.id", notificationId);
+        if (activity is { IsAllDataRequested: true })
+        {
+            activity.SetTag("notifications.id", notificationId);
+        }
+
         return activity;
     }
 

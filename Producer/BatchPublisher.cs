@@ -4,6 +4,7 @@ using Microsoft.Extensions.Options;
 using Notifications.Shared.Contract;
 using Notifications.Shared.Data;
 using Notifications.Shared.Hosting;
+using Notifications.Shared.Messaging;
 using RabbitMQ.Client;
 
 namespace Notifications.Producer;
@@ -36,21 +37,33 @@ internal sealed class BatchPublisher(
         // publish timeout). Cancelling it would roll back rows whose messages are already on the broker.
         using var timeout = new CancellationTokenSource(_options.PublishTimeout);
         var publishes = new List<Task>(claim.Rows.Count);
+        var spans = ProducerTracing.Enabled ? new List<(Activity Span, Task Confirm)>(claim.Rows.Count) : null;
         var rejects = new List<(OutboxRow Row, string Reason)>();
-        foreach (var row in claim.Rows)
+        try
         {
-            byte[] body = MessageSerializer.Serialize(row.ToMessage());
-            if (body.Length > _options.MaxMessageBytes)
+            foreach (var row in claim.Rows)
             {
-                rejects.Add((row, $"message too large: {body.Length} bytes serialized, the limit is {_options.MaxMessageBytes}"));
-                continue;
+                byte[] body = MessageSerializer.Serialize(row.ToMessage());
+                if (body.Length > _options.MaxMessageBytes)
+                {
+                    rejects.Add((row, $"message too large: {body.Length} bytes serialized, the limit is {_options.MaxMessageBytes}"));
+                    continue;
+                }
+
+                publishes.Add(Publish(channel, row, body, batch, spans, timeout.Token));
             }
 
-            publishes.Add(Publish(channel, row, body, batch, timeout.Token));
+            metrics.Published(publishes.Count);
+            await Task.WhenAll(publishes).WaitAsync(timeout.Token);
+        }
+        finally
+        {
+            if (spans is not null)
+            {
+                ProducerTracing.EndPublishes(spans);
+            }
         }
 
-        metrics.Published(publishes.Count);
-        await Task.WhenAll(publishes).WaitAsync(timeout.Token);
         metrics.Confirmed(publishes.Count);
         faults.Reached("before-commit");
         await claim.RejectAsync(rejects, timeout.Token);
@@ -61,23 +74,30 @@ internal sealed class BatchPublisher(
         return claim.Rows.Count;
     }
 
-    private Task Publish(IChannel channel, OutboxRow row, byte[] body, Activity? batch, CancellationToken cancellationToken)
+    private Task Publish(IChannel channel, OutboxRow row, byte[] body, Activity? batch, List<(Activity, Task)>? spans, CancellationToken cancellationToken)
     {
-        // Current while the client starts its own publish span (a child) and injects the trace context
-        // into the message headers; the batch is current again for the next row.
         var activity = tracing.StartPublish(row, batch);
+        var properties = Properties(row);
+        if (activity is not null)
+        {
+            // The client already sends a header table with every message (its confirm-tracking sequence
+            // number); the trace context is one entry more.
+            properties.Headers = new Dictionary<string, object?>(2);
+            TraceContextHeader.Inject(activity, properties.Headers);
+            Activity.Current = batch;
+        }
+
         // With confirm tracking on, each task completes when the broker confirms; a nack or a
         // mandatory return fails it with a PublishException.
         // Routed by the row's own priority: urgent rows to the urgent lane's queue, all others to the work queue.
         string queue = row.IsUrgent ? _rabbit.UrgentQueue : _rabbit.Queue;
-        var publish = channel.BasicPublishAsync(_rabbit.Exchange, queue, mandatory: true, Properties(row), body, cancellationToken).AsTask();
-        if (activity is null)
+        var publish = channel.BasicPublishAsync(_rabbit.Exchange, queue, mandatory: true, properties, body, cancellationToken).AsTask();
+        if (activity is not null)
         {
-            return publish;
+            spans?.Add((activity, publish));
         }
 
-        Activity.Current = batch;
-        return ProducerTracing.EndWithAsync(activity, publish);
+        return publish;
     }
 
     private static BasicProperties Properties(OutboxRow row) => new()

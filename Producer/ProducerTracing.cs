@@ -1,19 +1,23 @@
 using System.Diagnostics;
 using Microsoft.Extensions.Logging;
 using Notifications.Shared.Data;
+using Notifications.Shared.Messaging;
 
 namespace Notifications.Producer;
 
 /// <summary>
 /// The producer's spans (source <c>Notifications.Producer</c>): one per published batch, and under it (or
-/// under the row's stored traceparent) one per notification, the parent of RabbitMQ.Client's publish span.
-/// Without a listener — no tracer provider, or one that does not sample — nothing is created or parsed.
+/// under the row's stored traceparent) one per notification, whose context travels in the message to the
+/// consumer's span. Without a listener (no tracer provider) nothing is created or parsed.
 /// </summary>
 internal sealed class ProducerTracing(ILogger<ProducerTracing> logger)
 {
     public const string SourceName = "Notifications.Producer";
     private static readonly ActivitySource Source = new(SourceName);
     private int _invalidLogged;
+
+    /// <summary>Whether anything listens (a tracer provider is registered): only then are spans made.</summary>
+    public static bool Enabled => Source.HasListeners();
 
     /// <summary>The batch's span, started back at <paramref name="claimStarted"/> (empty polls make none).</summary>
     public static Activity? StartBatch(DateTimeOffset claimStarted, int rows)
@@ -24,40 +28,45 @@ internal sealed class ProducerTracing(ILogger<ProducerTracing> logger)
     }
 
     /// <summary>
-    /// The notification's publish span, current until the caller restores <paramref name="batch"/>: a child of
-    /// the row's traceparent (linked to the batch) if it has a valid one, else of the batch.
+    /// The notification's publish span (kind Producer), current until the caller restores <paramref name="batch"/>:
+    /// a child of the row's traceparent (linked to the batch) if it has a valid one, else of the batch. The
+    /// caller puts its context in the message (<see cref="TraceContextHeader"/>) and ends it with the batch's
+    /// confirms (<see cref="EndPublishes"/>).
     /// </summary>
     public Activity? StartPublish(OutboxRow row, Activity? batch)
     {
-        if (!Source.HasListeners())
+        if (!Enabled)
         {
             return null;
         }
 
         var parent = ParentOf(row);
         var activity = parent == default
-            ? Source.StartActivity("publish notification", ActivityKind.Internal)
-            : Source.StartActivity("publish notification", ActivityKind.Internal, parent,
+            ? Source.StartActivity("publish notification", ActivityKind.Producer)
+            : Source.StartActivity("publish notification", ActivityKind.Producer, parent,
                 links: batch is null ? null : [new ActivityLink(batch.Context)]);
-        activity?.SetTag("notifications.id", row.Id);
+        if (activity is { IsAllDataRequested: true })
+        {
+            activity.SetTag("notifications.id", row.Id);
+        }
+
         return activity;
     }
 
-    /// <summary>Ends <paramref name="activity"/> when <paramref name="publish"/> (its broker confirm) completes.</summary>
-    public static async Task EndWithAsync(Activity activity, Task publish)
+    /// <summary>
+    /// Ends a batch's publish spans once the batch's confirms are all in, or it failed: one pass over the
+    /// batch rather than a continuation per message. A publish that failed or had no confirm yet is an error.
+    /// </summary>
+    public static void EndPublishes(List<(Activity Span, Task Confirm)> publishes)
     {
-        try
+        foreach (var (span, confirm) in publishes)
         {
-            await publish;
-        }
-        catch (Exception ex)
-        {
-            activity.SetStatus(ActivityStatusCode.Error, ex.Message);
-            throw;
-        }
-        finally
-        {
-            activity.Dispose();
+            if (!confirm.IsCompletedSuccessfully)
+            {
+                span.SetStatus(ActivityStatusCode.Error, confirm.Exception?.InnerException?.Message ?? "not confirmed when the batch ended");
+            }
+
+            span.Dispose();
         }
     }
 

@@ -8,14 +8,20 @@ namespace Notifications.Consumer.Sending;
 
 /// <summary>
 /// Builds the <see cref="MimeMessage"/> for an <see cref="EmailMessage"/>: one text part, UTF-8. The headers
-/// go in through the constructor that takes them as they are, so MimeKit neither generates a Message-ID and
-/// Date only to have them replaced nor parses them back into its address lists. Output depends only on the
-/// inputs, so a resend carries the same Message-ID and Date.
+/// go in as a ready <see cref="HeaderList"/>, so MimeKit neither generates a Message-ID and Date only to have
+/// them replaced nor parses them back into its address lists; those whose wire form is known without
+/// MimeKit's encoder (the Message-ID, the id header, a short ASCII subject) are given as raw bytes. The body
+/// is encoded once, and its transfer encoding chosen without a second pass (<see cref="PreparedTextPart"/>).
+/// Output depends only on the inputs, so a resend carries the same Message-ID and Date.
 /// </summary>
 internal sealed class MimeMessageBuilder(string from, string messageIdDomain)
 {
+    // Longest subject written as it is: "Subject: " and it fill the 78 characters RFC 5322 2.1.1 recommends per line.
+    private const int RawSubjectLimit = 78 - 9;
+
     // Formatted once; each message gets a clone, as a header can belong to one header list only.
     private readonly Header fromHeader = new(Encoding.UTF8, HeaderId.From, from);
+    private readonly bool rawMessageId = IsPlainAscii(messageIdDomain);
 
     /// <summary>Builds the message to <paramref name="to"/> (already resolved for the envelope).</summary>
     public MimeMessage Build(EmailMessage email, MailboxAddress to)
@@ -26,21 +32,47 @@ internal sealed class MimeMessageBuilder(string from, string messageIdDomain)
             throw new SmtpSendException(SmtpFailureKind.Permanent, null, "Subject contains CR or LF (header injection)");
         }
 
-        var headers = new List<Header>(7)
+        string id = email.NotificationId.ToString(CultureInfo.InvariantCulture);
+        string messageId = string.Create(CultureInfo.InvariantCulture, $"<{id}.{email.CreatedAt.ToUnixTimeMilliseconds()}@{messageIdDomain}>");
+        var headers = new HeaderList
         {
             new(HeaderId.Date, DateUtils.FormatDate(email.CreatedAt.ToUniversalTime())),
             fromHeader.Clone(),
-            new(Encoding.UTF8, HeaderId.Subject, email.Subject),
-            new(HeaderId.MessageId, string.Create(CultureInfo.InvariantCulture,
-                $"<{email.NotificationId}.{email.CreatedAt.ToUnixTimeMilliseconds()}@{messageIdDomain}>")),
-            new("X-Notification-Id", email.NotificationId.ToString(CultureInfo.InvariantCulture)),
+            IsRawSubject(email.Subject) ? Raw(HeaderId.Subject, email.Subject) : new(Encoding.UTF8, HeaderId.Subject, email.Subject),
+            rawMessageId ? Raw(HeaderId.MessageId, messageId) : new(HeaderId.MessageId, messageId),
+            Raw("X-Notification-Id", id),
         };
 
-        var body = new TextPart(email.IsHtml ? TextFormat.Html : TextFormat.Plain);
-        body.SetText(Encoding.UTF8, NormalizeLineBreaks(email.Body));
+        var body = new PreparedTextPart(email.IsHtml ? TextFormat.Html : TextFormat.Plain, NormalizeLineBreaks(email.Body));
         var message = new MimeMessage(headers) { Body = body };
         message.To.Add(to);
         return message;
+    }
+
+    /// <summary>
+    /// Whether MimeKit's encoder would write <paramref name="subject"/> unchanged: printable ASCII, no
+    /// encoded-word marker ("=?") for a reader to decode, no space to fold or trim at either end, short enough
+    /// for one line.
+    /// </summary>
+    internal static bool IsRawSubject(string subject) =>
+        subject.Length is > 0 and <= RawSubjectLimit && IsPlainAscii(subject)
+        && subject[0] != ' ' && subject[^1] != ' ' && !subject.Contains("=?", StringComparison.Ordinal);
+
+    private static bool IsPlainAscii(string value) => !value.AsSpan().ContainsAnyExceptInRange(' ', '~');
+
+    private static Header Raw(HeaderId id, string value) => Raw(new Header(id, string.Empty), value);
+
+    private static Header Raw(string field, string value) => Raw(new Header(field, string.Empty), value);
+
+    // The value as it goes on the wire: " value" and a line end (MimeKit writes it with the message's line ends).
+    private static Header Raw(Header header, string value)
+    {
+        byte[] raw = new byte[value.Length + 2];
+        raw[0] = (byte)' ';
+        System.Text.Encoding.ASCII.GetBytes(value, raw.AsSpan(1));
+        raw[^1] = (byte)'\n';
+        header.SetRawValue(raw);
+        return header;
     }
 
     /// <summary>

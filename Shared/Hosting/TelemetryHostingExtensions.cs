@@ -17,10 +17,12 @@ public static class TelemetryHostingExtensions
 {
     /// <summary>
     /// The activity sources a worker's traces are made of: its own (<c>Notifications.Producer</c>,
-    /// <c>Notifications.Consumer</c>), RabbitMQ.Client's publish and deliver spans, and Npgsql's commands.
+    /// <c>Notifications.Consumer</c>) and Npgsql's commands. Not RabbitMQ.Client's publish and deliver spans:
+    /// the producer's and the consumer's own spans are the messaging spans, and they carry the trace context
+    /// in the message themselves (<see cref="Messaging.TraceContextHeader"/>).
     /// </summary>
     public static TracerProviderBuilder AddNotificationsSources(this TracerProviderBuilder tracing) =>
-        tracing.AddSource("Notifications.*", "RabbitMQ.Client.Publisher", "RabbitMQ.Client.Subscriber").AddNpgsql();
+        tracing.AddSource("Notifications.*").AddNpgsql();
 
     /// <summary>Adds the meter provider (Prometheus, plus OTLP if configured) and, only with an OTLP endpoint, the tracer provider.</summary>
     /// <param name="builder">The worker's host builder.</param>

@@ -32,26 +32,35 @@ internal sealed class PipelineRun(BenchEnvironment env, HarnessOptions options, 
         var workers = new CpuMeter(() => fleet.Pids);
         var services = new CpuMeter(() => ProcStat.FindByName("postgres", "beam.smp"));
         var sinkCpu = new CpuMeter(() => sink is null ? [] : [sink.Id]);
+        // The same CPU split by process, for CPU per notification of each (the broker and the database are
+        // shared with any other work on the machine: their figures include it).
+        var consumerCpu = new CpuMeter(() => fleet.ConsumerPids);
+        var producerCpu = new CpuMeter(() => fleet.ProducerPids);
+        var brokerCpu = new CpuMeter(() => ProcStat.FindByName("beam.smp"));
+        var databaseCpu = new CpuMeter(() => ProcStat.FindByName("postgres"));
+        CpuMeter[] meters = [workers, services, sinkCpu, consumerCpu, producerCpu, brokerCpu, databaseCpu];
         var (deleted0, logged0) = await db.CountersAsync();
         long sink0 = sink?.Messages ?? 0;
 
         fleet.StartProducers(batch);
         var clock = Stopwatch.StartNew();
         var beside = alongside?.Invoke(duration) ?? Task.CompletedTask;
-        Array.ForEach([workers, services, sinkCpu], m => m.Start());
+        Array.ForEach(meters, m => m.Start());
         var progress = new ProgressLine(options.Rows);
         double? ninety = null;
+        long deliveredInWindow = 0;
         while (clock.Elapsed < duration)
         {
             await Task.Delay(TimeSpan.FromSeconds(1) - TimeSpan.FromTicks(clock.Elapsed.Ticks % TimeSpan.TicksPerSecond));
-            Array.ForEach([workers, services, sinkCpu], m => m.Sample());
+            Array.ForEach(meters, m => m.Sample());
             var (deleted, logged) = await db.CountersAsync();
             long delivered = sink is null ? logged - logged0 : sink.Messages - sink0;
+            deliveredInWindow = delivered;
             ninety ??= delivered >= options.Rows * 0.9 ? clock.Elapsed.TotalSeconds : null;
             progress.Print(clock.Elapsed, deleted - deleted0, delivered, await broker.DepthAsync());
         }
 
-        Array.ForEach([workers, services, sinkCpu], m => m.Stop());
+        Array.ForEach(meters, m => m.Stop());
         await beside;
         double wall = clock.Elapsed.TotalSeconds;
         double load = ProcStat.LoadAverage();
@@ -84,6 +93,7 @@ internal sealed class PipelineRun(BenchEnvironment env, HarnessOptions options, 
             WorkerCpuSeconds = workers.Seconds,
             DbBrokerCpuSeconds = services.Seconds,
             SinkCpuSeconds = sinkCpu.Seconds,
+            Cpu = new CpuSplit(deliveredInWindow, consumerCpu.Seconds, producerCpu.Seconds, brokerCpu.Seconds, databaseCpu.Seconds, sinkCpu.Seconds),
             LatencyP50Ms = reports.Max(r => r.GetProperty("latencyP50Ms").GetDouble()),
             LatencyP95Ms = reports.Max(r => r.GetProperty("latencyP95Ms").GetDouble()),
             LatencyP99Ms = reports.Max(r => r.GetProperty("latencyP99Ms").GetDouble()),

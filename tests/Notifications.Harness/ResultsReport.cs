@@ -22,6 +22,13 @@ internal static class ResultsReport
                 + $"{r.LatencyP50Ms:F1} | {r.LatencyP99Ms:F1} | {r.PeakRssMib:F0} | {(r.TimeTo90PercentSeconds is { } t ? t.ToString("F0", CultureInfo.InvariantCulture) : "-")} | "
                 + $"{(r.SinkReceived is { } s ? s.ToString("N0", CultureInfo.InvariantCulture) : "-")} / {r.LogSent:N0} / {r.DeliveredTotal:N0} | {r.LoadAverage:F1} |"));
         }
+
+        foreach (var c in runs.Select(r => r.Cpu).OfType<CpuSplit>())
+        {
+            Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                $"  CPU us per notification ({c.Delivered:N0} in the window): consumer {c.ConsumerMicros:F0}, producer {c.ProducerMicros:F0}, "
+                + $"broker {c.BrokerMicros:F0}, database {c.DatabaseMicros:F0}, sink {c.SinkMicros:F0}, total {c.TotalMicros:F0}"));
+        }
     }
 
     public static void PrintCeilings(IReadOnlyList<CeilingResult> ceilings, RunResult? run)

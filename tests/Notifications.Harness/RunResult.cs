@@ -50,6 +50,9 @@ internal sealed record RunResult
 
     public double SinkCpuSeconds { get; init; }
 
+    /// <summary>CPU by process, and per notification delivered in the same window; null for older result files.</summary>
+    public CpuSplit? Cpu { get; init; }
+
     public double WorkerCores => WallSeconds <= 0 ? 0 : WorkerCpuSeconds / WallSeconds;
 
     public double DbBrokerCores => WallSeconds <= 0 ? 0 : DbBrokerCpuSeconds / WallSeconds;

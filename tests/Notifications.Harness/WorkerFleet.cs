@@ -11,6 +11,10 @@ internal sealed class WorkerFleet(BenchEnvironment env, HarnessOptions options, 
 
     public IEnumerable<int> Pids => _consumers.Concat(_producers).Where(w => !w.HasExited).Select(w => w.Id);
 
+    public IEnumerable<int> ConsumerPids => _consumers.Where(w => !w.HasExited).Select(w => w.Id);
+
+    public IEnumerable<int> ProducerPids => _producers.Where(w => !w.HasExited).Select(w => w.Id);
+
     public IReadOnlyList<WorkerProcess> Consumers => _consumers;
 
     /// <summary>Starts the consumers and waits until each has its handlers running.</summary>
