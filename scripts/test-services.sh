@@ -62,7 +62,7 @@ decide_sqlserver() {
   fi
   if ! docker_reachable; then
     sqlserver_note="SQL Server store suite: NOT RUN — NOTIFICATIONS_TEST_SQLSERVER is not set and no Docker engine answers for Testcontainers.MsSql"
-  elif docker image inspect "$image" >/dev/null 2>&1 || reason=$(timeout 900 docker pull -q "$image" 2>&1); then
+  elif docker image inspect "$image" >/dev/null 2>&1 || reason=$(timeout 600 docker pull -q "$image" 2>&1); then
     docker_api_for_testcontainers
     sqlserver_note="SQL Server store suite: RUN with Testcontainers.MsSql ($image)"
     return
