@@ -3,8 +3,9 @@ namespace Notifications.IntegrationTests.Infrastructure.Containers;
 /// <summary>
 /// The broker and the database in containers, each started once per test run on first use (only when its
 /// NOTIFICATIONS_TEST_* endpoint is unset, see <see cref="TestServices"/>) and removed after the last
-/// test of the services collection (<see cref="ContainerLifetime"/>), or else when the test process exits. Start-up failures (no Docker engine, an image that cannot be pulled) are kept and
-/// fail every test that needs the service, with the reason.
+/// test of the services collection (<see cref="ContainerLifetime"/>), or else when the test process exits.
+/// A start-up failure (no Docker engine, an image that cannot be pulled, the engine restarted mid-start)
+/// is kept: every test that needs the service fails at once with the reason, none waits for it again.
 /// </summary>
 internal static class ContainerServices
 {
