@@ -38,6 +38,7 @@ internal static class ContainerServices
         }
         catch (Exception e)
         {
+            ServiceLog.Note(name, $"Testcontainers, image {image}: did not start — {e.Message.Split('\n')[0].Trim()}");
             throw new InvalidOperationException(
                 $"{variable} is not set, so the tests start {name} with Testcontainers from image '{image}', which failed: {e.Message} "
                 + $"Either make a Docker engine reachable with that image (or pulled from a registry; {ContainerImages.SetVariable}=local "
