@@ -78,9 +78,18 @@ internal sealed class ChaosRun : IAsyncDisposable
     public static Task WaitExitAsync(WorkerProcess worker) =>
         Eventually.WaitAsync(() => Task.FromResult(worker.HasExited), exited => exited, Patience, "worker exit");
 
-    /// <summary>Runs a command of the machine (rabbitmqctl, kill, service) and fails on a non-zero exit.</summary>
+    /// <summary>
+    /// Runs a command on the broker's machine (rabbitmqctl, kill, service) and fails on a non-zero exit: on
+    /// this machine, or inside the broker's container when the tests started one.
+    /// </summary>
     public static async Task ShellAsync(string command)
     {
+        if (TestServices.BrokerContainer is { } container)
+        {
+            await container.RunAsync(command);
+            return;
+        }
+
         var info = new ProcessStartInfo("bash") { RedirectStandardOutput = true, RedirectStandardError = true };
         info.ArgumentList.Add("-c");
         info.ArgumentList.Add(command);

@@ -51,6 +51,9 @@ internal static class ChaosScenarios
         [5] = ("broker crashed (kill -9)", async run =>
         {
             StartPipeline(run);
+            // A container's port mapping does not survive its broker being killed and started again.
+            _ = Infrastructure.TestServices.BrokerContainer is null ? 0 : throw new NotSupportedException(
+                "Scenario 5 kills the broker's process and starts the service again: it needs the machine's broker (scripts/setup, NOTIFICATIONS_TEST_RABBITMQ set), not a container.");
             await run.WaitReceivedAsync(0.3);
             await ShellAsync($"kill -9 $({Beam}) && sleep 1 && (service rabbitmq-server start >/dev/null 2>&1 || true) && rabbitmqctl -q --timeout 120 await_startup");
         }),
@@ -58,7 +61,14 @@ internal static class ChaosScenarios
         {
             StartPipeline(run);
             await run.WaitReceivedAsync(0.3);
-            await ShellAsync($"pid=$({Beam}); kill -STOP $pid; sleep 10; kill -CONT $pid");
+            if (Infrastructure.TestServices.BrokerContainer is { } container)
+            {
+                await container.PauseAsync(TimeSpan.FromSeconds(10));   // the cgroup freezer: SIGSTOP for the whole container
+            }
+            else
+            {
+                await ShellAsync($"pid=$({Beam}); kill -STOP $pid; sleep 10; kill -CONT $pid");
+            }
         }),
         [7] = ("connections dropped", async run =>
         {

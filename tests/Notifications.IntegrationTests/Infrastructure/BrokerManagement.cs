@@ -6,8 +6,9 @@ using System.Text.Json;
 namespace Notifications.IntegrationTests.Infrastructure;
 
 /// <summary>
-/// The broker's management HTTP API (port 15672, as scripts/setup configures it; same host and user as
-/// the AMQP endpoint, an administrator): private vhosts, connection limits and forced closes.
+/// The broker's management HTTP API (<see cref="TestServices.RabbitMqManagementUri"/>: port 15672 of
+/// scripts/setup's broker, or the broker container's; same user as the AMQP endpoint, an administrator):
+/// private vhosts, connection limits and forced closes.
 /// </summary>
 internal sealed class BrokerManagement : IDisposable
 {
@@ -24,7 +25,7 @@ internal sealed class BrokerManagement : IDisposable
     {
         var amqp = TestServices.RabbitMqUri;
         string user = Uri.UnescapeDataString(amqp.UserInfo.Split(':')[0]);
-        var http = new HttpClient { BaseAddress = new UriBuilder("http", amqp.Host, 15672).Uri, Timeout = TimeSpan.FromSeconds(30) };
+        var http = new HttpClient { BaseAddress = TestServices.RabbitMqManagementUri, Timeout = TimeSpan.FromSeconds(30) };
         http.DefaultRequestHeaders.Authorization = new AuthenticationHeaderValue("Basic", Convert.ToBase64String(Encoding.UTF8.GetBytes(Uri.UnescapeDataString(amqp.UserInfo))));
         return new BrokerManagement(http, user);
     }

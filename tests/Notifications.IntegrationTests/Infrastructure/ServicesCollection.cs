@@ -1,3 +1,5 @@
+using Notifications.IntegrationTests.Infrastructure.Containers;
+
 namespace Notifications.IntegrationTests.Infrastructure;
 
 /// <summary>
@@ -5,4 +7,4 @@ namespace Notifications.IntegrationTests.Infrastructure;
 /// the SMTP server and the tables belong to one test, and so two cores are not shared by two pipelines.
 /// </summary>
 [CollectionDefinition("services", DisableParallelization = true)]
-public sealed class ServicesCollection;
+public sealed class ServicesCollection : ICollectionFixture<ContainerLifetime>;

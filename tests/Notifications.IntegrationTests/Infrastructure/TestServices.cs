@@ -1,19 +1,36 @@
+using Notifications.IntegrationTests.Infrastructure.Containers;
+
 namespace Notifications.IntegrationTests.Infrastructure;
 
 /// <summary>
-/// Endpoints of the real services, from the environment that <c>scripts/test</c> sets up. A missing
-/// endpoint fails the test with instructions; it is never a silent skip.
+/// Endpoints of the real services. A NOTIFICATIONS_TEST_* variable wins (scripts/test sets them from
+/// scripts/setup's services); without it the service is started in a container with Testcontainers
+/// (<see cref="ContainerServices"/>). A service that is neither fails the test with instructions; it is
+/// never a silent skip. How each service was had is written to .run/test-services.txt.
 /// </summary>
 internal static class TestServices
 {
-    public static string PostgresConnectionString => Require("NOTIFICATIONS_TEST_POSTGRES");
+    public const string PostgresVariable = "NOTIFICATIONS_TEST_POSTGRES";
+    public const string RabbitMqVariable = "NOTIFICATIONS_TEST_RABBITMQ";
 
-    public static Uri RabbitMqUri => new(Require("NOTIFICATIONS_TEST_RABBITMQ"));
+    public static string PostgresConnectionString => FromEnvironment(PostgresVariable, "PostgreSQL") ?? ContainerServices.Database.ConnectionString;
 
-    private static string Require(string variable) =>
-        Environment.GetEnvironmentVariable(variable) is { Length: > 0 } value
-            ? value
-            : throw new InvalidOperationException(
-                $"{variable} is not set. Integration tests need the real services: run scripts/test "
-                + "(it installs and starts RabbitMQ, PostgreSQL and smtp-sink), or source .run/services.env after scripts/setup.");
+    public static Uri RabbitMqUri => new(FromEnvironment(RabbitMqVariable, "RabbitMQ") ?? ContainerServices.Broker.AmqpUri.ToString());
+
+    /// <summary>The management API: port 15672 of the broker's host (scripts/setup), or the container's mapped port.</summary>
+    public static Uri RabbitMqManagementUri => BrokerContainer?.ManagementUri ?? new UriBuilder("http", RabbitMqUri.Host, 15672).Uri;
+
+    /// <summary>The broker's container when the tests started one; null when the broker is the one named by the environment.</summary>
+    public static BrokerContainer? BrokerContainer => FromEnvironment(RabbitMqVariable, "RabbitMQ") is null ? ContainerServices.Broker : null;
+
+    private static string? FromEnvironment(string variable, string service)
+    {
+        if (Environment.GetEnvironmentVariable(variable) is not { Length: > 0 } value)
+        {
+            return null;
+        }
+
+        ServiceLog.Note(service, $"{variable} from the environment");
+        return value;
+    }
 }

@@ -1,41 +1,88 @@
 using Dapper;
 using Microsoft.Data.SqlClient;
 using Notifications.IntegrationTests.Infrastructure;
+using Notifications.IntegrationTests.Infrastructure.Containers;
+using Testcontainers.MsSql;
 
 namespace Notifications.IntegrationTests.Stores;
 
 /// <summary>
-/// A fresh schema on the SQL Server named by NOTIFICATIONS_TEST_SQLSERVER, migrated from db/sqlserver for
-/// this run of the suite and dropped afterwards. Without the variable every test of the suite fails with
-/// the instructions below; scripts/test excludes the suite (trait Category=SqlServer) when it is unset.
+/// A fresh schema on a real SQL Server, migrated from db/sqlserver for this run of the suite and dropped
+/// afterwards. The server: the connection string in NOTIFICATIONS_TEST_SQLSERVER, or else one started for
+/// the suite with Testcontainers.MsSql (image NOTIFICATIONS_TEST_SQLSERVER_IMAGE, default
+/// mcr.microsoft.com/mssql/server:2022-latest) and removed afterwards. When neither can be had every test
+/// of the suite fails with the reason; scripts/test excludes the suite (trait Category=SqlServer) and says
+/// NOT RUN when it knows beforehand that neither can be had.
 /// </summary>
 public sealed class SqlServerSchema : IAsyncLifetime
 {
     public const string Variable = "NOTIFICATIONS_TEST_SQLSERVER";
 
-    public string ConnectionString { get; } = Environment.GetEnvironmentVariable(Variable) is { Length: > 0 } value
-        ? value
-        : throw new InvalidOperationException(
-            $"{Variable} is not set. The SQL Server store suite needs a real SQL Server 2019 or later: set it to a "
-            + "connection string (e.g. Server=127.0.0.1,1433;User ID=sa;Password=...;TrustServerCertificate=true;Database=notifications_test) "
-            + "or run scripts/test, which excludes this suite when the variable is unset.");
+    private MsSqlContainer? _container;
+    private string? _connectionString;
+
+    public string ConnectionString => _connectionString ?? throw new InvalidOperationException("The SQL Server schema is not initialized.");
 
     public string Name { get; } = $"nt_{Guid.NewGuid():N}"[..15];
 
     public async Task InitializeAsync()
     {
+        if (Environment.GetEnvironmentVariable(Variable) is { Length: > 0 } value)
+        {
+            ServiceLog.Note("SQL Server", $"{Variable} from the environment");
+            _connectionString = value;
+        }
+        else
+        {
+            _connectionString = await StartContainerAsync();
+        }
+
         await using var connection = await OpenAsync();
         await SqlServerMigrator.ApplyAsync(connection, Name);
     }
 
     public async Task DisposeAsync()
     {
+        if (_container is not null)
+        {
+            await _container.DisposeAsync();
+            return;
+        }
+
+        if (_connectionString is null)
+        {
+            return;
+        }
+
         await using var connection = await OpenAsync();
         await connection.ExecuteAsync($"""
             DROP FUNCTION IF EXISTS [{Name}].[notification_status];
             DROP TABLE IF EXISTS [{Name}].[outbox], [{Name}].[delivery_log], [{Name}].[rejected], [{Name}].[dead_letter], [{Name}].[retention];
             DROP SCHEMA IF EXISTS [{Name}];
             """);
+    }
+
+    private async Task<string> StartContainerAsync()
+    {
+        string image = ContainerImages.SqlServer;
+        _container = new MsSqlBuilder(image).WithCreateParameterModifier(Loopback.PublishOnly).Build();
+        try
+        {
+            await _container.StartAsync();
+        }
+        catch (Exception e)
+        {
+            throw new InvalidOperationException(
+                $"{Variable} is not set, so the SQL Server store suite starts SQL Server with Testcontainers from image '{image}', which failed: {e.Message} "
+                + $"Either make a Docker engine reachable that can pull that image, or set {Variable} to a connection string of a SQL Server 2019 or later "
+                + "(e.g. Server=127.0.0.1,1433;User ID=sa;Password=...;TrustServerCertificate=true;Database=notifications_test).", e);
+        }
+
+        ServiceLog.Note("SQL Server", $"Testcontainers, image {image}, container {_container.Id[..12]}");
+        return new SqlConnectionStringBuilder(_container.GetConnectionString())
+        {
+            DataSource = $"{Loopback.Host},{_container.GetMappedPublicPort(MsSqlBuilder.MsSqlPort)}",
+        }.ConnectionString;
     }
 
     public async Task<SqlConnection> OpenAsync()
