@@ -10,7 +10,8 @@ namespace Notifications.Shared.Messaging;
 /// <remarks>
 /// <c>{Queue}</c> is the work queue; <c>{Queue}.retry.N</c> hold a transiently failed message for the
 /// N-th delay, then dead-letter it back to the exchange; <c>{Queue}.dead</c> keeps what will never be sent,
-/// with the reason in its headers.
+/// with the reason in its headers. The queues' arguments (queue type, TTL, dead-letter targets, delivery
+/// limit) come from <see cref="QueueArguments"/>.
 /// </remarks>
 public static class RabbitTopology
 {
@@ -21,16 +22,11 @@ public static class RabbitTopology
         ArgumentNullException.ThrowIfNull(options);
         await channel.ExchangeDeclareAsync(options.Exchange, ExchangeType.Direct, durable: true, autoDelete: false,
             cancellationToken: cancellationToken);
-        await DeclareBoundQueueAsync(channel, options, options.Queue, arguments: null, cancellationToken);
-        await DeclareBoundQueueAsync(channel, options, options.DeadLetterQueue, arguments: null, cancellationToken);
+        await DeclareBoundQueueAsync(channel, options, options.Queue, QueueArguments.For(options, QueueRole.Work), cancellationToken);
+        await DeclareBoundQueueAsync(channel, options, options.DeadLetterQueue, QueueArguments.For(options, QueueRole.DeadLetter), cancellationToken);
         for (int attempt = 1; attempt <= options.RetryDelays.Length; attempt++)
         {
-            var arguments = new Dictionary<string, object?>
-            {
-                ["x-message-ttl"] = (long)options.RetryDelays[attempt - 1].TotalMilliseconds,
-                ["x-dead-letter-exchange"] = options.Exchange,
-                ["x-dead-letter-routing-key"] = options.Queue,
-            };
+            var arguments = QueueArguments.For(options, QueueRole.Retry, options.RetryDelays[attempt - 1]);
             await DeclareBoundQueueAsync(channel, options, options.RetryQueue(attempt), arguments, cancellationToken);
         }
     }
