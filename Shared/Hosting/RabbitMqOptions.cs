@@ -14,7 +14,7 @@ public sealed class RabbitMqOptions : IValidatableObject
     public Uri Uri { get; set; } = new("amqp://guest:guest@127.0.0.1:5672/");
 
     /// <summary>
-    /// Optional comma-separated <c>host:port</c> list of the cluster's nodes (e.g.
+    /// Optional comma-separated <c>host[:port]</c> list (port 5672 when left out) of the cluster's nodes (e.g.
     /// <c>rabbit1:5672,rabbit2:5672</c>). Set: the client connects to one of them (in random order) and
     /// recovers onto any other; credentials and virtual host still come from <see cref="Uri"/>.
     /// Empty: the host and port of <see cref="Uri"/>.
@@ -84,7 +84,7 @@ public sealed class RabbitMqOptions : IValidatableObject
         {
             if (BrokerEndpoints().Any(e => e.Port is <= 0 or > 65535 || string.IsNullOrWhiteSpace(e.HostName)))
             {
-                error = $"RabbitMq:Endpoints '{Endpoints}': every entry needs a host and a port in 1-65535";
+                error = $"RabbitMq:Endpoints '{Endpoints}': every entry needs a host (and a port in 1-65535 if given)";
             }
         }
         catch (Exception ex) when (ex is FormatException or ArgumentException or OverflowException)

@@ -211,7 +211,7 @@ internal static class ChaosScenarios
             await Task.Delay(TimeSpan.FromSeconds(10));
             int next = await Infrastructure.TestCluster.LeaderAsync(run.Broker.Options.Queue);
             await Infrastructure.TestCluster.RunAsync($"start {leader}");
-            run.Notes.Add($"leader on node {leader} SIGKILLed, new leader node {next}, node {leader} back after the drain's start");
+            run.Notes.Add($"leader on node {leader} SIGKILLed, new leader node {next}, node {leader} started again and rejoined");
         }),
         [21] = ("cluster: one node partitioned away (pause_minority)", async run =>
         {
