@@ -218,13 +218,19 @@ internal static class ChaosScenarios
             StartPipeline(run);
             await run.WaitReceivedAsync(0.3);
             int leader = await Infrastructure.TestCluster.LeaderAsync(run.Broker.Options.Queue);
+            int pausedBefore = Infrastructure.TestCluster.MinorityPauses(leader);
             await Infrastructure.TestCluster.RunAsync($"partition {leader}");
             try
             {
                 // net_ticktime 10 s: both sides notice in 10-15 s; the minority node pauses.
                 await Task.Delay(TimeSpan.FromSeconds(25));
                 int next = await Infrastructure.TestCluster.LeaderAsync(run.Broker.Options.Queue);
-                run.Notes.Add($"leader node {leader} cut off (iptables) for 25 s, new leader node {next}");
+                bool paused = Infrastructure.TestCluster.MinorityPauses(leader) > pausedBefore;
+                run.Notes.Add($"leader node {leader} cut off (iptables) for 25 s, {(paused ? "paused itself (minority)" : "DID NOT PAUSE")}, new leader node {next}");
+                if (!paused)
+                {
+                    throw new InvalidOperationException($"node {leader} did not detect the partition: its log has no new minority pause");
+                }
             }
             finally
             {
@@ -241,12 +247,14 @@ internal static class ChaosScenarios
             StartPipeline(run);
             await run.WaitReceivedAsync(0.2);
             var clock = System.Diagnostics.Stopwatch.StartNew();
+            var receivedAt = new List<string>();
             for (int node = 1; node <= 3; node++)
             {
+                receivedAt.Add($"{100.0 * run.Sink.MessageCount() / Count:F0} %");
                 await Infrastructure.TestCluster.RunAsync($"restart {node}");
             }
 
-            run.Notes.Add($"nodes 1, 2, 3 restarted one after another in {clock.Elapsed.TotalSeconds:F0} s");
+            run.Notes.Add($"nodes 1, 2, 3 restarted one after another in {clock.Elapsed.TotalSeconds:F0} s; received before each: {string.Join(", ", receivedAt)}");
         }),
     };
 

@@ -20,6 +20,15 @@ internal static class TestCluster
     public static async Task<int> LeaderAsync(string queue) =>
         int.Parse((await RunAsync($"leader {queue}")).Trim(), System.Globalization.CultureInfo.InvariantCulture);
 
+    /// <summary>How often node <paramref name="node"/> has paused itself as the minority of a partition (its log's count).</summary>
+    public static int MinorityPauses(int node)
+    {
+        string log = RepositoryLayout.File(".run", "cluster", $"q{node}", "log", $"notif-q{node}@localhost.log");
+        return File.Exists(log)
+            ? File.ReadLines(log).Count(line => line.Contains("Cluster minority/secondary status detected", StringComparison.Ordinal))
+            : 0;
+    }
+
     /// <summary>Runs <c>scripts/cluster</c> with <paramref name="arguments"/>; a non-zero exit throws with its output.</summary>
     public static async Task<string> RunAsync(string arguments)
     {
