@@ -244,8 +244,10 @@ internal static class ChaosScenarios
         }),
         [22] = ("cluster: rolling restart of all three nodes", async run =>
         {
-            StartPipeline(run);
-            await run.WaitReceivedAsync(0.2);
+            // A slowed consumer (2 handlers, prefetch 4): the run lasts through all three restarts.
+            run.StartConsumer(("Consumer:Handlers", "2"), ("Consumer:Prefetch", "4"));
+            run.StartProducer();
+            await run.WaitReceivedAsync(0.1);
             var clock = System.Diagnostics.Stopwatch.StartNew();
             var receivedAt = new List<string>();
             for (int node = 1; node <= 3; node++)
