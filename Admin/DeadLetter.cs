@@ -29,12 +29,20 @@ internal sealed record DeadLetter(
             position,
             message.DeliveryTag,
             NotificationIdOf(message.Body.Span),
-            Text(headers, ReasonHeader) ?? "(no reason header)",
+            Text(headers, ReasonHeader) ?? BrokerReason(headers) ?? "(no reason header)",
             (int?)Number(headers, AttemptsHeader),
             deadAtMs is { } ms ? DateTimeOffset.FromUnixTimeMilliseconds(ms) : null,
             message.BasicProperties,
             message.Body.ToArray());
     }
+
+    // A message the broker dead-lettered itself (a quorum queue's delivery limit) has no reason of ours,
+    // only the broker's x-death entry: e.g. "delivery_limit".
+    private static string? BrokerReason(IDictionary<string, object?>? headers) =>
+        headers is not null && headers.TryGetValue("x-death", out var deaths) && deaths is IList<object> { Count: > 0 } list
+            && list[0] is IDictionary<string, object?> first
+            ? $"broker: {Text(first, "reason")} in queue {Text(first, "queue")}"
+            : null;
 
     /// <summary>The body as text: indented JSON when it is JSON, else UTF-8 with invalid bytes shown as \xNN.</summary>
     public string Payload()

@@ -1,9 +1,10 @@
 using System.ComponentModel.DataAnnotations;
+using RabbitMQ.Client;
 
 namespace Notifications.Shared.Hosting;
 
 /// <summary>Broker connection and topology. Section <c>RabbitMq</c>; env vars <c>RabbitMq__Uri</c> etc.</summary>
-public sealed class RabbitMqOptions
+public sealed class RabbitMqOptions : IValidatableObject
 {
     /// <summary>The configuration section name.</summary>
     public const string SectionName = "RabbitMq";
@@ -11,6 +12,29 @@ public sealed class RabbitMqOptions
     /// <summary>AMQP URI with credentials and virtual host.</summary>
     [Required]
     public Uri Uri { get; set; } = new("amqp://guest:guest@127.0.0.1:5672/");
+
+    /// <summary>
+    /// Optional comma-separated <c>host[:port]</c> list (port 5672 when left out) of the cluster's nodes (e.g.
+    /// <c>rabbit1:5672,rabbit2:5672</c>). Set: the client connects to one of them (in random order) and
+    /// recovers onto any other; credentials and virtual host still come from <see cref="Uri"/>.
+    /// Empty: the host and port of <see cref="Uri"/>.
+    /// </summary>
+    public string? Endpoints { get; set; }
+
+    /// <summary>
+    /// <c>Classic</c> (one node holds each queue) or <c>Quorum</c> (Raft-replicated over the cluster, see
+    /// <see cref="Messaging.QueueArguments"/>). Every queue of the topology gets this type; it cannot be
+    /// changed on an existing queue.
+    /// </summary>
+    public RabbitQueueType QueueType { get; set; } = RabbitQueueType.Classic;
+
+    /// <summary>
+    /// Quorum queues only: how often the broker hands out one message (returns by a dead consumer, a closed
+    /// channel or a requeue count) before it dead-letters it to <see cref="DeadLetterQueue"/> — the second
+    /// poison guard, for a message that kills its consumer before any attempt is counted.
+    /// </summary>
+    [Range(1, 10_000)]
+    public int DeliveryLimit { get; set; } = 20;
 
     /// <summary>The direct exchange notifications are published to.</summary>
     [Required, RegularExpression(NamePattern)]
@@ -56,6 +80,38 @@ public sealed class RabbitMqOptions
     /// returns to the lane it came from (<c>{Queue}.retry.N</c>, <c>{Queue}.urgent.retry.N</c>).
     /// </summary>
     public static string RetryQueue(string workQueue, int attempt) => $"{workQueue}.retry.{attempt}";
+
+    /// <summary>The broker nodes to connect to: <see cref="Endpoints"/>, or the host and port of <see cref="Uri"/>.</summary>
+    public IReadOnlyList<AmqpTcpEndpoint> BrokerEndpoints() =>
+        string.IsNullOrWhiteSpace(Endpoints)
+            ? [new AmqpTcpEndpoint(Uri)]
+            : [.. AmqpTcpEndpoint.ParseMultiple(Endpoints).Select(WithUriTls)];
+
+    // An amqps:// Uri means TLS to every node of the list as well.
+    private AmqpTcpEndpoint WithUriTls(AmqpTcpEndpoint endpoint) =>
+        Uri.Scheme == "amqps" ? new AmqpTcpEndpoint(endpoint.HostName, endpoint.Port, new SslOption(endpoint.HostName, enabled: true)) : endpoint;
+
+    /// <inheritdoc />
+    public IEnumerable<ValidationResult> Validate(ValidationContext validationContext)
+    {
+        string? error = null;
+        try
+        {
+            if (BrokerEndpoints().Any(e => e.Port is <= 0 or > 65535 || string.IsNullOrWhiteSpace(e.HostName)))
+            {
+                error = $"RabbitMq:Endpoints '{Endpoints}': every entry needs a host (and a port in 1-65535 if given)";
+            }
+        }
+        catch (Exception ex) when (ex is FormatException or ArgumentException or OverflowException)
+        {
+            error = $"RabbitMq:Endpoints '{Endpoints}' is not a comma-separated host:port list: {ex.Message}";
+        }
+
+        if (error is not null)
+        {
+            yield return new ValidationResult(error, [nameof(Endpoints)]);
+        }
+    }
 
     private const string NamePattern = "^[A-Za-z0-9_.:-]{1,200}$";
 }

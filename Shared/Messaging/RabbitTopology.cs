@@ -11,6 +11,7 @@ namespace Notifications.Shared.Messaging;
 /// <c>{Queue}</c> is the work queue of normal and bulk notifications, <c>{Queue}.urgent</c> the urgent lane's;
 /// <c>{lane queue}.retry.N</c> hold a transiently failed message for the N-th delay, then dead-letter it back
 /// to its lane's queue; <c>{Queue}.dead</c> keeps what will never be sent, with the reason in its headers.
+/// The queues' arguments (queue type, TTL, dead-letter targets, delivery limit) come from <see cref="QueueArguments"/>.
 /// </remarks>
 public static class RabbitTopology
 {
@@ -21,18 +22,13 @@ public static class RabbitTopology
         ArgumentNullException.ThrowIfNull(options);
         await channel.ExchangeDeclareAsync(options.Exchange, ExchangeType.Direct, durable: true, autoDelete: false,
             cancellationToken: cancellationToken);
-        await DeclareBoundQueueAsync(channel, options, options.DeadLetterQueue, arguments: null, cancellationToken);
+        await DeclareBoundQueueAsync(channel, options, options.DeadLetterQueue, QueueArguments.For(options, QueueRole.DeadLetter), cancellationToken);
         foreach (string workQueue in options.WorkQueues)
         {
-            await DeclareBoundQueueAsync(channel, options, workQueue, arguments: null, cancellationToken);
+            await DeclareBoundQueueAsync(channel, options, workQueue, QueueArguments.For(options, QueueRole.Work), cancellationToken);
             for (int attempt = 1; attempt <= options.RetryDelays.Length; attempt++)
             {
-                var arguments = new Dictionary<string, object?>
-                {
-                    ["x-message-ttl"] = (long)options.RetryDelays[attempt - 1].TotalMilliseconds,
-                    ["x-dead-letter-exchange"] = options.Exchange,
-                    ["x-dead-letter-routing-key"] = workQueue,
-                };
+                var arguments = QueueArguments.For(options, QueueRole.Retry, options.RetryDelays[attempt - 1], returnTo: workQueue);
                 await DeclareBoundQueueAsync(channel, options, RabbitMqOptions.RetryQueue(workQueue, attempt), arguments, cancellationToken);
             }
         }

@@ -47,11 +47,24 @@ internal sealed class ChaosRun : IAsyncDisposable
 
     public static Uri VhostUri => new UriBuilder(TestServices.RabbitMqUri) { Path = "/chaos" }.Uri;
 
-    public static async Task<ChaosRun> StartAsync(string mode)
+    /// <summary>
+    /// Seeds the outbox and declares the queues: classic ones on the machine's broker, or — for the cluster
+    /// scenarios — quorum queues on the 3-node cluster of <c>scripts/cluster</c> (started when missing), with
+    /// the workers given all three nodes as <c>RabbitMq:Endpoints</c>.
+    /// </summary>
+    public static async Task<ChaosRun> StartAsync(string mode, bool onCluster = false)
     {
         var db = await TestDatabase.CleanAsync();
         // Long enough that a few seconds of SMTP 4xx are retried, not dead-lettered.
-        var broker = await TestBroker.CreateAsync(VhostUri, [TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(2), TimeSpan.FromSeconds(4), TimeSpan.FromSeconds(8)]);
+        TimeSpan[] delays = [TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(2), TimeSpan.FromSeconds(4), TimeSpan.FromSeconds(8)];
+        if (onCluster)
+        {
+            await TestCluster.UpAsync();
+        }
+
+        var broker = onCluster
+            ? await TestBroker.CreateAsync(TestCluster.Uri, delays, Notifications.Shared.Hosting.RabbitQueueType.Quorum, TestCluster.Endpoints)
+            : await TestBroker.CreateAsync(VhostUri, delays);
         var sink = await SmtpSink.StartAsync();
         return new ChaosRun(mode, db, broker, sink, await db.InsertAsync(Count));
     }

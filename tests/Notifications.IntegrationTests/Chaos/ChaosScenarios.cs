@@ -5,13 +5,19 @@ using static Notifications.IntegrationTests.Chaos.ChaosRun;
 
 namespace Notifications.IntegrationTests.Chaos;
 
-/// <summary>The fault scenarios of RELIABILITY.md (1-19), each injected mid-run on the real services.</summary>
+/// <summary>
+/// The fault scenarios of RELIABILITY.md (1-19), each injected mid-run on the real services, and the
+/// cluster scenarios (20-22: quorum queues on the 3-node cluster of <c>scripts/cluster</c>).
+/// </summary>
 internal static class ChaosScenarios
 {
     private const string Beam = "pgrep -f 'beam.smp.*rabbit' | head -n1";
 
     /// <summary>Scenarios whose fault must not dead-letter anything (on top of the oracle), in both modes.</summary>
     public static readonly IReadOnlySet<int> NoDeadLetters = new HashSet<int> { 19 };
+
+    /// <summary>Scenarios that run on the 3-node cluster with quorum queues instead of the machine's broker.</summary>
+    public static readonly IReadOnlySet<int> OnCluster = new HashSet<int> { 20, 21, 22 };
 
     public static readonly IReadOnlyDictionary<int, (string Name, Func<ChaosRun, Task> Run)> All = new Dictionary<int, (string, Func<ChaosRun, Task>)>
     {
@@ -205,6 +211,62 @@ internal static class ChaosScenarios
             int opened = Regex.Count(output, "Relay circuit breaker opened");
             string openFor = Regex.Match(output, @"Relay circuit breaker closed after ""?([0-9:.]+)""?:").Groups[1].Value;
             run.Notes.Add($"breaker opened {opened}x, open for {openFor[..Math.Min(openFor.Length, 11)]}");
+        }),
+        [20] = ("cluster: node hosting the quorum queue's leader killed", async run =>
+        {
+            StartPipeline(run);
+            await run.WaitReceivedAsync(0.3);
+            int leader = await Infrastructure.TestCluster.LeaderAsync(run.Broker.Options.Queue);
+            await Infrastructure.TestCluster.RunAsync($"kill {leader}");
+            await Task.Delay(TimeSpan.FromSeconds(10));
+            int next = await Infrastructure.TestCluster.LeaderAsync(run.Broker.Options.Queue);
+            await Infrastructure.TestCluster.RunAsync($"start {leader}");
+            run.Notes.Add($"leader on node {leader} SIGKILLed, new leader node {next}, node {leader} started again and rejoined");
+        }),
+        [21] = ("cluster: one node partitioned away (pause_minority)", async run =>
+        {
+            StartPipeline(run);
+            await run.WaitReceivedAsync(0.3);
+            int leader = await Infrastructure.TestCluster.LeaderAsync(run.Broker.Options.Queue);
+            int pausedBefore = Infrastructure.TestCluster.MinorityPauses(leader);
+            await Infrastructure.TestCluster.RunAsync($"partition {leader}");
+            try
+            {
+                // net_ticktime 10 s: both sides notice in 10-15 s; the minority node pauses.
+                await Task.Delay(TimeSpan.FromSeconds(25));
+                int next = await Infrastructure.TestCluster.LeaderAsync(run.Broker.Options.Queue);
+                bool paused = Infrastructure.TestCluster.MinorityPauses(leader) > pausedBefore;
+                run.Notes.Add($"leader node {leader} cut off (iptables) for 25 s, {(paused ? "paused itself (minority)" : "DID NOT PAUSE")}, new leader node {next}");
+                if (!paused)
+                {
+                    throw new InvalidOperationException($"node {leader} did not detect the partition: its log has no new minority pause");
+                }
+            }
+            finally
+            {
+                await Infrastructure.TestCluster.RunAsync("heal");
+            }
+
+            // The paused node comes back by itself once it sees the majority again.
+            await Infrastructure.Eventually.WaitAsync(() => Infrastructure.TestCluster.RunAsync("status"),
+                status => Regex.Count(status, "running; sees \\['notif-q.@localhost','notif-q.@localhost','notif-q.@localhost'\\]") == 3,
+                TimeSpan.FromMinutes(2), "the partitioned node back in the cluster");
+        }),
+        [22] = ("cluster: rolling restart of all three nodes", async run =>
+        {
+            // A slowed consumer (2 handlers, prefetch 4): the run lasts through all three restarts.
+            run.StartConsumer(("Consumer:Handlers", "2"), ("Consumer:Prefetch", "4"));
+            run.StartProducer();
+            await run.WaitReceivedAsync(0.1);
+            var clock = System.Diagnostics.Stopwatch.StartNew();
+            var receivedAt = new List<string>();
+            for (int node = 1; node <= 3; node++)
+            {
+                receivedAt.Add($"{100.0 * run.Sink.MessageCount() / Count:F0} %");
+                await Infrastructure.TestCluster.RunAsync($"restart {node}");
+            }
+
+            run.Notes.Add($"nodes 1, 2, 3 restarted one after another in {clock.Elapsed.TotalSeconds:F0} s; received before each: {string.Join(", ", receivedAt)}");
         }),
     };
 

@@ -10,7 +10,7 @@ namespace Notifications.IntegrationTests.Infrastructure;
 internal sealed class TestBroker : IAsyncDisposable
 {
     private readonly IConnection _connection;
-    private readonly IChannel _channel;
+    private IChannel _channel;
 
     private TestBroker(IConnection connection, IChannel channel, RabbitMqOptions options)
     {
@@ -21,7 +21,12 @@ internal sealed class TestBroker : IAsyncDisposable
 
     public RabbitMqOptions Options { get; }
 
-    public static async Task<TestBroker> CreateAsync(Uri? uri = null, TimeSpan[]? retryDelays = null)
+    /// <summary>
+    /// Declares the topology. <paramref name="queueType"/> and <paramref name="endpoints"/> (a cluster's
+    /// host:port list) go to the workers through <see cref="Configuration"/> as well.
+    /// </summary>
+    public static async Task<TestBroker> CreateAsync(
+        Uri? uri = null, TimeSpan[]? retryDelays = null, RabbitQueueType queueType = RabbitQueueType.Classic, string? endpoints = null)
     {
         string name = $"test.{Guid.NewGuid():N}"[..21];
         var options = new RabbitMqOptions
@@ -30,8 +35,11 @@ internal sealed class TestBroker : IAsyncDisposable
             Exchange = name,
             Queue = name,
             RetryDelays = retryDelays ?? [TimeSpan.FromMilliseconds(200), TimeSpan.FromMilliseconds(400)],
+            QueueType = queueType,
+            Endpoints = endpoints,
         };
-        var connection = await new ConnectionFactory { Uri = options.Uri, AutomaticRecoveryEnabled = true }.CreateConnectionAsync();
+        var connection = await new ConnectionFactory { Uri = options.Uri, AutomaticRecoveryEnabled = true }
+            .CreateConnectionAsync(options.BrokerEndpoints());
         var channel = await connection.CreateChannelAsync();
         await RabbitTopology.DeclareAsync(channel, options, CancellationToken.None);
         return new TestBroker(connection, channel, options);
@@ -45,7 +53,13 @@ internal sealed class TestBroker : IAsyncDisposable
             ["RabbitMq:Uri"] = Options.Uri.ToString(),
             ["RabbitMq:Exchange"] = Options.Exchange,
             ["RabbitMq:Queue"] = Options.Queue,
+            ["RabbitMq:QueueType"] = Options.QueueType.ToString(),
         };
+        if (!string.IsNullOrEmpty(Options.Endpoints))
+        {
+            config["RabbitMq:Endpoints"] = Options.Endpoints;
+        }
+
         for (int i = 0; i < Options.RetryDelays.Length; i++)
         {
             config[$"RabbitMq:RetryDelays:{i}"] = Options.RetryDelays[i].ToString();
@@ -86,7 +100,9 @@ internal sealed class TestBroker : IAsyncDisposable
     }
 
     // The fault suite drops connections in this broker's vhost, this one's included: wait for its recovery.
-    private static async Task<T> RetryAsync<T>(Func<Task<T>> operation)
+    // A channel the broker closed (e.g. a quorum queue without a leader for a moment) is not recovered by
+    // the client: open a new one.
+    private async Task<T> RetryAsync<T>(Func<Task<T>> operation)
     {
         for (int attempt = 1; ; attempt++)
         {
@@ -97,6 +113,17 @@ internal sealed class TestBroker : IAsyncDisposable
             catch (Exception ex) when (ex is AlreadyClosedException or OperationInterruptedException && attempt < 60)
             {
                 await Task.Delay(500);
+                if (_channel.IsClosed && _connection.IsOpen)
+                {
+                    try
+                    {
+                        _channel = await _connection.CreateChannelAsync();
+                    }
+                    catch (Exception reopen) when (reopen is AlreadyClosedException or OperationInterruptedException)
+                    {
+                        // Try again on the next round.
+                    }
+                }
             }
         }
     }
