@@ -2,6 +2,7 @@ using System.Threading.Channels;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
+using Notifications.Consumer.RateLimiting;
 using Notifications.Shared.Data;
 using Notifications.Shared.Hosting;
 using Notifications.Shared.Messaging;
@@ -22,6 +23,7 @@ internal sealed class ConsumerService(
     IDeliveryLogStore logStore,
     EmailSenderFactory senders,
     RelayBreaker relay,
+    RateLimitLanes lanes,
     ConsumerStats stats,
     ConsumerMetrics metrics,
     WorkerHealth health,
@@ -39,7 +41,7 @@ internal sealed class ConsumerService(
         health.BrokerConnected(connection);
         await using var outbound = new OutboundPublisher(connection, _rabbit, time);
         await using var log = new DeliveryLog(logStore, _options.LogBatchSize);
-        var handler = new DeliveryHandler(log, outbound, relay, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>());
+        var handler = new DeliveryHandler(log, outbound, relay, lanes, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>());
         await using (var setup = await connection.CreateChannelAsync(cancellationToken: stoppingToken))
         {
             await RabbitTopology.DeclareAsync(setup, _rabbit, stoppingToken);
@@ -57,6 +59,7 @@ internal sealed class ConsumerService(
             Array.ForEach(channels, c => c.Acks.Reset());
             return Task.CompletedTask;
         };
+        await lanes.StartAsync(connection, work.Writer, stoppingToken);
         ConsumerLog.Started(_logger, _options.Handlers, _options.Channels, _options.Prefetch, _options.DeliveryMode, _options.Sender);
 
         using var abort = new CancellationTokenSource();
@@ -99,6 +102,7 @@ internal sealed class ConsumerService(
 
     private async Task ShutdownAsync(ConsumerChannel[] channels, Task[] handlers, CancellationTokenSource abort)
     {
+        await lanes.StopAsync();
         using var cancelTimeout = new CancellationTokenSource(TimeSpan.FromSeconds(5));
         foreach (var channel in channels)
         {
@@ -124,6 +128,8 @@ internal sealed class ConsumerService(
         {
             await channel.DisposeAsync();
         }
+
+        await lanes.DisposeAsync();
 
         ConsumerLog.Stopped(_logger, stats.Delivered, stats.Duplicates, stats.Retried, stats.DeadLettered, stats.Unknown);
         if (_options.StatsFile is { } path)

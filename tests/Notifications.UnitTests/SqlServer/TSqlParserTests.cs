@@ -35,6 +35,7 @@ public sealed class TSqlParserTests
             "SqlServerDeliveryLogStore.MarkSendingSql", "SqlServerDeliveryLogStore.ReleaseSql",
             "SqlServerOperationsStore.WindowSql", "SqlServerOperationsStore.PurgeSql",
             "NotificationOutbox.SqlServerInsertSql",
+            "SqlServerRateLimitStore.LeaseSql", "SqlServerRateLimitStore.SlowDownSql",
         ];
 
         Assert.Empty(expected.Except(TSqlStatements.InCode.Keys));

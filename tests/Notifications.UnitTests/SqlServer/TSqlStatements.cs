@@ -1,4 +1,5 @@
 using System.Reflection;
+using Notifications.Consumer.RateLimiting;
 using Notifications.IntegrationTests.Infrastructure;
 using Notifications.Shared.Data;
 using Notifications.Shared.Data.SqlServer;
@@ -39,7 +40,7 @@ internal static class TSqlStatements
     private static Dictionary<string, string> BuildInCode()
     {
         var statements = new Dictionary<string, string>(StringComparer.Ordinal);
-        foreach (object store in new object[] { new SqlServerOutboxStore(Options), new SqlServerDeliveryLogStore(Options), new SqlServerOperationsStore(Options) })
+        foreach (object store in new object[] { new SqlServerOutboxStore(Options), new SqlServerDeliveryLogStore(Options), new SqlServerOperationsStore(Options), new SqlServerRateLimitStore(Options) })
         {
             var properties = store.GetType()
                 .GetProperties(BindingFlags.Instance | BindingFlags.NonPublic)
