@@ -45,6 +45,7 @@ public sealed class FleetRateTests(ITestOutputHelper output)
         }
 
         // Both processes took their share (the limit is the fleet's, not one process's): each says so as it stops.
+        double cpuSeconds = CpuSeconds(first) + CpuSeconds(second);
         long[] delivered = [await StoppedAsync(first), await StoppedAsync(second)];
         var arrivals = SinkArrivals.ByDomain(sink);
         var limited = arrivals[Limited];
@@ -54,17 +55,27 @@ public sealed class FleetRateTests(ITestOutputHelper output)
         output.WriteLine($"{Limited}: {rate:F1}/s over {Window.TotalSeconds} s (limit {Limit}/s), {limited.Count} in {(limited[^1] - limited[0]).TotalSeconds:F1} s");
         output.WriteLine($"{Free}: {free.Count} in {(free[^1] - free[0]).TotalSeconds:F1} s = {freeRate:F0}/s; last one {(free[^1] - limited[0]).TotalSeconds:F1} s after the first limited one");
 
+        output.WriteLine($"delivered by the two processes: {delivered[0]} and {delivered[1]}; "
+            + $"their CPU: {cpuSeconds:F1} s = {cpuSeconds * 1000 / ids.Count:F2} ms per notification; load average {File.ReadAllText("/proc/loadavg").Trim()}");
+
         Assert.InRange(rate, Limit * 0.95, Limit * 1.05);
         // Full speed: the other domain is not held to the limit (it went well above it) and was through within the first
         // quarter of the limited domain's 40 s.
         Assert.True(freeRate > 2 * Limit, $"{Free} went at {freeRate:F0}/s");
         Assert.True(free[^1] < limited[0] + TimeSpan.FromSeconds(10), "the other domain was through long before the limited one");
-        output.WriteLine($"delivered by the two processes: {delivered[0]} and {delivered[1]}");
         Assert.All(delivered, n => Assert.True(n > ids.Count / 10, $"one process delivered only {n}"));
         Assert.Equal(ids.Count, delivered.Sum());
         PipelineTests.AssertExactlyOnce(ids, sink.CountByNotificationId());
         Assert.Empty(await broker.DrainDeadLettersAsync());
         Assert.Equal(0u, await broker.CountAsync(RateLimitLanes.QueueName(broker.Options, Limited)));
+    }
+
+    // utime + stime of the process (fields 14 and 15 of /proc/<pid>/stat, in clock ticks of 1/100 s).
+    private static double CpuSeconds(WorkerProcess consumer)
+    {
+        string stat = File.ReadAllText($"/proc/{consumer.Id}/stat");
+        string[] fields = stat[(stat.LastIndexOf(')') + 2)..].Split(' ');
+        return (long.Parse(fields[11], System.Globalization.CultureInfo.InvariantCulture) + long.Parse(fields[12], System.Globalization.CultureInfo.InvariantCulture)) / 100.0;
     }
 
     private static async Task<long> StoppedAsync(WorkerProcess consumer)

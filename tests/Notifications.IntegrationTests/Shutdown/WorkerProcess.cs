@@ -88,6 +88,9 @@ internal sealed class WorkerProcess : IAsyncDisposable
 
     public bool HasExited => _process.HasExited;
 
+    /// <summary>The worker's process id (for /proc readings).</summary>
+    public int Id => _process.Id;
+
     /// <summary>SIGKILL: a crash, no cleanup.</summary>
     public void Kill()
     {
