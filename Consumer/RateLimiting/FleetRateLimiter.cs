@@ -44,6 +44,9 @@ internal sealed partial class FleetRateLimiter : IDisposable
         }
     }
 
+    /// <summary>Takes a slot of <paramref name="key"/> this process already holds and that is due now; false when it would have to wait.</summary>
+    public bool TryTakeDue(string key) => _schedules.TryGetValue(key, out var schedule) && schedule.TryTakeDue();
+
     /// <summary>
     /// The destination behind <paramref name="key"/> answered "slow down": its rate goes down for the whole fleet for
     /// <see cref="RateLimitOptions.SlowDownFor"/>. Never throws but for cancellation: a failed report is logged.

@@ -12,7 +12,8 @@ namespace Notifications.Consumer.RateLimiting;
 /// once. Each process consumes each lane with a small prefetch and lets one message at a time into the handlers when
 /// the domain's fleet-wide slot comes (<see cref="FleetRateLimiter"/>). So a throttled domain's backlog waits in its
 /// own queue on the broker — it holds no handler, no prefetch slot of the work queue, spends no attempt — and every
-/// other domain flows past it.
+/// other domain flows past it. A message that finds a slot this process holds already due (the domain is below its
+/// rate) is sent at once, without the detour.
 /// </summary>
 internal sealed partial class RateLimitLanes(
     RateLimitSettings settings, FleetRateLimiter limiter, RelayBreaker relay, RabbitMqOptions rabbit, ILogger<RateLimitLanes> logger) : IAsyncDisposable
@@ -25,10 +26,15 @@ internal sealed partial class RateLimitLanes(
     /// <summary>The lane queue of a domain.</summary>
     public static string QueueName(RabbitMqOptions rabbit, string domain) => $"{rabbit.Queue}.limit.{domain}";
 
-    /// <summary>The lane queue a message belongs in; null when its domain has no limit.</summary>
+    /// <summary>
+    /// The lane queue a message must wait in; null when it may be sent now — its domain has no limit, or a slot of the
+    /// domain this process holds is due (then that slot is taken).
+    /// </summary>
     public string? LaneFor(NotificationMessage message) =>
         settings.Domains.Count > 0 && message.Recipient is { } recipient && RateLimitSettings.DomainOf(recipient) is { } domain
-            && settings.Domains.ContainsKey(domain) ? QueueName(rabbit, domain) : null;
+            && settings.Domains.ContainsKey(domain) && !limiter.TryTakeDue(RateLimitSettings.DomainKey(domain))
+            ? QueueName(rabbit, domain)
+            : null;
 
     /// <summary>Declares the lanes, starts consuming them and letting their messages into <paramref name="work"/> at their rate.</summary>
     public async Task StartAsync(IConnection connection, ChannelWriter<Delivery> work, CancellationToken cancellationToken)
