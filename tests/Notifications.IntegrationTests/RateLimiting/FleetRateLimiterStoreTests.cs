@@ -6,6 +6,7 @@ using Notifications.Consumer.Sending;
 using Notifications.IntegrationTests.Infrastructure;
 using Notifications.Shared.Hosting;
 using Npgsql;
+using Xunit.Abstractions;
 
 namespace Notifications.IntegrationTests.RateLimiting;
 
@@ -20,8 +21,11 @@ public sealed class FleetRateLimiterStoreTests : IAsyncDisposable
     private readonly NpgsqlDataSource _dataSource = NpgsqlDataSource.Create(TestServices.PostgresConnectionString);
     private readonly PostgresRateLimitStore _store;
 
-    public FleetRateLimiterStoreTests()
+    private readonly ITestOutputHelper _output;
+
+    public FleetRateLimiterStoreTests(ITestOutputHelper output)
     {
+        _output = output;
         _store = new PostgresRateLimitStore(_dataSource,
             new DatabaseOptions { ConnectionString = TestServices.PostgresConnectionString, Schema = TestDatabase.Schema });
     }
@@ -54,6 +58,44 @@ public sealed class FleetRateLimiterStoreTests : IAsyncDisposable
         }
 
         Assert.Equal(400 * PostgresRateLimitStore.Micros(interval), ranges[^1].EndUs - ranges[0].StartUs);
+    }
+
+    [Fact]
+    public async Task WaitAsync_TwoLimitersLikeTwoProcesses_TogetherPaceTheRateNotEachOfThem()
+    {
+        await SinkArrivals.ClearLimitsAsync();
+        var rate = new Rate(200, TimeSpan.FromSeconds(1));
+        var run = TimeSpan.FromSeconds(7);
+        var options = new RateLimitOptions();
+        var settings = new RateLimitSettings(Options.Create(options));
+        await using var otherSource = NpgsqlDataSource.Create(TestServices.PostgresConnectionString);
+        var otherStore = new PostgresRateLimitStore(otherSource,
+            new DatabaseOptions { ConnectionString = TestServices.PostgresConnectionString, Schema = TestDatabase.Schema });
+        using var first = new FleetRateLimiter(_store, settings, TimeProvider.System, NullLogger<FleetRateLimiter>.Instance);
+        using var second = new FleetRateLimiter(otherStore, settings, TimeProvider.System, NullLogger<FleetRateLimiter>.Instance);
+        var start = DateTime.UtcNow;
+
+        // Each "process" sends as fast as its limiter lets it (four senders each), for 7 s.
+        var passes = await Task.WhenAll(new[] { first, second }.SelectMany(limiter => Enumerable.Range(0, 4).Select(_ => Task.Run(async () =>
+        {
+            var times = new List<DateTime>();
+            while (DateTime.UtcNow - start < run)
+            {
+                await limiter.WaitAsync("domain:pace.test", rate, CancellationToken.None);
+                times.Add(DateTime.UtcNow);
+            }
+
+            return times;
+        }))));
+
+        // After the first second, 5 s: 1,000 at 200/s for both together.
+        var all = passes.SelectMany(t => t).ToList();
+        int inWindow = all.Count(t => t >= start + TimeSpan.FromSeconds(1) && t < start + TimeSpan.FromSeconds(6));
+        _output.WriteLine($"{inWindow} passes in 5 s = {inWindow / 5.0:F1}/s (limit 200/s); "
+            + $"{passes.Take(4).Sum(t => t.Count)} and {passes.Skip(4).Sum(t => t.Count)} in all; load average {File.ReadAllText("/proc/loadavg").Trim()}");
+        Assert.InRange(inWindow, 950, 1050);
+        Assert.True(passes.Take(4).Sum(t => t.Count) > all.Count / 4, "the first limiter got a share");
+        Assert.True(passes.Skip(4).Sum(t => t.Count) > all.Count / 4, "the second limiter got a share");
     }
 
     [Fact]
