@@ -59,10 +59,10 @@ public sealed class FleetRateTests(ITestOutputHelper output)
             + $"their CPU: {cpuSeconds:F1} s = {cpuSeconds * 1000 / ids.Count:F2} ms per notification; load average {File.ReadAllText("/proc/loadavg").Trim()}");
 
         Assert.InRange(rate, Limit * 0.95, Limit * 1.05);
-        // Full speed: the other domain is not held to the limit (it went well above it) and was through within the first
-        // quarter of the limited domain's 40 s.
-        Assert.True(freeRate > 2 * Limit, $"{Free} went at {freeRate:F0}/s");
-        Assert.True(free[^1] < limited[0] + TimeSpan.FromSeconds(10), "the other domain was through long before the limited one");
+        // Full speed: the other domain is not paced by the limit. It goes as fast as the work queue drains (it shares that
+        // queue, 3 in 11, with the limited domain's moves into its lane), so it is through within the first half of the
+        // limited domain's 40 s; held to the limited pace it would end with it.
+        Assert.True(free[^1] < limited[0] + TimeSpan.FromSeconds(20), $"the other domain ({freeRate:F0}/s) was through long before the limited one");
         Assert.All(delivered, n => Assert.True(n > ids.Count / 10, $"one process delivered only {n}"));
         Assert.Equal(ids.Count, delivered.Sum());
         PipelineTests.AssertExactlyOnce(ids, sink.CountByNotificationId());
