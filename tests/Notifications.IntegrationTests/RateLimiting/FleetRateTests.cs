@@ -60,9 +60,9 @@ public sealed class FleetRateTests(ITestOutputHelper output)
 
         Assert.InRange(rate, Limit * 0.95, Limit * 1.05);
         // Full speed: the other domain is not paced by the limit. It goes as fast as the work queue drains (it shares that
-        // queue, 3 in 11, with the limited domain's moves into its lane), so it is through within the first half of the
-        // limited domain's 40 s; held to the limited pace it would end with it.
-        Assert.True(free[^1] < limited[0] + TimeSpan.FromSeconds(20), $"the other domain ({freeRate:F0}/s) was through long before the limited one");
+        // queue, 3 in 11, with the limited domain's moves into its lane), so it is through well within the limited
+        // domain's 40 s (25 s leaves room for a slow, shared machine); held to the limited pace it would end with it.
+        Assert.True(free[^1] < limited[0] + TimeSpan.FromSeconds(25), $"the other domain ({freeRate:F0}/s) was through long before the limited one");
         Assert.All(delivered, n => Assert.True(n > ids.Count / 10, $"one process delivered only {n}"));
         Assert.Equal(ids.Count, delivered.Sum());
         PipelineTests.AssertExactlyOnce(ids, sink.CountByNotificationId());
