@@ -1,6 +1,7 @@
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Options;
+using Notifications.Consumer.RateLimiting;
 using Notifications.Consumer.Sending;
 using Notifications.Shared.Hosting;
 
@@ -19,7 +20,7 @@ public static class ConsumerHostingExtensions
             .ValidateDataAnnotations().ValidateOnStart();
         builder.Services.AddOptions<SmtpOptions>().BindConfiguration(SmtpOptions.SectionName)
             .ValidateDataAnnotations().ValidateOnStart();
-        builder.Services.AddRabbitMqOptions().AddNotificationsDatabase().AddFaultInjection();
+        builder.Services.AddRabbitMqOptions().AddNotificationsDatabase().AddFaultInjection().AddRateLimiting();
         builder.Services.AddSingleton(TimeProvider.System);
         builder.AddNotificationsOperations(defaultPort: 9465, "notifications-consumer", ConsumerMetrics.MeterName);
         builder.Services.AddSingleton<ConsumerMetrics>();

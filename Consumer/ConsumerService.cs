@@ -2,6 +2,7 @@ using System.Threading.Channels;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
+using Notifications.Consumer.RateLimiting;
 using Notifications.Shared.Data;
 using Notifications.Shared.Hosting;
 using Notifications.Shared.Messaging;
@@ -23,6 +24,7 @@ internal sealed class ConsumerService(
     IDeadLetterStore deadLetterStore,
     EmailSenderFactory senders,
     RelayBreaker relay,
+    RateLimitLanes lanes,
     ConsumerStats stats,
     ConsumerMetrics metrics,
     WorkerHealth health,
@@ -44,8 +46,8 @@ internal sealed class ConsumerService(
         // The urgent lane's delivery-log statements are coalesced apart from the standard lane's, so an urgent
         // check or record never waits for (or rides in) a statement of hundreds of bulk ids.
         await using var urgentLog = new DeliveryLog(logStore, _options.LogBatchSize);
-        var handler = new DeliveryHandler(log, outbound, relay, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>());
-        var urgentHandler = new DeliveryHandler(urgentLog, outbound, relay, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>());
+        var handler = new DeliveryHandler(log, outbound, relay, lanes, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>());
+        var urgentHandler = new DeliveryHandler(urgentLog, outbound, relay, lanes, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>());
         await using (var setup = await connection.CreateChannelAsync(cancellationToken: stoppingToken))
         {
             await RabbitTopology.DeclareAsync(setup, _rabbit, stoppingToken);
@@ -56,11 +58,11 @@ internal sealed class ConsumerService(
         // deliveries never wait behind the standard lane's prefetched backlog nor for its handlers.
         var standard = new ConsumerLane(_rabbit.Queue, _options.Prefetch);
         var urgent = new ConsumerLane(_rabbit.UrgentQueue, _options.UrgentPrefetch);
-        var lanes = Enumerable.Repeat(standard, _options.Channels).Append(urgent).ToArray();
-        var channels = new ConsumerChannel[lanes.Length];
+        var consumerLanes = Enumerable.Repeat(standard, _options.Channels).Append(urgent).ToArray();
+        var channels = new ConsumerChannel[consumerLanes.Length];
         for (int i = 0; i < channels.Length; i++)
         {
-            channels[i] = await ConsumerChannel.OpenAsync(connection, lanes[i], _logger, stoppingToken);
+            channels[i] = await ConsumerChannel.OpenAsync(connection, consumerLanes[i], _logger, stoppingToken);
         }
 
         connection.ConnectionShutdownAsync += (_, _) =>
@@ -68,6 +70,7 @@ internal sealed class ConsumerService(
             Array.ForEach(channels, c => c.Acks.Reset());
             return Task.CompletedTask;
         };
+        await lanes.StartAsync(connection, standard.Work.Writer, stoppingToken);
         ConsumerLog.Started(_logger, _options.Handlers, _options.Channels, _options.Prefetch, _options.DeliveryMode, _options.Sender);
         ConsumerLog.UrgentLane(_logger, _rabbit.UrgentQueue, _options.UrgentHandlers, _options.UrgentPrefetch);
 
@@ -112,6 +115,7 @@ internal sealed class ConsumerService(
 
     private async Task ShutdownAsync(ConsumerChannel[] channels, Task[] handlers, CancellationTokenSource abort)
     {
+        await lanes.StopAsync();
         using var cancelTimeout = new CancellationTokenSource(TimeSpan.FromSeconds(5));
         foreach (var channel in channels)
         {
@@ -137,6 +141,8 @@ internal sealed class ConsumerService(
         {
             await channel.DisposeAsync();
         }
+
+        await lanes.DisposeAsync();
 
         ConsumerLog.Stopped(_logger, stats.Delivered, stats.Duplicates, stats.Retried, stats.DeadLettered, stats.Unknown);
         if (_options.StatsFile is { } path)

@@ -23,6 +23,9 @@ internal sealed record Delivery(
     IReadOnlyDictionary<string, object?>? Headers,
     System.Diagnostics.ActivityContext TraceContext)
 {
+    /// <summary>Let in by its domain's rate-limit lane (<see cref="RateLimiting.RateLimitLanes"/>): send it, do not move it again.</summary>
+    public bool Admitted { get; init; }
+
     public Task AckAsync() => Source.Acks.AckAsync(DeliveryTag, Generation);
 
     public Task RequeueAsync() => Source.Acks.RequeueAsync(DeliveryTag, Generation);

@@ -1,4 +1,5 @@
 using Microsoft.Extensions.Logging;
+using Notifications.Consumer.RateLimiting;
 using Notifications.Consumer.Sending;
 using Notifications.Shared.Contract;
 using Notifications.Shared.Hosting;
@@ -14,7 +15,7 @@ namespace Notifications.Consumer;
 /// While the relay breaker is open a message goes back to the work queue without spending an attempt.
 /// </summary>
 internal sealed class DeliveryHandler(
-    DeliveryLog log, OutboundPublisher outbound, RelayBreaker relay, ConsumerOptions options, RabbitMqOptions rabbit,
+    DeliveryLog log, OutboundPublisher outbound, RelayBreaker relay, RateLimitLanes lanes, ConsumerOptions options, RabbitMqOptions rabbit,
     ConsumerStats stats, TimeProvider time, FaultInjector faults, ILogger<DeliveryHandler> logger)
 {
     public async Task HandleAsync(Delivery delivery, IEmailSender sender, CancellationToken cancellationToken)
@@ -37,6 +38,13 @@ internal sealed class DeliveryHandler(
         if (message is null)
         {
             await DeadLetterAsync(delivery, invalid!, cancellationToken);
+            return;
+        }
+
+        if (!delivery.Admitted && lanes.LaneFor(message) is { } lane)
+        {
+            // A rate-limited domain: into its lane, where it waits for its slot without holding this handler.
+            await ForwardAsync(delivery, lane, cancellationToken);
             return;
         }
 
@@ -278,6 +286,20 @@ internal sealed class DeliveryHandler(
         catch (Exception ex) when (!cancellationToken.IsCancellationRequested)
         {
             ConsumerLog.ReturnFailed(logger, email.NotificationId, ex);
+            await GiveBackAsync(delivery, ex, cancellationToken);
+        }
+    }
+
+    // Moved unchanged (same attempt) to another queue, then acked; the original stays if the copy is not confirmed.
+    private async Task ForwardAsync(Delivery delivery, string queue, CancellationToken cancellationToken)
+    {
+        try
+        {
+            await outbound.ForwardAsync(delivery, queue, cancellationToken);
+            await delivery.AckAsync();
+        }
+        catch (Exception ex) when (!cancellationToken.IsCancellationRequested)
+        {
             await GiveBackAsync(delivery, ex, cancellationToken);
         }
     }

@@ -1,17 +1,25 @@
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
+using Notifications.Consumer.RateLimiting;
 using Notifications.Consumer.Sending;
 
 namespace Notifications.Consumer;
 
 /// <summary>Makes each handler its own sender (an SMTP client is one connection, not thread-safe).</summary>
-internal sealed class EmailSenderFactory(IOptions<ConsumerOptions> options, IOptions<SmtpOptions> smtp, ConsumerMetrics metrics, ILoggerFactory loggers)
+/// <remarks>With <c>RateLimits</c> configured, each sender waits for the relay's fleet-wide rate and reports slow-down replies.</remarks>
+internal sealed class EmailSenderFactory(
+    IOptions<ConsumerOptions> options, IOptions<SmtpOptions> smtp, ConsumerMetrics metrics, RateLimitSettings limits, FleetRateLimiter limiter,
+    ILoggerFactory loggers)
 {
-    public IEmailSender Create() => new MeteredEmailSender(
-        options.Value.Sender switch
-        {
-            SenderKind.Simulated => new SimulatedEmailSender(options.Value.SimulatedSendDelay),
-            _ => new SmtpEmailSender(smtp.Value, loggers.CreateLogger<SmtpEmailSender>()),
-        },
-        metrics);
+    public IEmailSender Create()
+    {
+        IEmailSender sender = new MeteredEmailSender(
+            options.Value.Sender switch
+            {
+                SenderKind.Simulated => new SimulatedEmailSender(options.Value.SimulatedSendDelay),
+                _ => new SmtpEmailSender(smtp.Value, loggers.CreateLogger<SmtpEmailSender>()),
+            },
+            metrics);
+        return limits.Any ? new RateLimitedEmailSender(sender, limiter, limits) : sender;
+    }
 }

@@ -33,6 +33,10 @@ internal sealed class OutboundPublisher(IConnection connection, RabbitMqOptions 
     public Task ReturnAsync(Delivery delivery, CancellationToken cancellationToken) =>
         PublishAsync(delivery.Source.Lane.Queue, delivery, CopyHeaders(delivery), cancellationToken);
 
+    /// <summary>Moves the delivery to another queue (a rate-limit lane) with the same attempt (headers unchanged).</summary>
+    public Task ForwardAsync(Delivery delivery, string queue, CancellationToken cancellationToken) =>
+        PublishAsync(queue, delivery, CopyHeaders(delivery), cancellationToken);
+
     /// <summary>
     /// Moves the delivery to the dead-letter queue with <paramref name="reason"/>, recorded in the database first
     /// (a crash in between leaves a record and the original, which is dead-lettered again on redelivery).

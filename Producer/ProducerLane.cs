@@ -18,5 +18,6 @@ internal sealed record ProducerLane(string Name, IReadOnlyList<NotificationPrior
         new("standard", OutboxLanes.Standard, options.BatchSize, options.IdleDelay, options.MaxIdleDelay);
 
     public static ProducerLane Urgent(ProducerOptions options) =>
-        new("urgent", OutboxLanes.Urgent, options.UrgentBatchSize, options.UrgentPollInterval, options.UrgentPollInterval);
+        new("urgent", OutboxLanes.Urgent, options.UrgentBatchSize, options.UrgentPollInterval,
+            options.UrgentMaxPollInterval > options.UrgentPollInterval ? options.UrgentMaxPollInterval : options.UrgentPollInterval);
 }

@@ -11,6 +11,7 @@ internal sealed class TestBroker : IAsyncDisposable
 {
     private readonly IConnection _connection;
     private IChannel _channel;
+    private readonly List<string> _alsoOwned = [];
 
     private TestBroker(IConnection connection, IChannel channel, RabbitMqOptions options)
     {
@@ -128,6 +129,9 @@ internal sealed class TestBroker : IAsyncDisposable
         }
     }
 
+    /// <summary>A queue the workers declare on this topology (e.g. a rate-limit lane): deleted with the rest.</summary>
+    public void Owns(string queue) => _alsoOwned.Add(queue);
+
     /// <summary>Removes the work queue's binding: publishes to it come back as mandatory returns.</summary>
     public Task UnbindWorkQueueAsync() => _channel.QueueUnbindAsync(Options.Queue, Options.Exchange, Options.Queue);
 
@@ -146,5 +150,6 @@ internal sealed class TestBroker : IAsyncDisposable
     private IEnumerable<string> AllQueues() =>
         Options.WorkQueues
             .SelectMany(work => Enumerable.Range(1, Options.RetryDelays.Length).Select(n => RabbitMqOptions.RetryQueue(work, n)).Prepend(work))
-            .Append(Options.DeadLetterQueue);
+            .Append(Options.DeadLetterQueue)
+            .Concat(_alsoOwned);
 }

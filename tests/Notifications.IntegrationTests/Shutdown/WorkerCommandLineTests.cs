@@ -30,12 +30,17 @@ public sealed class WorkerCommandLineTests
         Assert.Contains("ConnectionString", output, StringComparison.Ordinal);
     }
 
-    private static async Task<(int ExitCode, string Output)> RunAsync(string worker, string argument)
+    /// <summary>Runs the built worker with <paramref name="arguments"/> and no configuration from the environment.</summary>
+    internal static async Task<(int ExitCode, string Output)> RunAsync(string worker, params string[] arguments)
     {
         string dll = RepositoryLayout.WorkerDll(worker);
         var info = new ProcessStartInfo("dotnet") { RedirectStandardOutput = true, RedirectStandardError = true, WorkingDirectory = Path.GetDirectoryName(dll)! };
         info.ArgumentList.Add(dll);
-        info.ArgumentList.Add(argument);
+        foreach (string argument in arguments)
+        {
+            info.ArgumentList.Add(argument);
+        }
+
         foreach (string key in info.Environment.Keys.Where(k => k.Contains("__", StringComparison.Ordinal)).ToList())
         {
             info.Environment.Remove(key);

@@ -11,7 +11,7 @@ namespace Notifications.IntegrationTests.Shutdown;
 /// </summary>
 internal sealed class WorkerProcess : IAsyncDisposable
 {
-    private static readonly string[] Sections = ["RabbitMq__", "Database__", "Producer__", "Consumer__", "Relay__", "Smtp__", "Logging__", "Serilog__", "Metrics__"];
+    private static readonly string[] Sections = ["RabbitMq__", "Database__", "Producer__", "Consumer__", "Relay__", "RateLimits__", "Smtp__", "Logging__", "Serilog__", "Metrics__"];
     private readonly Process _process;
     private readonly ConcurrentQueue<string> _lines = new();
 
@@ -87,6 +87,9 @@ internal sealed class WorkerProcess : IAsyncDisposable
     }
 
     public bool HasExited => _process.HasExited;
+
+    /// <summary>The worker's process id (for /proc readings).</summary>
+    public int Id => _process.Id;
 
     /// <summary>SIGKILL: a crash, no cleanup.</summary>
     public void Kill()

@@ -40,6 +40,7 @@ public sealed class TSqlParserTests
             "SqlServerRetentionStore.LeaseSql", "SqlServerRetentionStore.DeleteDeliveryLogSql",
             "SqlServerRetentionStore.DeleteDeadLettersSql", "SqlServerRetentionStore.RecordRunSql",
             "NotificationOutbox.SqlServerInsertSql",
+            "SqlServerRateLimitStore.LeaseSql", "SqlServerRateLimitStore.SlowDownSql",
         ];
 
         Assert.Empty(expected.Except(TSqlStatements.InCode.Keys));

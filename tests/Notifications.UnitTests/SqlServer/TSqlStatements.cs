@@ -1,4 +1,5 @@
 using System.Reflection;
+using Notifications.Consumer.RateLimiting;
 using Notifications.IntegrationTests.Infrastructure;
 using Notifications.Shared.Data;
 using Notifications.Shared.Data.SqlServer;
@@ -42,7 +43,7 @@ internal static class TSqlStatements
         foreach (object store in new object[]
                  {
                      new SqlServerOutboxStore(Options), new SqlServerDeliveryLogStore(Options), new SqlServerOperationsStore(Options),
-                     new SqlServerDeadLetterStore(Options), new SqlServerNotificationStatusStore(Options), new SqlServerRetentionStore(Options),
+                     new SqlServerDeadLetterStore(Options), new SqlServerNotificationStatusStore(Options), new SqlServerRetentionStore(Options), new SqlServerRateLimitStore(Options),
                  })
         {
             var properties = store.GetType()

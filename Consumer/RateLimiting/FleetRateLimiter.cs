@@ -1,0 +1,128 @@
+using System.Collections.Concurrent;
+using System.Threading.RateLimiting;
+using Microsoft.Extensions.Logging;
+
+namespace Notifications.Consumer.RateLimiting;
+
+/// <summary>
+/// The fleet-wide limiter: for each limit (the relay, a domain) a <see cref="SlotSchedule"/> fed by leases from
+/// the database's GCRA row, so any number of consumer processes together send at the configured rate and the
+/// database sees one round trip per lease, not per message. While the database cannot be reached a waiter
+/// waits (and tries again with a capped backoff); nothing is sent unlimited.
+/// </summary>
+internal sealed partial class FleetRateLimiter : IDisposable
+{
+    private static readonly TimeSpan MaxBackoff = TimeSpan.FromSeconds(5);
+    // Slow-down replies of many handlers at once count as one reduction per this long (also in the database).
+    private static readonly TimeSpan Settle = TimeSpan.FromSeconds(1);
+    private readonly ConcurrentDictionary<string, SlotSchedule> _schedules = new(StringComparer.Ordinal);
+    private readonly PartitionedRateLimiter<string> _slowDownReports;
+    private readonly IRateLimitStore _store;
+    private readonly RateLimitOptions _options;
+    private readonly TimeProvider _time;
+    private readonly ILogger _logger;
+
+    public FleetRateLimiter(IRateLimitStore store, RateLimitSettings settings, TimeProvider time, ILogger<FleetRateLimiter> logger)
+    {
+        _store = store;
+        _options = settings.Options;
+        _time = time;
+        _logger = logger;
+        // One slow-down report per limit and Settle from this process; the database merges the fleet's reports.
+        _slowDownReports = PartitionedRateLimiter.Create<string, string>(key => RateLimitPartition.GetFixedWindowLimiter(key,
+            _ => new FixedWindowRateLimiterOptions { PermitLimit = 1, Window = Settle, QueueLimit = 0, AutoReplenishment = true }));
+    }
+
+    /// <summary>Returns when this process may make one send under the limit <paramref name="key"/> at <paramref name="rate"/>.</summary>
+    public async Task WaitAsync(string key, Rate rate, CancellationToken cancellationToken)
+    {
+        var schedule = _schedules.GetOrAdd(key, _ => new SlotSchedule(_time));
+        var wait = await schedule.TakeAsync(token => LeaseAsync(key, rate, token), cancellationToken);
+        if (wait > TimeSpan.Zero)
+        {
+            await Task.Delay(wait, _time, cancellationToken);
+        }
+    }
+
+    /// <summary>Takes a slot of <paramref name="key"/> this process already holds and that is due now; false when it would have to wait.</summary>
+    public bool TryTakeDue(string key) => _schedules.TryGetValue(key, out var schedule) && schedule.TryTakeDue();
+
+    /// <summary>
+    /// The destination behind <paramref name="key"/> answered "slow down": its rate goes down for the whole fleet for
+    /// <see cref="RateLimitOptions.SlowDownFor"/>. Never throws but for cancellation: a failed report is logged.
+    /// </summary>
+    public async Task SlowDownAsync(string key, string reply, CancellationToken cancellationToken)
+    {
+        using var permit = _slowDownReports.AttemptAcquire(key);
+        if (!permit.IsAcquired)
+        {
+            return;
+        }
+
+        try
+        {
+            double factor = await _store.SlowDownAsync(key, _options.SlowDownFactor, _options.MaxSlowDown, Settle, _options.SlowDownFor, cancellationToken);
+            LogSlowedDown(_logger, key, factor, _options.SlowDownFor, reply);
+        }
+        catch (Exception ex) when (ex is not OperationCanceledException || !cancellationToken.IsCancellationRequested)
+        {
+            LogSlowDownFailed(_logger, key, ex);
+        }
+    }
+
+    public void Dispose()
+    {
+        _slowDownReports.Dispose();
+        foreach (var schedule in _schedules.Values)
+        {
+            schedule.Dispose();
+        }
+    }
+
+    /// <summary>How many slots one round trip leases: <see cref="RateLimitOptions.LeaseDuration"/> of the rate, 1 to 1000.</summary>
+    internal static int LeaseSize(Rate rate, TimeSpan leaseDuration) =>
+        (int)Math.Clamp(Math.Round(leaseDuration / rate.Interval), 1, 1000);
+
+    private async Task<Lease> LeaseAsync(string key, Rate rate, CancellationToken cancellationToken)
+    {
+        int count = LeaseSize(rate, _options.LeaseDuration);
+        var backoff = TimeSpan.FromMilliseconds(100);
+        for (int failures = 0; ; failures++)
+        {
+            try
+            {
+                // Grace of one lease: the next lease of a busy process arrives a round trip after the last slot; that
+                // moment is not lost. After a longer idle time at most one lease's worth goes out at once.
+                var lease = await _store.LeaseAsync(key, count, rate.Interval, rate.Interval * count, cancellationToken);
+                if (failures > 0)
+                {
+                    LogLeaseRecovered(_logger, key, failures);
+                }
+
+                return lease;
+            }
+            catch (Exception ex) when (ex is not OperationCanceledException || !cancellationToken.IsCancellationRequested)
+            {
+                if (failures == 0)
+                {
+                    LogLeaseFailed(_logger, key, ex);
+                }
+
+                await Task.Delay(backoff, _time, cancellationToken);
+                backoff = TimeSpan.FromTicks(Math.Min(backoff.Ticks * 2, MaxBackoff.Ticks));
+            }
+        }
+    }
+
+    [LoggerMessage(Level = LogLevel.Warning, Message = "Rate limit {Key} slowed down: interval × {Factor} for {HoldFor} after \"{Reply}\"")]
+    private static partial void LogSlowedDown(ILogger logger, string key, double factor, TimeSpan holdFor, string reply);
+
+    [LoggerMessage(Level = LogLevel.Warning, Message = "Rate limit {Key}: could not record a slow-down in the database")]
+    private static partial void LogSlowDownFailed(ILogger logger, string key, Exception exception);
+
+    [LoggerMessage(Level = LogLevel.Warning, Message = "Rate limit {Key}: no lease from the database; sends under this limit wait until it answers")]
+    private static partial void LogLeaseFailed(ILogger logger, string key, Exception exception);
+
+    [LoggerMessage(Level = LogLevel.Information, Message = "Rate limit {Key}: leases again after {Failures} failed tries")]
+    private static partial void LogLeaseRecovered(ILogger logger, string key, int failures);
+}

@@ -1,0 +1,180 @@
+using System.Threading.Channels;
+using Microsoft.Extensions.Logging;
+using Notifications.Shared.Contract;
+using Notifications.Shared.Hosting;
+using RabbitMQ.Client;
+
+namespace Notifications.Consumer.RateLimiting;
+
+/// <summary>
+/// One lane per rate-limited recipient domain: a durable queue <c>{Queue}.limit.{domain}</c>. A handler that takes a
+/// message for a limited domain from the work queue moves it there (same headers, same attempt) and is free again at
+/// once. Each process consumes each lane with a small prefetch and lets one message at a time into the handlers when
+/// the domain's fleet-wide slot comes (<see cref="FleetRateLimiter"/>). So a throttled domain's backlog waits in its
+/// own queue on the broker — it holds no handler, no prefetch slot of the work queue, spends no attempt — and every
+/// other domain flows past it. A message that finds a slot this process holds already due (the domain is below its
+/// rate) is sent at once, without the detour.
+/// </summary>
+internal sealed partial class RateLimitLanes(
+    RateLimitSettings settings, FleetRateLimiter limiter, RelayBreaker relay, RabbitMqOptions rabbit, ILogger<RateLimitLanes> logger) : IAsyncDisposable
+{
+    private static readonly TimeSpan Tick = TimeSpan.FromSeconds(1);
+    private readonly List<Lane> _lanes = [];
+    private readonly CancellationTokenSource _stop = new();
+    private Task _running = Task.CompletedTask;
+
+    /// <summary>The lane queue of a domain.</summary>
+    public static string QueueName(RabbitMqOptions rabbit, string domain) => $"{rabbit.Queue}.limit.{domain}";
+
+    /// <summary>
+    /// The lane queue a message must wait in; null when it may be sent now — its domain has no limit, or a slot of the
+    /// domain this process holds is due (then that slot is taken).
+    /// </summary>
+    public string? LaneFor(NotificationMessage message) =>
+        settings.Domains.Count > 0 && message.Recipient is { } recipient && RateLimitSettings.DomainOf(recipient) is { } domain
+            && settings.Domains.ContainsKey(domain) && !limiter.TryTakeDue(RateLimitSettings.DomainKey(domain))
+            ? QueueName(rabbit, domain)
+            : null;
+
+    /// <summary>Declares the lanes, starts consuming them and letting their messages into <paramref name="work"/> at their rate.</summary>
+    public async Task StartAsync(IConnection connection, ChannelWriter<Delivery> work, CancellationToken cancellationToken)
+    {
+        if (settings.Domains.Count == 0)
+        {
+            return;
+        }
+
+        await using (var setup = await connection.CreateChannelAsync(cancellationToken: cancellationToken))
+        {
+            foreach (string domain in settings.Domains.Keys)
+            {
+                string queue = QueueName(rabbit, domain);
+                await setup.QueueDeclareAsync(queue, durable: true, exclusive: false, autoDelete: false, cancellationToken: cancellationToken);
+                await setup.QueueBindAsync(queue, rabbit.Exchange, queue, cancellationToken: cancellationToken);
+            }
+        }
+
+        foreach (var (domain, rate) in settings.Domains)
+        {
+            var lane = new Lane(domain, rate, QueueName(rabbit, domain), Prefetch(rate));
+            await lane.OpenAsync(connection, rabbit, logger, cancellationToken);
+            _lanes.Add(lane);
+        }
+
+        connection.ConnectionShutdownAsync += (_, _) =>
+        {
+            _lanes.ForEach(l => l.Channel?.Acks.Reset());
+            return Task.CompletedTask;
+        };
+        var stop = _stop.Token;
+        _running = Task.WhenAll(_lanes.Select(l => PumpAsync(l, work, stop)).Append(SuperviseAsync(connection, stop)));
+    }
+
+    /// <summary>Stops taking from the lanes (shutdown); what they hold unacked goes back to the broker with their channels.</summary>
+    public async Task StopAsync()
+    {
+        await _stop.CancelAsync();
+        await _running;
+        using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(5));
+        foreach (var lane in _lanes)
+        {
+            try
+            {
+                await (lane.Channel?.CancelAsync(timeout.Token) ?? Task.CompletedTask);
+            }
+            catch (Exception ex) when (ex is not OutOfMemoryException)
+            {
+                LogLaneFailed(logger, lane.Domain, ex);
+            }
+        }
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        foreach (var lane in _lanes)
+        {
+            await (lane.Channel?.DisposeAsync() ?? ValueTask.CompletedTask);
+        }
+
+        _stop.Dispose();
+    }
+
+    private int Prefetch(Rate rate) => settings.Options.LanePrefetch > 0
+        ? settings.Options.LanePrefetch
+        : (int)Math.Clamp(Math.Ceiling(rate.PerSecond), 10, 2_000);
+
+    // One message at a time: wait while the relay breaker turns sends away, then for the domain's slot, then hand it over.
+    private async Task PumpAsync(Lane lane, ChannelWriter<Delivery> work, CancellationToken stop)
+    {
+        try
+        {
+            await foreach (var delivery in lane.Waiting.Reader.ReadAllAsync(stop))
+            {
+                while (relay.IsRejecting)
+                {
+                    await Task.Delay(TimeSpan.FromMilliseconds(250), stop);
+                }
+
+                await limiter.WaitAsync(RateLimitSettings.DomainKey(lane.Domain), lane.Rate, stop);
+                await work.WriteAsync(delivery with { Admitted = true }, stop);
+            }
+        }
+        catch (OperationCanceledException) when (stop.IsCancellationRequested)
+        {
+        }
+    }
+
+    // A lane channel closed by a channel error is not recovered by the client: open it again.
+    private async Task SuperviseAsync(IConnection connection, CancellationToken stop)
+    {
+        try
+        {
+            while (!stop.IsCancellationRequested)
+            {
+                await Task.Delay(Tick, stop);
+                foreach (var lane in _lanes.Where(l => connection.IsOpen && l.Channel is not { IsOpen: true }))
+                {
+                    try
+                    {
+                        await lane.OpenAsync(connection, rabbit, logger, stop);
+                    }
+                    catch (Exception ex) when (ex is not OperationCanceledException || !stop.IsCancellationRequested)
+                    {
+                        LogLaneFailed(logger, lane.Domain, ex);
+                    }
+                }
+            }
+        }
+        catch (OperationCanceledException) when (stop.IsCancellationRequested)
+        {
+        }
+    }
+
+    [LoggerMessage(Level = LogLevel.Warning, Message = "Rate-limit lane of {Domain} failed; trying again")]
+    private static partial void LogLaneFailed(ILogger logger, string domain, Exception exception);
+
+    private sealed class Lane(string domain, Rate rate, string queue, int prefetch)
+    {
+        public string Domain => domain;
+
+        public Rate Rate => rate;
+
+        public ConsumerChannel? Channel { get; private set; }
+
+        /// <summary>Received from the lane queue, not yet let in.</summary>
+        public Channel<Delivery> Waiting { get; } = System.Threading.Channels.Channel.CreateUnbounded<Delivery>(
+            new UnboundedChannelOptions { SingleReader = true });
+
+        public async Task OpenAsync(IConnection connection, RabbitMqOptions rabbit, ILogger logger, CancellationToken cancellationToken)
+        {
+            if (Channel is { } old)
+            {
+                await old.DisposeAsync();
+            }
+
+            var laneRabbit = new RabbitMqOptions { Uri = rabbit.Uri, Exchange = rabbit.Exchange, Queue = queue };
+            Channel = await ConsumerChannel.OpenAsync(connection, laneRabbit, new ConsumerOptions { Prefetch = prefetch }, Waiting.Writer, logger, cancellationToken);
+            await Channel.ConsumeAsync(cancellationToken);
+        }
+    }
+}

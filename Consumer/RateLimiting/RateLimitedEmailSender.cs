@@ -1,0 +1,37 @@
+using Notifications.Consumer.Sending;
+
+namespace Notifications.Consumer.RateLimiting;
+
+/// <summary>
+/// Around a handler's sender: every send waits for its slot under <c>RateLimits:Relay</c> (when set), and a
+/// "slow down" reply lowers the rate of its destination for the whole fleet — the recipient's domain when that
+/// domain has a limit, else the relay when it has one. The reply itself is rethrown unchanged (the message
+/// takes the ordinary retry path).
+/// </summary>
+internal sealed class RateLimitedEmailSender(IEmailSender inner, FleetRateLimiter limiter, RateLimitSettings settings) : IEmailSender
+{
+    public async Task SendAsync(EmailMessage message, CancellationToken cancellationToken)
+    {
+        if (settings.Relay is { } relay)
+        {
+            await limiter.WaitAsync(RateLimitSettings.RelayKey, relay, cancellationToken);
+        }
+
+        try
+        {
+            await inner.SendAsync(message, cancellationToken);
+        }
+        catch (SmtpSendException ex) when (SlowDownReplies.IsSlowDown(ex) && Destination(message) is { } key)
+        {
+            await limiter.SlowDownAsync(key, ex.Message, cancellationToken);
+            throw;
+        }
+    }
+
+    public ValueTask DisposeAsync() => inner.DisposeAsync();
+
+    private string? Destination(EmailMessage message) =>
+        RateLimitSettings.DomainOf(message.To) is { } domain && settings.Domains.ContainsKey(domain)
+            ? RateLimitSettings.DomainKey(domain)
+            : settings.Relay is null ? null : RateLimitSettings.RelayKey;
+}

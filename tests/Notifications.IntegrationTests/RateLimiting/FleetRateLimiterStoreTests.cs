@@ -1,0 +1,172 @@
+using Dapper;
+using Microsoft.Extensions.Logging.Abstractions;
+using Microsoft.Extensions.Options;
+using Notifications.Consumer.RateLimiting;
+using Notifications.Consumer.Sending;
+using Notifications.IntegrationTests.Infrastructure;
+using Notifications.Shared.Hosting;
+using Npgsql;
+using Xunit.Abstractions;
+
+namespace Notifications.IntegrationTests.RateLimiting;
+
+/// <summary>
+/// The GCRA rows on the real PostgreSQL: concurrent leases get consecutive, disjoint slots; a "slow down" reply seen by
+/// a sender stretches the interval for everyone, compounds at most once per second up to the cap, and the rate recovers.
+/// </summary>
+[Collection("services")]
+public sealed class FleetRateLimiterStoreTests : IAsyncDisposable
+{
+    private static readonly TimeSpan Interval = TimeSpan.FromMilliseconds(10);
+    private readonly NpgsqlDataSource _dataSource = NpgsqlDataSource.Create(TestServices.PostgresConnectionString);
+    private readonly PostgresRateLimitStore _store;
+
+    private readonly ITestOutputHelper _output;
+
+    public FleetRateLimiterStoreTests(ITestOutputHelper output)
+    {
+        _output = output;
+        _store = new PostgresRateLimitStore(_dataSource,
+            new DatabaseOptions { ConnectionString = TestServices.PostgresConnectionString, Schema = TestDatabase.Schema });
+    }
+
+    [Fact]
+    public async Task LeaseAsync_ManyConcurrentConsumers_GetConsecutiveDisjointSlots()
+    {
+        await SinkArrivals.ClearLimitsAsync();
+        string key = "domain:concurrent.test";
+        var interval = TimeSpan.FromMilliseconds(100);   // 40 s of slots: the leases stay ahead of the clock
+        await _store.LeaseAsync(key, 1, interval, TimeSpan.Zero, CancellationToken.None);
+
+        // 8 "processes" × 10 leases of 5 slots, all at once: 400 slots, each handed out once, none skipped.
+        var leases = await Task.WhenAll(Enumerable.Range(0, 8).Select(_ => Task.Run(async () =>
+        {
+            var mine = new List<(long StartUs, long EndUs)>();
+            for (int i = 0; i < 10; i++)
+            {
+                mine.Add(await LeaseRangeAsync(key, 5, interval));
+            }
+
+            return mine;
+        })));
+
+        var ranges = leases.SelectMany(l => l).OrderBy(r => r.StartUs).ToList();
+        Assert.Equal(80, ranges.Count);
+        for (int i = 1; i < ranges.Count; i++)
+        {
+            Assert.Equal(ranges[i - 1].EndUs, ranges[i].StartUs);
+        }
+
+        Assert.Equal(400 * PostgresRateLimitStore.Micros(interval), ranges[^1].EndUs - ranges[0].StartUs);
+    }
+
+    [Fact]
+    public async Task WaitAsync_TwoLimitersLikeTwoProcesses_TogetherPaceTheRateNotEachOfThem()
+    {
+        await SinkArrivals.ClearLimitsAsync();
+        var rate = new Rate(200, TimeSpan.FromSeconds(1));
+        var run = TimeSpan.FromSeconds(7);
+        var options = new RateLimitOptions();
+        var settings = new RateLimitSettings(Options.Create(options));
+        await using var otherSource = NpgsqlDataSource.Create(TestServices.PostgresConnectionString);
+        var otherStore = new PostgresRateLimitStore(otherSource,
+            new DatabaseOptions { ConnectionString = TestServices.PostgresConnectionString, Schema = TestDatabase.Schema });
+        using var first = new FleetRateLimiter(_store, settings, TimeProvider.System, NullLogger<FleetRateLimiter>.Instance);
+        using var second = new FleetRateLimiter(otherStore, settings, TimeProvider.System, NullLogger<FleetRateLimiter>.Instance);
+        var start = DateTime.UtcNow;
+
+        // Each "process" sends as fast as its limiter lets it (four senders each), for 7 s.
+        var passes = await Task.WhenAll(new[] { first, second }.SelectMany(limiter => Enumerable.Range(0, 4).Select(_ => Task.Run(async () =>
+        {
+            var times = new List<DateTime>();
+            while (DateTime.UtcNow - start < run)
+            {
+                await limiter.WaitAsync("domain:pace.test", rate, CancellationToken.None);
+                times.Add(DateTime.UtcNow);
+            }
+
+            return times;
+        }))));
+
+        // After the first second, 5 s: 1,000 at 200/s for both together.
+        var all = passes.SelectMany(t => t).ToList();
+        int inWindow = all.Count(t => t >= start + TimeSpan.FromSeconds(1) && t < start + TimeSpan.FromSeconds(6));
+        _output.WriteLine($"{inWindow} passes in 5 s = {inWindow / 5.0:F1}/s (limit 200/s); "
+            + $"{passes.Take(4).Sum(t => t.Count)} and {passes.Skip(4).Sum(t => t.Count)} in all; load average {File.ReadAllText("/proc/loadavg").Trim()}");
+        Assert.InRange(inWindow, 950, 1050);
+        Assert.True(passes.Take(4).Sum(t => t.Count) > all.Count / 4, "the first limiter got a share");
+        Assert.True(passes.Skip(4).Sum(t => t.Count) > all.Count / 4, "the second limiter got a share");
+    }
+
+    [Fact]
+    public async Task SlowDownReply_StretchesTheIntervalForTheFleet_CompoundsOncePerSecondUpToTheCap_AndRecovers()
+    {
+        await SinkArrivals.ClearLimitsAsync();
+        var options = new RateLimitOptions { SlowDownFactor = 2, MaxSlowDown = 3, SlowDownFor = TimeSpan.FromSeconds(2) };
+        options.Domains["slowdown.test"] = "100/s";
+        var settings = new RateLimitSettings(Options.Create(options));
+        using var limiter = new FleetRateLimiter(_store, settings, TimeProvider.System, NullLogger<FleetRateLimiter>.Instance);
+        var reply = new SmtpSendException(SmtpFailureKind.Transient, 451, "RCPT TO: 451 4.7.1 Rate limited, slow down");
+        await using var sender = new RateLimitedEmailSender(new FailingSender(reply), limiter, settings);
+        var email = new EmailMessage(1, "someone@slowdown.test", "s", "b", false, DateTimeOffset.UtcNow);
+        string key = RateLimitSettings.DomainKey("slowdown.test");
+        Assert.Equal(Interval, (await _store.LeaseAsync(key, 1, Interval, TimeSpan.Zero, CancellationToken.None)).Interval);
+
+        // The reply reaches the caller unchanged; the domain's interval doubles for everyone leasing it.
+        Assert.Same(reply, await Assert.ThrowsAsync<SmtpSendException>(() => sender.SendAsync(email, CancellationToken.None)));
+        Assert.Equal(2.0, await FactorAsync(key));
+        Assert.Equal(2 * Interval, (await _store.LeaseAsync(key, 1, Interval, TimeSpan.Zero, CancellationToken.None)).Interval);
+
+        // More replies within the second count once; a second later they compound, up to MaxSlowDown.
+        await Assert.ThrowsAsync<SmtpSendException>(() => sender.SendAsync(email, CancellationToken.None));
+        Assert.Equal(2.0, await FactorAsync(key));
+        await Task.Delay(TimeSpan.FromSeconds(1.1));
+        await Assert.ThrowsAsync<SmtpSendException>(() => sender.SendAsync(email, CancellationToken.None));
+        Assert.Equal(3.0, await FactorAsync(key));
+        Assert.Equal(3 * Interval, (await _store.LeaseAsync(key, 1, Interval, TimeSpan.Zero, CancellationToken.None)).Interval);
+
+        // SlowDownFor after the last reply: the configured rate again.
+        await Task.Delay(options.SlowDownFor + TimeSpan.FromMilliseconds(200));
+        Assert.Equal(Interval, (await _store.LeaseAsync(key, 1, Interval, TimeSpan.Zero, CancellationToken.None)).Interval);
+    }
+
+    [Fact]
+    public async Task OtherReplies_LeaveTheRateAlone()
+    {
+        await SinkArrivals.ClearLimitsAsync();
+        var options = new RateLimitOptions();
+        options.Domains["other.test"] = "100/s";
+        var settings = new RateLimitSettings(Options.Create(options));
+        using var limiter = new FleetRateLimiter(_store, settings, TimeProvider.System, NullLogger<FleetRateLimiter>.Instance);
+        await using var sender = new RateLimitedEmailSender(
+            new FailingSender(new SmtpSendException(SmtpFailureKind.Transient, 450, "RCPT TO: 450 4.2.1 Mailbox busy")), limiter, settings);
+
+        await Assert.ThrowsAsync<SmtpSendException>(() => sender.SendAsync(
+            new EmailMessage(1, "someone@other.test", "s", "b", false, DateTimeOffset.UtcNow), CancellationToken.None));
+
+        await using var connection = await TestDatabase.OpenAsync();
+        Assert.Equal(0L, await connection.ExecuteScalarAsync<long>($"SELECT count(*) FROM {TestDatabase.Schema}.rate_limit"));
+    }
+
+    public async ValueTask DisposeAsync() => await _dataSource.DisposeAsync();
+
+    private async Task<(long StartUs, long EndUs)> LeaseRangeAsync(string key, int count, TimeSpan interval)
+    {
+        var lease = await _store.LeaseAsync(key, count, interval, TimeSpan.Zero, CancellationToken.None);
+        return (lease.FirstUs, lease.FirstUs + (count * PostgresRateLimitStore.Micros(lease.Interval)));
+    }
+
+    private static async Task<double> FactorAsync(string key)
+    {
+        await using var connection = await TestDatabase.OpenAsync();
+        return await connection.ExecuteScalarAsync<double>(
+            $"SELECT slow_factor FROM {TestDatabase.Schema}.rate_limit WHERE name = @key", new { key });
+    }
+
+    private sealed class FailingSender(Exception failure) : IEmailSender
+    {
+        public Task SendAsync(EmailMessage message, CancellationToken cancellationToken) => Task.FromException(failure);
+
+        public ValueTask DisposeAsync() => ValueTask.CompletedTask;
+    }
+}

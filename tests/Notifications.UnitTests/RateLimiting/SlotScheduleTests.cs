@@ -1,0 +1,78 @@
+using Notifications.Consumer.RateLimiting;
+
+namespace Notifications.UnitTests.RateLimiting;
+
+/// <summary>How one process spends a lease: in order, each slot at its moment, a new lease only when used up or stale.</summary>
+public sealed class SlotScheduleTests
+{
+    private static readonly TimeSpan Interval = TimeSpan.FromMilliseconds(5);
+    private readonly SteppedTime _time = new();
+    private int _leases;
+
+    [Fact]
+    public async Task TakeAsync_SpendsEachLeaseSlotBySlot_AndLeasesAgainWhenUsedUp()
+    {
+        using var schedule = new SlotSchedule(_time);
+
+        var waits = new List<TimeSpan>();
+        for (int i = 0; i < 6; i++)
+        {
+            waits.Add(await schedule.TakeAsync(LeaseAsync, CancellationToken.None));
+        }
+
+        Assert.Equal(2, _leases);
+        // Lease 1: slots at 10, 15, 20 ms from the database's now; lease 2 likewise (the clock did not move).
+        Assert.Equal([10, 15, 20, 10, 15, 20], waits.Select(w => w.TotalMilliseconds));
+    }
+
+    [Fact]
+    public async Task TryTakeDue_OnlyASlotAlreadyHeldAndDue_NeverLeases()
+    {
+        using var schedule = new SlotSchedule(_time);
+        Assert.False(schedule.TryTakeDue());   // nothing held
+        Assert.Equal(0, _leases);
+
+        await schedule.TakeAsync(LeaseAsync, CancellationToken.None);   // slot 0 (10 ms)
+        Assert.False(schedule.TryTakeDue());   // slot 1 is due at 15 ms
+        _time.Advance(TimeSpan.FromMilliseconds(15));
+        Assert.True(schedule.TryTakeDue());
+        Assert.False(schedule.TryTakeDue());   // slot 2 at 20 ms
+        _time.Advance(TimeSpan.FromMilliseconds(5));
+        Assert.True(schedule.TryTakeDue());
+        Assert.False(schedule.TryTakeDue());   // used up
+        Assert.Equal(1, _leases);
+    }
+
+    [Fact]
+    public async Task TakeAsync_LeftoverSlotsLongOverdue_AreDroppedForANewLease()
+    {
+        using var schedule = new SlotSchedule(_time);
+        await schedule.TakeAsync(LeaseAsync, CancellationToken.None);
+
+        // The lease spans 10-25 ms; two spans later its leftovers would go out as a burst: a new lease instead.
+        _time.Advance(TimeSpan.FromMilliseconds(10 + 15 + 15 + 1));
+        Assert.False(schedule.TryTakeDue());
+        var wait = await schedule.TakeAsync(LeaseAsync, CancellationToken.None);
+
+        Assert.Equal(2, _leases);
+        Assert.Equal(TimeSpan.FromMilliseconds(10), wait);
+    }
+
+    private Task<Lease> LeaseAsync(CancellationToken cancellationToken)
+    {
+        _leases++;
+        return Task.FromResult(new Lease(3, TimeSpan.FromMilliseconds(10), Interval, 0));
+    }
+
+    /// <summary>A monotonic clock the test moves by hand.</summary>
+    private sealed class SteppedTime : TimeProvider
+    {
+        private long _ticks;
+
+        public override long TimestampFrequency => TimeSpan.TicksPerSecond;
+
+        public override long GetTimestamp() => _ticks;
+
+        public void Advance(TimeSpan by) => _ticks += by.Ticks;
+    }
+}
