@@ -26,7 +26,7 @@ internal sealed class OutboundPublisher(IConnection connection, RabbitMqOptions 
         // the queue; with a fixed delay per queue that costs at most the 20 % spread.)
         var delay = rabbit.RetryDelays[attempt - 1] * (0.8 + (0.2 * Random.Shared.NextDouble()));
         string expiration = ((long)delay.TotalMilliseconds).ToString(CultureInfo.InvariantCulture);
-        return PublishAsync(RabbitMqOptions.RetryQueue(delivery.Source.Lane.Queue, attempt), delivery, headers, cancellationToken, expiration);
+        return PublishAsync(RabbitMqOptions.RetryQueue(delivery.Source.Lane.RetriesVia, attempt), delivery, headers, cancellationToken, expiration);
     }
 
     /// <summary>Puts a copy at the tail of its lane's work queue with the same attempt (headers unchanged).</summary>

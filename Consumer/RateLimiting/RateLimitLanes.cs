@@ -172,8 +172,10 @@ internal sealed partial class RateLimitLanes(
                 await old.DisposeAsync();
             }
 
-            var laneRabbit = new RabbitMqOptions { Uri = rabbit.Uri, Exchange = rabbit.Exchange, Queue = queue };
-            Channel = await ConsumerChannel.OpenAsync(connection, laneRabbit, new ConsumerOptions { Prefetch = prefetch }, Waiting.Writer, logger, cancellationToken);
+            // Its deliveries retry through the standard work queue's delay queues (the lane queue has none);
+            // back in the work queue, a retried message is moved here again until it finds its slot.
+            var lane = new ConsumerLane(queue, prefetch, Waiting, RetryQueueOf: rabbit.Queue);
+            Channel = await ConsumerChannel.OpenAsync(connection, lane, logger, cancellationToken);
             await Channel.ConsumeAsync(cancellationToken);
         }
     }
