@@ -23,7 +23,7 @@ public sealed class SqlServerClientStartupTests
             ("Database:ConnectionString", $"Server=127.0.0.1,{ClosedPort()};User ID=sa;Password=unused;Connect Timeout=2;TrustServerCertificate=true"));
 
         string output = await producer.WaitWhileRunningAsync(
-            () => Task.FromResult(producer.Output), o => o.Contains("Batch failed", StringComparison.Ordinal), TimeSpan.FromMinutes(1), "first claim failed");
+            () => Task.FromResult(producer.Output), o => o.Contains("failed and was rolled back", StringComparison.Ordinal), TimeSpan.FromMinutes(1), "first claim failed");
 
         Assert.DoesNotContain("Globalization Invariant Mode", output, StringComparison.Ordinal);
         Assert.Contains("Microsoft.Data.SqlClient.SqlException", output, StringComparison.Ordinal);
