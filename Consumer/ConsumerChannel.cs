@@ -1,5 +1,6 @@
 using System.Threading.Channels;
 using Microsoft.Extensions.Logging;
+using Notifications.Shared.Contract;
 using RabbitMQ.Client;
 using RabbitMQ.Client.Events;
 
@@ -74,7 +75,11 @@ internal sealed class ConsumerChannel : IAsyncDisposable
             return false;
         }
 
-        await _work.WriteAsync(Receive(message.DeliveryTag, message.BasicProperties, message.Body, message.Redelivered), cancellationToken);
+        foreach (var delivery in Receive(message.DeliveryTag, message.BasicProperties, message.Body, message.Redelivered))
+        {
+            await _work.WriteAsync(delivery, cancellationToken);
+        }
+
         return true;
     }
 
@@ -84,23 +89,61 @@ internal sealed class ConsumerChannel : IAsyncDisposable
         await _channel.DisposeAsync();
     }
 
-    private async Task OnReceivedAsync(object sender, BasicDeliverEventArgs args) =>
-        await _work.WriteAsync(Receive(args.DeliveryTag, args.BasicProperties, args.Body, args.Redelivered), args.CancellationToken);
-
-    private Delivery Receive(ulong deliveryTag, IReadOnlyBasicProperties properties, ReadOnlyMemory<byte> body, bool redelivered)
+    private async Task OnReceivedAsync(object sender, BasicDeliverEventArgs args)
     {
-        // The body's memory belongs to the client only until the callback returns: copy it.
+        foreach (var delivery in Receive(args.DeliveryTag, args.BasicProperties, args.Body, args.Redelivered))
+        {
+            await _work.WriteAsync(delivery, args.CancellationToken);
+        }
+    }
+
+    // A single-notification message is one delivery; an envelope is one per item, settled together.
+    private IEnumerable<Delivery> Receive(ulong deliveryTag, IReadOnlyBasicProperties properties, ReadOnlyMemory<byte> body, bool redelivered)
+    {
+        long generation = Acks.Track(deliveryTag);
         var headers = properties.Headers;
-        return new Delivery(
-            this,
-            deliveryTag,
-            Acks.Track(deliveryTag),
-            body.ToArray(),
-            properties.ContentType,
-            properties.Type,
-            Headers.ReadInt(headers, Headers.Attempt, 1),
-            redelivered,
-            headers is null ? null : new Dictionary<string, object?>(headers),
-            ConsumerTracing.Capture(properties));
+        int attempt = Headers.ReadInt(headers, Headers.Attempt, 1);
+        if (properties.Type != EnvelopeSerializer.EnvelopeType)
+        {
+            // The body's memory belongs to the client only until the callback returns: copy it.
+            return [new Delivery(this, deliveryTag, generation, body.ToArray(), properties.ContentType, properties.Type, attempt, redelivered,
+                headers is null ? null : new Dictionary<string, object?>(headers), ConsumerTracing.Capture(properties))];
+        }
+
+        string? error = null;
+        if (!string.Equals(properties.ContentType, MessageSerializer.ContentType, StringComparison.OrdinalIgnoreCase))
+        {
+            error = $"wrong content type: '{properties.ContentType}', expected '{MessageSerializer.ContentType}'";
+        }
+
+        List<EnvelopeItem>? items = null;
+        if (error is not null || !EnvelopeSerializer.TryUnpack(body, out items, out error))
+        {
+            // Not readable as an envelope: dead-lettered whole, as it came.
+            return [new Delivery(this, deliveryTag, generation, body.ToArray(), properties.ContentType, properties.Type, attempt, redelivered,
+                headers is null ? null : new Dictionary<string, object?>(headers), default)
+            {
+                Invalid = error,
+            }];
+        }
+
+        var envelope = new EnvelopeSettlement(items.Count, requeue => requeue ? Acks.RequeueAsync(deliveryTag, generation) : Acks.AckAsync(deliveryTag, generation));
+        var traceParents = ConsumerTracing.ItemTraceParents(headers);
+        var deliveries = new Delivery[items.Count];
+        for (int i = 0; i < items.Count; i++)
+        {
+            var item = items[i];
+            var (itemHeaders, context) = ConsumerTracing.ItemContext(traceParents, item.Message?.Id);
+            deliveries[i] = new Delivery(this, deliveryTag, generation, item.Body, MessageSerializer.ContentType, MessageSerializer.MessageType,
+                attempt, redelivered, itemHeaders, context)
+            {
+                Message = item.Message,
+                Invalid = item.Error,
+                Envelope = envelope,
+                EnvelopeIndex = i,
+            };
+        }
+
+        return deliveries;
     }
 }

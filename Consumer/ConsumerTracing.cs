@@ -1,4 +1,6 @@
 using System.Diagnostics;
+using System.Globalization;
+using Notifications.Shared.Contract;
 using Notifications.Shared.Messaging;
 using RabbitMQ.Client;
 
@@ -17,6 +19,26 @@ internal static class ConsumerTracing
     /// <summary>On receipt: the trace context the message brought, to continue when a handler takes it.</summary>
     public static ActivityContext Capture(IReadOnlyBasicProperties properties) =>
         Source.HasListeners() ? TraceContextHeader.Extract(properties.Headers) : default;
+
+    /// <summary>An envelope's table of its items' <c>traceparent</c>s by notification id, if it has one.</summary>
+    public static IDictionary<string, object?>? ItemTraceParents(IDictionary<string, object?>? headers) =>
+        headers is not null && headers.TryGetValue(EnvelopeSerializer.ItemTraceParents, out object? table) ? table as IDictionary<string, object?> : null;
+
+    /// <summary>
+    /// An envelope item's own headers (its <c>traceparent</c>, carried on if it is retried or dead-lettered) and,
+    /// when traced here, the context to continue; nothing for an item the producer did not trace.
+    /// </summary>
+    public static (Dictionary<string, object?>? Headers, ActivityContext Context) ItemContext(IDictionary<string, object?>? traceParents, long? id)
+    {
+        if (traceParents is null || id is not { } notification
+            || !traceParents.TryGetValue(notification.ToString(CultureInfo.InvariantCulture), out object? parent))
+        {
+            return (null, default);
+        }
+
+        var headers = new Dictionary<string, object?>(1) { [TraceContextHeader.TraceParent] = parent };
+        return (headers, Source.HasListeners() ? TraceContextHeader.Extract(headers) : default);
+    }
 
     /// <summary>The handling of one delivery, current while the handler works on it.</summary>
     public static Activity? StartProcessing(Delivery delivery)

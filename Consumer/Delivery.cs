@@ -1,10 +1,13 @@
 namespace Notifications.Consumer;
 
-/// <summary>One message taken from the work queue, copied out of the client's buffer.</summary>
+/// <summary>
+/// One notification to handle: a single-notification message taken from a work queue (copied out of the
+/// client's buffer), or one item of an envelope (<see cref="Envelope"/>), which the handlers treat the same way.
+/// </summary>
 /// <param name="Source">The channel it arrived on; it must be settled there.</param>
 /// <param name="DeliveryTag">The channel's tag for it.</param>
 /// <param name="Generation">The channel incarnation it arrived in (see <see cref="AckBatcher"/>).</param>
-/// <param name="Body">The message bytes.</param>
+/// <param name="Body">The message bytes (an envelope item's own single-notification bytes).</param>
 /// <param name="ContentType">The AMQP content type, if any.</param>
 /// <param name="Type">The AMQP type property (the contract's name and version), if any.</param>
 /// <param name="Attempt">1 for a first delivery; each retry adds one (header <c>x-attempt</c>).</param>
@@ -26,7 +29,20 @@ internal sealed record Delivery(
     /// <summary>Let in by its domain's rate-limit lane (<see cref="RateLimiting.RateLimitLanes"/>): send it, do not move it again.</summary>
     public bool Admitted { get; init; }
 
-    public Task AckAsync() => Source.Acks.AckAsync(DeliveryTag, Generation);
+    /// <summary>The notification, when already read (an envelope item); else the handler reads <see cref="Body"/>.</summary>
+    public Shared.Contract.NotificationMessage? Message { get; init; }
 
-    public Task RequeueAsync() => Source.Acks.RequeueAsync(DeliveryTag, Generation);
+    /// <summary>Why <see cref="Body"/> is not a notification, when already known (a bad envelope or item): it is dead-lettered.</summary>
+    public string? Invalid { get; init; }
+
+    /// <summary>The envelope this is an item of: settling it settles the item, and the envelope is acked after its last.</summary>
+    public EnvelopeSettlement? Envelope { get; init; }
+
+    /// <summary>Its place in <see cref="Envelope"/>.</summary>
+    public int EnvelopeIndex { get; init; }
+
+    public Task AckAsync() => Envelope is { } envelope ? envelope.SettleAsync(EnvelopeIndex, requeue: false) : Source.Acks.AckAsync(DeliveryTag, Generation);
+
+    /// <summary>Back to the queue: a single message at once; an item by requeueing its whole envelope once every item is settled.</summary>
+    public Task RequeueAsync() => Envelope is { } envelope ? envelope.SettleAsync(EnvelopeIndex, requeue: true) : Source.Acks.RequeueAsync(DeliveryTag, Generation);
 }

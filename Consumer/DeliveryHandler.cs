@@ -64,7 +64,17 @@ internal sealed class DeliveryHandler(
 
     private NotificationMessage? Decode(Delivery delivery, out string? reason)
     {
-        reason = null;
+        reason = delivery.Invalid;
+        if (reason is not null)
+        {
+            return null;
+        }
+
+        if (delivery.Message is { } unpacked)
+        {
+            return Validate(unpacked, out reason);
+        }
+
         if (!string.Equals(delivery.ContentType, MessageSerializer.ContentType, StringComparison.OrdinalIgnoreCase))
         {
             reason = $"wrong content type: '{delivery.ContentType}', expected '{MessageSerializer.ContentType}'";
@@ -78,11 +88,11 @@ internal sealed class DeliveryHandler(
             return null;
         }
 
-        if (!MessageSerializer.TryDeserialize(delivery.Body, out var message, out reason))
-        {
-            return null;
-        }
+        return MessageSerializer.TryDeserialize(delivery.Body, out var message, out reason) ? Validate(message, out reason) : null;
+    }
 
+    private NotificationMessage? Validate(NotificationMessage message, out string? reason)
+    {
         reason = NotificationValidator.Validate(message);
         if (reason is null && NotificationValidator.IsExpired(message, time.GetUtcNow()))
         {

@@ -1,10 +1,8 @@
 using System.Diagnostics;
-using System.Globalization;
 using Microsoft.Extensions.Options;
 using Notifications.Shared.Contract;
 using Notifications.Shared.Data;
 using Notifications.Shared.Hosting;
-using Notifications.Shared.Messaging;
 using RabbitMQ.Client;
 
 namespace Notifications.Producer;
@@ -39,6 +37,7 @@ internal sealed class BatchPublisher(
         var publishes = new List<Task>(claim.Rows.Count);
         var spans = ProducerTracing.Enabled ? new List<(Activity Span, Task Confirm)>(claim.Rows.Count) : null;
         var rejects = new List<(OutboxRow Row, string Reason)>();
+        var envelope = new EnvelopeBuilder(_options.EnvelopeSize, _options.MaxMessageBytes);
         try
         {
             foreach (var row in claim.Rows)
@@ -50,7 +49,20 @@ internal sealed class BatchPublisher(
                     continue;
                 }
 
-                publishes.Add(Publish(channel, row, body, batch, spans, timeout.Token));
+                // Routed by the row's own priority: urgent rows to the urgent lane's queue, all others to the work queue.
+                string queue = row.IsUrgent ? _rabbit.UrgentQueue : _rabbit.Queue;
+                if (!envelope.Fits(queue, body))
+                {
+                    publishes.Add(Publish(channel, envelope, batch, spans, timeout.Token));
+                }
+
+                envelope.Add(queue, row, body, tracing.StartPublish(row, batch));
+                Activity.Current = batch;
+            }
+
+            if (!envelope.IsEmpty)
+            {
+                publishes.Add(Publish(channel, envelope, batch, spans, timeout.Token));
             }
 
             metrics.Published(publishes.Count);
@@ -74,38 +86,20 @@ internal sealed class BatchPublisher(
         return claim.Rows.Count;
     }
 
-    private Task Publish(IChannel channel, OutboxRow row, byte[] body, Activity? batch, List<(Activity, Task)>? spans, CancellationToken cancellationToken)
+    // Publishes what the builder holds (one notification as a plain message, more as an envelope) and empties it.
+    private Task Publish(IChannel channel, EnvelopeBuilder envelope, Activity? batch, List<(Activity, Task)>? spans, CancellationToken cancellationToken)
     {
-        var activity = tracing.StartPublish(row, batch);
-        var properties = Properties(row);
-        if (activity is not null)
-        {
-            // The client already sends a header table with every message (its confirm-tracking sequence
-            // number); the trace context is one entry more.
-            properties.Headers = new Dictionary<string, object?>(2);
-            TraceContextHeader.Inject(activity, properties.Headers);
-            Activity.Current = batch;
-        }
+        var (queue, body, properties, carried) = envelope.Take();
+        Activity.Current = batch;
 
         // With confirm tracking on, each task completes when the broker confirms; a nack or a
         // mandatory return fails it with a PublishException.
-        // Routed by the row's own priority: urgent rows to the urgent lane's queue, all others to the work queue.
-        string queue = row.IsUrgent ? _rabbit.UrgentQueue : _rabbit.Queue;
         var publish = channel.BasicPublishAsync(_rabbit.Exchange, queue, mandatory: true, properties, body, cancellationToken).AsTask();
-        if (activity is not null)
+        foreach (var span in carried)
         {
-            spans?.Add((activity, publish));
+            spans?.Add((span, publish));
         }
 
         return publish;
     }
-
-    private static BasicProperties Properties(OutboxRow row) => new()
-    {
-        Persistent = true,
-        ContentType = MessageSerializer.ContentType,
-        Type = MessageSerializer.MessageType,
-        MessageId = row.Id.ToString(CultureInfo.InvariantCulture),
-        Timestamp = new AmqpTimestamp(row.CreatedAt.ToUnixTimeSeconds()),
-    };
 }

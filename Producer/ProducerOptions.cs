@@ -56,6 +56,16 @@ public sealed class ProducerOptions
     [Range(typeof(TimeSpan), "00:00:00.001", "00:01:00")]
     public TimeSpan UrgentMaxPollInterval { get; set; } = TimeSpan.FromMilliseconds(100);
 
+    /// <summary>
+    /// Notifications per AMQP message: up to this many rows of a claim, bound for the same queue, travel as one
+    /// envelope (a JSON array of single-notification bodies, AMQP type <c>notification-envelope.v1</c>), so the
+    /// broker's per-message work is paid once for all of them. 1 publishes every row as its own
+    /// <c>notification.v1</c> message. Consumers of every version since envelopes read both; a consumer's
+    /// prefetch counts messages, so it holds up to prefetch x this many notifications.
+    /// </summary>
+    [Range(1, 10_000)]
+    public int EnvelopeSize { get; set; } = 50;
+
     /// <summary>When set, a JSON report of this process's totals is written here on exit (read by the benchmark harness).</summary>
     public string? StatsFile { get; set; }
 

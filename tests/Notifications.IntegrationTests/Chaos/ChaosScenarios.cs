@@ -6,8 +6,9 @@ using static Notifications.IntegrationTests.Chaos.ChaosRun;
 namespace Notifications.IntegrationTests.Chaos;
 
 /// <summary>
-/// The fault scenarios of RELIABILITY.md (1-19), each injected mid-run on the real services, and the
-/// cluster scenarios (20-22: quorum queues on the 3-node cluster of <c>scripts/cluster</c>).
+/// The fault scenarios of RELIABILITY.md (1-19), each injected mid-run on the real services, the
+/// cluster scenarios (20-22: quorum queues on the 3-node cluster of <c>scripts/cluster</c>), and 23: a consumer
+/// killed with an envelope half-delivered.
 /// </summary>
 internal static class ChaosScenarios
 {
@@ -267,6 +268,24 @@ internal static class ChaosScenarios
             }
 
             run.Notes.Add($"nodes 1, 2, 3 restarted one after another in {clock.Elapsed.TotalSeconds:F0} s; received before each: {string.Join(", ", receivedAt)}");
+        }),
+        [23] = ("consumer killed with an envelope half-delivered", async run =>
+        {
+            // Envelopes of 100: the 150th notification handled is the middle of the second envelope, whose ack
+            // waits for its last item. At least once the kill comes after that item's send, at most once after
+            // its item-level ack (its mark): either way the envelope returns to the queue half-delivered.
+            run.StartProducer(("Producer:EnvelopeSize", "100"));
+            string point = run.Mode == "AtLeastOnce" ? "after-send:150" : "after-ack:150";
+            var victim = run.StartConsumer(("Faults:KillAt", point), ("Consumer:Handlers", "8"), ("Consumer:Prefetch", "4"));
+            await WaitExitAsync(victim);
+            int atKill = run.Sink.MessageCount();
+            run.Notes.Add($"killed at {point} with envelopes of 100; {atKill} at the sink then");
+            if (atKill is < 100 or >= 200)
+            {
+                throw new InvalidOperationException($"the kill did not land in the second envelope: {atKill} notifications at the sink when it came");
+            }
+
+            run.StartConsumer();
         }),
     };
 
