@@ -41,7 +41,7 @@ internal sealed record BaselineOptions
 
         Usage: dotnet Notifications.Baseline.dll [--Section:Key=value ...]
 
-        The algorithm of the original article ("Producer-Consumer", /work/shared/reference): one RabbitMQ
+        The algorithm of the original article's "Producer-Consumer" part (README, "Benchmarks"): one RabbitMQ
         connection (MessageConsumer) and N NotificationSenders, each with its own channel, BasicQos(0, prefetch,
         false) and one consumer. Each message, strictly in sequence on its sender: deserialize the JSON, SELECT
         the delivery log row by id (skip the send if it says 'sent'), send the e-mail with MailKit over the
@@ -61,7 +61,8 @@ internal sealed record BaselineOptions
           Smtp:From (notifications@localhost)
 
         Prints "Consumer started" once every sender consumes; runs until the killswitch, SIGTERM or Ctrl+C,
-        finishes the message in hand on each sender and exits 0. Exit code 2: invalid configuration.
+        finishes the message in hand on each sender and exits 0. Exit code 2: invalid configuration;
+        1: the broker or the database could not be reached at the start.
         A message that cannot be read or addressed goes to the dead-letter queue ({Queue}.dead) with its reason
         in the x-dead-reason header; a failed send or database call puts it back in the queue.
         """;

@@ -1,6 +1,8 @@
 using System.Runtime.InteropServices;
 using Microsoft.Extensions.Configuration;
 using Notifications.Baseline;
+using Npgsql;
+using RabbitMQ.Client.Exceptions;
 
 // The original experiment's consumer, run by the benchmark harness (scripts/bench run --baseline); README "Benchmarks".
 if (args.Any(a => a is "--help" or "-h" or "-?"))
@@ -30,4 +32,12 @@ void Stop(PosixSignalContext context)
 
 using var sigterm = PosixSignalRegistration.Create(PosixSignal.SIGTERM, Stop);
 using var sigint = PosixSignalRegistration.Create(PosixSignal.SIGINT, Stop);
-return await new MessageConsumer(options).RunAsync(shutdown.Token);
+try
+{
+    return await new MessageConsumer(options).RunAsync(shutdown.Token);
+}
+catch (Exception ex) when (ex is BrokerUnreachableException or OperationInterruptedException or NpgsqlException)
+{
+    Console.Error.WriteLine($"error: {ex.GetType().Name}: {ex.Message}");
+    return 1;
+}
