@@ -69,6 +69,10 @@ internal sealed record BaselineOptions
 
     public static BaselineOptions Read(IConfiguration configuration)
     {
+        var database = new Npgsql.NpgsqlConnectionStringBuilder(Required(configuration, "Database:ConnectionString"))
+        {
+            MaxPoolSize = Int(configuration, "Database:MaxPoolSize", 40, 1, 1000),
+        };
         var uri = Required(configuration, "RabbitMq:Uri");
         if (!Uri.TryCreate(uri, UriKind.Absolute, out var parsed) || parsed.Scheme is not ("amqp" or "amqps"))
         {
@@ -93,10 +97,6 @@ internal sealed record BaselineOptions
             throw new ArgumentException($"RabbitMq: {ex.Message}", ex);
         }
 
-        var database = new Npgsql.NpgsqlConnectionStringBuilder(Required(configuration, "Database:ConnectionString"))
-        {
-            MaxPoolSize = Int(configuration, "Database:MaxPoolSize", 40, 1, 1000),
-        };
         return new BaselineOptions
         {
             RabbitMq = rabbit,
