@@ -5,6 +5,9 @@ internal sealed record BenchEnvironment(string RepoRoot, string Postgres, Uri Ra
 {
     public string ConsumerDll => Path.Combine(RepoRoot, "Consumer/bin/Release/net10.0/Notifications.Consumer.dll");
 
+    /// <summary>The original experiment's consumer (<c>run --baseline</c>), built by scripts/bench.</summary>
+    public string BaselineDll => Path.Combine(RepoRoot, "tests/Notifications.Baseline/bin/Release/net10.0/Notifications.Baseline.dll");
+
     public string ProducerDll => Path.Combine(RepoRoot, "Producer/bin/Release/net10.0/Notifications.Producer.dll");
 
     public static BenchEnvironment FromVariables(HarnessOptions options)

@@ -2,7 +2,10 @@ using System.Globalization;
 
 namespace Notifications.Harness;
 
-/// <summary>What to measure: <c>Notifications.Harness [run|sweep|latency|ceilings|priority] [--key value ...]</c>.</summary>
+/// <summary>
+/// What to measure: <c>Notifications.Harness [run|sweep|latency|ceilings|priority] [--key value ...]</c>
+/// (flags without a value: <c>--ceilings</c>, <c>--baseline</c>); the options: scripts/bench --help.
+/// </summary>
 internal sealed class HarnessOptions
 {
     public string Mode { get; private set; } = "run";
@@ -32,6 +35,18 @@ internal sealed class HarnessOptions
 
     /// <summary>Repeat the run and report the median by rate.</summary>
     public int Runs { get; private set; } = 1;
+
+    /// <summary>
+    /// <c>run</c>: after each of our runs, the same run with the original experiment's consumer
+    /// (tests/Notifications.Baseline); the report gives "ours / original" of the median rates.
+    /// </summary>
+    public bool Baseline { get; private set; }
+
+    /// <summary>The original's NotificationSenders per consumer process (its largest run had 192).</summary>
+    public int BaselineHandlers { get; private set; } = 192;
+
+    /// <summary>The original's BasicQos prefetch per sender's channel.</summary>
+    public int BaselinePrefetch { get; private set; } = 100;
 
     /// <summary>Also measure the stage ceilings (broker, DB claim, SMTP) in the same invocation.</summary>
     public bool Ceilings { get; private set; }
@@ -74,12 +89,23 @@ internal sealed class HarnessOptions
                 continue;
             }
 
+            if (key == "--baseline")
+            {
+                options.Baseline = true;
+                continue;
+            }
+
             if (i + 1 >= args.Length)
             {
                 throw new ArgumentException($"{key} needs a value");
             }
 
             options.Set(key, args[++i]);
+        }
+
+        if (options.Baseline && (options.Mode != "run" || options.Sender != "smtp"))
+        {
+            throw new ArgumentException("--baseline belongs to the run mode with --sender smtp (the original sends real e-mail)");
         }
 
         return options.Mode is "run" or "sweep" or "latency" or "ceilings" or "priority"
@@ -102,6 +128,8 @@ internal sealed class HarnessOptions
             case "--mode": DeliveryMode = value; break;
             case "--sender": Sender = value is "smtp" or "simulated" ? value : throw new ArgumentException("--sender smtp|simulated"); break;
             case "--runs": Runs = Int(value); break;
+            case "--baseline-handlers": BaselineHandlers = Int(value) is > 0 and int h ? h : throw new ArgumentException("--baseline-handlers must be 1 or more"); break;
+            case "--baseline-prefetch": BaselinePrefetch = Int(value) is > 0 and <= ushort.MaxValue and int q ? q : throw new ArgumentException("--baseline-prefetch must be 1-65535"); break;
             case "--ceiling-duration": CeilingDuration = ParseDuration(value); break;
             case "--rate": Rate = Int(value); break;
             case "--urgent-rate": UrgentRate = Int(value) is > 0 and <= 1000 and int r ? r : throw new ArgumentException("--urgent-rate must be 1-1000 per second"); break;

@@ -10,10 +10,11 @@ namespace Notifications.Harness;
 internal sealed class PipelineRun(BenchEnvironment env, HarnessOptions options, BenchDatabase db, BenchBroker broker)
 {
     // seedPriority: the priority of the seeded rows; alongside: started with the producers and awaited at
-    // the end of the window (the priority mode's urgent flow).
+    // the end of the window (the priority mode's urgent flow); baseline: the original experiment's consumer
+    // (tests/Notifications.Baseline) instead of ours, its producers publishing one notification per message.
     public async Task<RunResult> RunAsync(
         int handlers, int prefetch, int batch, TimeSpan duration, string runDirectory,
-        string seedPriority = "normal", Func<TimeSpan, Task>? alongside = null)
+        string seedPriority = "normal", Func<TimeSpan, Task>? alongside = null, bool baseline = false)
     {
         Directory.CreateDirectory(runDirectory);
         await db.ResetAsync();
@@ -24,8 +25,8 @@ internal sealed class PipelineRun(BenchEnvironment env, HarnessOptions options, 
             $"  seeded {options.Rows:N0} {seedPriority} rows by binary COPY in {seeding.Elapsed.TotalSeconds:F1} s"));
 
         using var sink = options.Sender == "smtp" ? await SmtpSinkProcess.StartAsync(env.SmtpSink, options.SmtpPort) : null;
-        using var fleet = new WorkerFleet(env, options, runDirectory);
-        Console.WriteLine($"  starting {options.Consumers} consumer(s) x {handlers} handlers (prefetch {prefetch}, sender {options.Sender}), "
+        using var fleet = new WorkerFleet(env, options, runDirectory, baseline);
+        Console.WriteLine($"  starting {options.Consumers} {(baseline ? "ORIGINAL (baseline) " : "")}consumer(s) x {handlers} handlers (prefetch {prefetch}, sender {options.Sender}), "
             + $"then {options.Producers} producer(s) (batch {batch}); window {duration.TotalSeconds:F0} s");
         await fleet.StartConsumersAsync(handlers, prefetch, duration, options.SmtpPort);
 
@@ -74,9 +75,10 @@ internal sealed class PipelineRun(BenchEnvironment env, HarnessOptions options, 
 
         return new RunResult
         {
+            Kind = baseline ? "baseline" : "run",
             Label = options.Label,
             Sender = options.Sender,
-            DeliveryMode = options.DeliveryMode,
+            DeliveryMode = baseline ? "original" : options.DeliveryMode,
             Producers = options.Producers,
             Consumers = options.Consumers,
             Handlers = handlers,

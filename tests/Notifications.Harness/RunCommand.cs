@@ -5,12 +5,15 @@ namespace Notifications.Harness;
 /// <summary>
 /// <c>run</c>: the one-minute killswitch experiment, <c>--runs</c> times; the table shows every run and
 /// the median by rate; with <c>--ceilings</c> the stage ceilings follow, as ratios of the median run.
+/// With <c>--baseline</c> each of our runs is followed by the same run of the original experiment's consumer
+/// (fresh reset, same rows), and the report ends with "ours / original" of the median rates.
 /// </summary>
 internal sealed class RunCommand(BenchEnvironment env, HarnessOptions options, BenchDatabase db, BenchBroker broker, CeilingRunner ceilings)
 {
     public async Task<int> RunAsync(string name)
     {
         var runs = new List<RunResult>();
+        var baselines = new List<RunResult>();
         for (int i = 1; i <= options.Runs; i++)
         {
             Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"==> run {i} of {options.Runs}"));
@@ -19,20 +22,47 @@ internal sealed class RunCommand(BenchEnvironment env, HarnessOptions options, B
                 Path.Combine(env.OutputDirectory, name, $"run-{i}"));
             runs.Add(run);
             ResultsReport.PrintTable([run]);
+            if (options.Baseline)
+            {
+                Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"==> run {i} of {options.Runs}: the original consumer (baseline)"));
+                var original = await new PipelineRun(env, options, db, broker).RunAsync(
+                    options.BaselineHandlers, options.BaselinePrefetch, options.Batch[0], options.Duration,
+                    Path.Combine(env.OutputDirectory, name, $"run-{i}-baseline"), baseline: true);
+                baselines.Add(original);
+                ResultsReport.PrintTable([original]);
+            }
         }
 
-        var median = runs.OrderBy(r => r.RatePerMinute).ElementAt(runs.Count / 2);
+        var median = Median(runs);
+        var comparison = options.Baseline ? new BaselineComparison(median, Median(baselines)) : null;
         IReadOnlyList<CeilingResult> measured = options.Ceilings ? await ceilings.MeasureAsync(options.Handlers[0] * options.Consumers) : [];
         Console.WriteLine($"\n==> {runs.Count} run(s); the median by rate is run {runs.IndexOf(median) + 1}");
         ResultsReport.PrintTable(runs);
+        if (comparison is not null)
+        {
+            Console.WriteLine($"\n==> the original consumer (baseline): {baselines.Count} run(s); the median by rate is run {baselines.IndexOf(comparison.Original) + 1}");
+            ResultsReport.PrintTable(baselines);
+            comparison.Print();
+        }
+
         if (measured.Count > 0)
         {
             ResultsReport.PrintCeilings(measured, median);
         }
 
-        ResultsReport.Write(env.OutputDirectory, name, new { options = Describe(options), runs, median, ceilings = measured }, runs);
-        return Check(runs);
+        object? baseline = comparison is null ? null : new
+        {
+            runs = baselines,
+            median = comparison.Original,
+            comparison.RateRatio,
+            comparison.ConsumerCpuRatio,
+            comparison.TotalCpuRatio,
+        };
+        ResultsReport.Write(env.OutputDirectory, name, new { options = Describe(options), runs, median, baseline, ceilings = measured }, [.. runs, .. baselines]);
+        return Check([.. runs, .. baselines]);
     }
+
+    private static RunResult Median(List<RunResult> runs) => runs.OrderBy(r => r.RatePerMinute).ElementAt(runs.Count / 2);
 
     /// <summary>Non-zero when a run lost notifications: fewer in the delivery log than the consumers delivered.</summary>
     internal static int Check(IReadOnlyList<RunResult> runs)
@@ -50,6 +80,7 @@ internal sealed class RunCommand(BenchEnvironment env, HarnessOptions options, B
     {
         o.Mode, o.Rows, DurationSeconds = o.Duration.TotalSeconds, o.Producers, o.Consumers, o.Handlers, o.Prefetch, o.Batch,
         o.Channels, o.DeliveryMode, o.Sender, o.Runs, o.Rate, o.Queue, o.Label, o.WorkerEnvironment,
+        o.Baseline, o.BaselineHandlers, o.BaselinePrefetch,
         Machine = $"{Environment.ProcessorCount} cores, {GC.GetGCMemoryInfo().TotalAvailableMemoryBytes / (1L << 30)} GiB",
         Date = DateTimeOffset.UtcNow,
     };

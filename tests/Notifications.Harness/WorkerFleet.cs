@@ -3,9 +3,16 @@ using System.Text.Json;
 
 namespace Notifications.Harness;
 
-/// <summary>K consumer and P producer processes of one run, their configuration and their reports.</summary>
-internal sealed class WorkerFleet(BenchEnvironment env, HarnessOptions options, string runDirectory) : IDisposable
+/// <summary>
+/// K consumer and P producer processes of one run, their configuration and their reports. With
+/// <paramref name="baseline"/> the consumers are the original experiment's (tests/Notifications.Baseline) and
+/// the producers publish one notification per message, as the original did.
+/// </summary>
+internal sealed class WorkerFleet(BenchEnvironment env, HarnessOptions options, string runDirectory, bool baseline = false) : IDisposable
 {
+    /// <summary>What the baseline's producers get after every other setting (--env included): one notification per AMQP message.</summary>
+    private static readonly Dictionary<string, string> BaselineProducer = new(StringComparer.Ordinal) { ["Producer__EnvelopeSize"] = "1" };
+
     private readonly List<WorkerProcess> _consumers = [];
     private readonly List<WorkerProcess> _producers = [];
 
@@ -37,7 +44,7 @@ internal sealed class WorkerFleet(BenchEnvironment env, HarnessOptions options, 
                 environment["Consumer__RunFor"] = window.ToString("c", CultureInfo.InvariantCulture);
             }
 
-            _consumers.Add(WorkerProcess.Start(env.ConsumerDll, $"consumer-{i}", Overrides(environment),
+            _consumers.Add(WorkerProcess.Start(baseline ? env.BaselineDll : env.ConsumerDll, $"consumer-{i}", Overrides(environment),
                 Path.Combine(runDirectory, $"consumer-{i}.log"), "Consumer started"));
         }
 
@@ -56,7 +63,7 @@ internal sealed class WorkerFleet(BenchEnvironment env, HarnessOptions options, 
                 environment[key] = value;
             }
 
-            _producers.Add(WorkerProcess.Start(env.ProducerDll, $"producer-{i}", Overrides(environment),
+            _producers.Add(WorkerProcess.Start(env.ProducerDll, $"producer-{i}", Overrides(environment, baseline ? BaselineProducer : null),
                 Path.Combine(runDirectory, $"producer-{i}.log"), readyText: null));
         }
     }
@@ -98,9 +105,9 @@ internal sealed class WorkerFleet(BenchEnvironment env, HarnessOptions options, 
         ["Logging__Format"] = "text",
     };
 
-    private Dictionary<string, string> Overrides(Dictionary<string, string> environment)
+    private Dictionary<string, string> Overrides(Dictionary<string, string> environment, IReadOnlyDictionary<string, string>? forced = null)
     {
-        foreach (var (key, value) in options.WorkerEnvironment)
+        foreach (var (key, value) in options.WorkerEnvironment.Concat(forced ?? new Dictionary<string, string>()))
         {
             environment[key] = value;
         }

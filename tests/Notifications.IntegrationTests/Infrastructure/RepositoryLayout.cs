@@ -14,9 +14,14 @@ internal static class RepositoryLayout
     /// A worker's dll as the build of this test project left it (same configuration and target
     /// framework: the project references make the build produce it first).
     /// </summary>
-    public static string WorkerDll(string project)
+    public static string WorkerDll(string project) => BuiltDll(project, $"Notifications.{project}");
+
+    /// <summary>The original experiment's consumer (tests/Notifications.Baseline), as built with this test project.</summary>
+    public static string BaselineDll() => BuiltDll(Path.Combine("tests", "Notifications.Baseline"), "Notifications.Baseline");
+
+    private static string BuiltDll(string projectDirectory, string assembly)
     {
-        string dll = File(project, "bin", TestOutput.Parent!.Name, TestOutput.Name, $"Notifications.{project}.dll");
+        string dll = File(projectDirectory, "bin", TestOutput.Parent!.Name, TestOutput.Name, $"{assembly}.dll");
         return System.IO.File.Exists(dll)
             ? dll
             : throw new FileNotFoundException($"{dll} is missing: build the solution (scripts/test does) before running this test.");

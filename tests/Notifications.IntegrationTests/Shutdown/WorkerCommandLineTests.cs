@@ -9,6 +9,7 @@ public sealed class WorkerCommandLineTests
     [Theory]
     [InlineData("Producer")]
     [InlineData("Consumer")]
+    [InlineData("Baseline")]
     public async Task Help_PrintsUsageAndExitsZero(string worker)
     {
         var (exitCode, output) = await RunAsync(worker, "--help");
@@ -21,6 +22,7 @@ public sealed class WorkerCommandLineTests
     [Theory]
     [InlineData("Producer")]
     [InlineData("Consumer")]
+    [InlineData("Baseline")]
     public async Task Start_MissingConnectionString_ExitsTwoNamingTheKey(string worker)
     {
         var (exitCode, output) = await RunAsync(worker, "--Database:ConnectionString=");
@@ -33,7 +35,7 @@ public sealed class WorkerCommandLineTests
     /// <summary>Runs the built worker with <paramref name="arguments"/> and no configuration from the environment.</summary>
     internal static async Task<(int ExitCode, string Output)> RunAsync(string worker, params string[] arguments)
     {
-        string dll = RepositoryLayout.WorkerDll(worker);
+        string dll = worker == "Baseline" ? RepositoryLayout.BaselineDll() : RepositoryLayout.WorkerDll(worker);
         var info = new ProcessStartInfo("dotnet") { RedirectStandardOutput = true, RedirectStandardError = true, WorkingDirectory = Path.GetDirectoryName(dll)! };
         info.ArgumentList.Add(dll);
         foreach (string argument in arguments)

@@ -21,9 +21,12 @@ internal sealed class WorkerProcess : IAsyncDisposable
     public string Output => string.Join(Environment.NewLine, _lines);
 
     /// <summary>Starts Producer or Consumer against the test broker's topology and the test database.</summary>
-    public static WorkerProcess Start(string project, TestBroker broker, params (string Key, string Value)[] settings)
+    public static WorkerProcess Start(string project, TestBroker broker, params (string Key, string Value)[] settings) =>
+        StartDll(RepositoryLayout.WorkerDll(project), broker, settings);
+
+    /// <summary>Starts a built worker dll (e.g. <see cref="RepositoryLayout.BaselineDll"/>) the same way.</summary>
+    public static WorkerProcess StartDll(string dll, TestBroker broker, params (string Key, string Value)[] settings)
     {
-        string dll = RepositoryLayout.WorkerDll(project);
         var info = new ProcessStartInfo("dotnet")
         {
             // The content root is the working directory: the worker's own appsettings.json is found there.
