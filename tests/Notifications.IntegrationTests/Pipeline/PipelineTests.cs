@@ -54,8 +54,14 @@ public sealed class PipelineTests
             Assert.Equal(ids.Count, firstStats.Published + secondStats.Published);
         }
 
-        // No consumer yet: the queue holds exactly what was claimed, once each.
-        Assert.Equal((uint)ids.Count, await broker.CountAsync(broker.Options.Queue));
+        // No consumer yet: the queue holds exactly what was claimed, once each (in envelopes: read, then put back).
+        await using (var probe = await Shutdown.QueueProbe.OpenAsync(broker))
+        {
+            var queued = await probe.PeekIdsAsync((int)await probe.ReadyAsync(), Patience);
+            Assert.Equal(ids.Order(), queued.Order());
+        }
+
+        Assert.True(await broker.CountAsync(broker.Options.Queue) < ids.Count / 10, "the rows travel in envelopes, not a message each");
 
         await using (await WorkerHost.StartConsumerAsync(broker, sink))
         {

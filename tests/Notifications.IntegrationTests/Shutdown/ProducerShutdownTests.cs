@@ -21,8 +21,8 @@ public sealed class ProducerShutdownTests
         await using var queue = await QueueProbe.OpenAsync(broker);
         var ids = await db.InsertAsync(Total);
 
-        await using var producer = WorkerProcess.Start("Producer", broker, ("Producer:BatchSize", "50"));
-        await producer.WaitWhileRunningAsync(queue.ReadyAsync, n => n >= 2_000, Patience, "publishing under way");
+        await using var producer = WorkerProcess.Start("Producer", broker, ("Producer:BatchSize", "50"), ("Producer:EnvelopeSize", "10"));
+        await producer.WaitWhileRunningAsync(queue.ReadyAsync, n => n >= 200, Patience, "publishing under way (2,000 rows)");
         await producer.TerminateAsync();
 
         int exitCode = await producer.WaitForExitAsync(TimeSpan.FromSeconds(40));

@@ -1,5 +1,6 @@
 using System.Globalization;
 using Notifications.IntegrationTests.Infrastructure;
+using Notifications.Shared.Contract;
 using RabbitMQ.Client;
 using RabbitMQ.Client.Events;
 
@@ -30,16 +31,29 @@ internal sealed class QueueProbe : IAsyncDisposable
 
     public async Task<uint> ConsumersAsync() => (await _channel.QueueDeclarePassiveAsync(_queue)).ConsumerCount;
 
-    /// <summary>Takes all <paramref name="count"/> messages out of the queue and returns their message ids.</summary>
-    public async Task<IReadOnlyList<long>> TakeIdsAsync(int count, TimeSpan timeout)
+    /// <summary>Takes all <paramref name="count"/> messages out of the queue and returns the notification ids they carry.</summary>
+    public Task<IReadOnlyList<long>> TakeIdsAsync(int count, TimeSpan timeout) => ReadIdsAsync(_channel, count, timeout, autoAck: true);
+
+    /// <summary>
+    /// Reads all <paramref name="count"/> messages without taking them: received unacknowledged on a channel of its own,
+    /// which is then closed, so the broker puts them back. Returns the notification ids they carry.
+    /// </summary>
+    public async Task<IReadOnlyList<long>> PeekIdsAsync(int count, TimeSpan timeout)
+    {
+        await using var channel = await _connection.CreateChannelAsync();
+        return await ReadIdsAsync(channel, count, timeout, autoAck: false);
+    }
+
+    private async Task<IReadOnlyList<long>> ReadIdsAsync(IChannel channel, int count, TimeSpan timeout, bool autoAck)
     {
         var ids = new List<long>(count);
+        int messages = 0;
         var all = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
-        var consumer = new AsyncEventingBasicConsumer(_channel);
+        var consumer = new AsyncEventingBasicConsumer(channel);
         consumer.ReceivedAsync += (_, args) =>
         {
-            ids.Add(long.Parse(args.BasicProperties.MessageId!, CultureInfo.InvariantCulture));
-            if (ids.Count == count)
+            ids.AddRange(IdsOf(args.BasicProperties, args.Body));
+            if (++messages == count)
             {
                 all.TrySetResult();
             }
@@ -51,10 +65,22 @@ internal sealed class QueueProbe : IAsyncDisposable
             return ids;
         }
 
-        string tag = await _channel.BasicConsumeAsync(_queue, autoAck: true, consumer);
+        string tag = await channel.BasicConsumeAsync(_queue, autoAck, consumer);
         await all.Task.WaitAsync(timeout);
-        await _channel.BasicCancelAsync(tag);
+        await channel.BasicCancelAsync(tag);
         return ids;
+    }
+
+    // A single-notification message names its id; an envelope carries several.
+    private static IEnumerable<long> IdsOf(IReadOnlyBasicProperties properties, ReadOnlyMemory<byte> body)
+    {
+        if (properties.Type != EnvelopeSerializer.EnvelopeType)
+        {
+            return [long.Parse(properties.MessageId!, CultureInfo.InvariantCulture)];
+        }
+
+        Assert.True(EnvelopeSerializer.TryUnpack(body, out var items, out string? error), error);
+        return items.Select(i => i.Message!.Id).ToList();
     }
 
     public async ValueTask DisposeAsync()
