@@ -33,7 +33,7 @@ internal sealed class OutboxPublisherService(
             // Two loops side by side, each with its own channel: the urgent lane claims and publishes while a
             // standard batch still waits for its confirms.
             await Task.WhenAll(
-                RunLaneAsync(connection, ProducerLane.Standard(_options), stoppingToken),
+                RunLaneAsync(connection, ProducerLane.Standard(_options, rabbitOptions.Value.Queue), stoppingToken),
                 RunLaneAsync(connection, ProducerLane.Urgent(_options), stoppingToken));
         }
         finally
@@ -60,6 +60,15 @@ internal sealed class OutboxPublisherService(
                 try
                 {
                     channel ??= await OpenChannelAsync(connection, stoppingToken);
+                    if (lane.BoundedBy is { } queue && await QueuedAsync(channel, queue) >= _options.MaxQueued)
+                    {
+                        // The consumers have enough to do: the rows wait in the outbox, where a later urgent row
+                        // still overtakes them, instead of in the broker.
+                        stats.AddHeldBack();
+                        await Task.Delay(_options.PartialBatchDelay + TimeSpan.FromMilliseconds(5), stoppingToken);
+                        continue;
+                    }
+
                     int published = await publisher.PublishNextBatchAsync(channel, lane, stoppingToken);
                     stats.AddBatch(published);
                     errorDelay = TimeSpan.FromSeconds(1);
@@ -114,6 +123,9 @@ internal sealed class OutboxPublisherService(
         await RabbitTopology.DeclareAsync(channel, rabbitOptions.Value, cancellationToken);
         return channel;
     }
+
+    // About how many notifications wait ready in the queue (messages x the envelope size).
+    private async Task<long> QueuedAsync(IChannel channel, string queue) => (long)await channel.MessageCountAsync(queue) * _options.EnvelopeSize;
 
     private static TimeSpan Min(TimeSpan a, TimeSpan b) => a < b ? a : b;
 

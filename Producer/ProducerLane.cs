@@ -12,10 +12,12 @@ namespace Notifications.Producer;
 /// <param name="BatchSize">Rows per claim.</param>
 /// <param name="IdleDelay">The first pause after an empty claim.</param>
 /// <param name="MaxIdleDelay">The longest pause (it doubles up to this while empty).</param>
-internal sealed record ProducerLane(string Name, IReadOnlyList<NotificationPriority> Priorities, int BatchSize, TimeSpan IdleDelay, TimeSpan MaxIdleDelay)
+/// <param name="BoundedBy">The work queue whose depth holds this lane back (<see cref="ProducerOptions.MaxQueued"/>), or null if nothing does.</param>
+internal sealed record ProducerLane(
+    string Name, IReadOnlyList<NotificationPriority> Priorities, int BatchSize, TimeSpan IdleDelay, TimeSpan MaxIdleDelay, string? BoundedBy = null)
 {
-    public static ProducerLane Standard(ProducerOptions options) =>
-        new("standard", OutboxLanes.Standard, options.BatchSize, options.IdleDelay, options.MaxIdleDelay);
+    public static ProducerLane Standard(ProducerOptions options, string workQueue) =>
+        new("standard", OutboxLanes.Standard, options.BatchSize, options.IdleDelay, options.MaxIdleDelay, options.MaxQueued > 0 ? workQueue : null);
 
     public static ProducerLane Urgent(ProducerOptions options) =>
         new("urgent", OutboxLanes.Urgent, options.UrgentBatchSize, options.UrgentPollInterval,

@@ -66,6 +66,15 @@ public sealed class ProducerOptions
     [Range(1, 10_000)]
     public int EnvelopeSize { get; set; } = 50;
 
+    /// <summary>
+    /// The standard lane claims no more while about this many notifications (ready messages x
+    /// <see cref="EnvelopeSize"/>) wait in the work queue: the backlog stays in the outbox, where urgent rows
+    /// still overtake it and the broker holds only what the consumers will take soon. 0 = no bound (the
+    /// producers move the whole outbox into the broker as fast as they can).
+    /// </summary>
+    [Range(0, int.MaxValue)]
+    public int MaxQueued { get; set; } = 50_000;
+
     /// <summary>When set, a JSON report of this process's totals is written here on exit (read by the benchmark harness).</summary>
     public string? StatsFile { get; set; }
 

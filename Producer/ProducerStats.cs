@@ -6,12 +6,16 @@ internal sealed class ProducerStats(ProducerMetrics? metrics = null)
     private long _published;
     private long _batches;
     private long _failures;
+    private long _heldBack;
 
     public long Published => Interlocked.Read(ref _published);
 
     public long Batches => Interlocked.Read(ref _batches);
 
     public long Failures => Interlocked.Read(ref _failures);
+
+    /// <summary>Claims not made because the work queue held <see cref="ProducerOptions.MaxQueued"/> already.</summary>
+    public long HeldBack => Interlocked.Read(ref _heldBack);
 
     public void AddBatch(int published)
     {
@@ -24,7 +28,9 @@ internal sealed class ProducerStats(ProducerMetrics? metrics = null)
     }
 
     public string ToJson() => System.FormattableString.Invariant(
-        $"{{\"published\": {Published}, \"batches\": {Batches}, \"failures\": {Failures}}}");
+        $"{{\"published\": {Published}, \"batches\": {Batches}, \"failures\": {Failures}, \"heldBack\": {HeldBack}}}");
+
+    public void AddHeldBack() => Interlocked.Increment(ref _heldBack);
 
     public void AddFailure()
     {

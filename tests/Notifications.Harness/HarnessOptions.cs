@@ -28,6 +28,21 @@ internal sealed class HarnessOptions
 
     public int Channels { get; private set; } = 1;
 
+    /// <summary>Producer:EnvelopeSize of each run (a list in sweeps); the producer's own default when not given.</summary>
+    public int[] Envelope { get; private set; } = [new Notifications.Producer.ProducerOptions().EnvelopeSize];
+
+    /// <summary>
+    /// When set: notifications in flight per consumer channel, and each run's prefetch (in messages) is this over
+    /// its envelope size, so runs with different envelopes hold the same work in their prefetch windows.
+    /// </summary>
+    public int? InFlight { get; private set; }
+
+    /// <summary>Sweep: after each point, a steady run at <see cref="Rate"/> this long, for its p99 (<c>--sweep-latency 20s</c>).</summary>
+    public TimeSpan? SweepLatency { get; private set; }
+
+    /// <summary>The prefetch (AMQP messages) of a run with <paramref name="envelope"/>: from <see cref="InFlight"/> if set.</summary>
+    public int PrefetchFor(int prefetch, int envelope) => InFlight is { } n ? Math.Max(2, (n + envelope - 1) / envelope) : prefetch;
+
     public string DeliveryMode { get; private set; } = "AtLeastOnce";
 
     /// <summary><c>smtp</c> (real SMTP to a private smtp-sink) or <c>simulated</c> (Consumer:Sender=Simulated, 10 ms).</summary>
@@ -125,6 +140,9 @@ internal sealed class HarnessOptions
             case "--prefetch": Prefetch = Ints(value); break;
             case "--batch": Batch = Ints(value); break;
             case "--channels": Channels = Int(value); break;
+            case "--envelope": Envelope = Ints(value).All(e => e is >= 1 and <= 10_000) ? Ints(value) : throw new ArgumentException("--envelope: sizes 1-10000"); break;
+            case "--sweep-latency": SweepLatency = ParseDuration(value); break;
+            case "--inflight": InFlight = Int(value) is > 0 and int f ? f : throw new ArgumentException("--inflight must be positive"); break;
             case "--mode": DeliveryMode = value; break;
             case "--sender": Sender = value is "smtp" or "simulated" ? value : throw new ArgumentException("--sender smtp|simulated"); break;
             case "--runs": Runs = Int(value); break;

@@ -20,17 +20,25 @@ internal sealed class LatencyCommand(BenchEnvironment env, HarnessOptions option
 
     public async Task<int> RunAsync(string name)
     {
-        string runDirectory = Path.Combine(env.OutputDirectory, name);
+        var result = await MeasureAsync(Path.Combine(env.OutputDirectory, name), options.Envelope[0], options.Duration);
+        ResultsReport.Write(env.OutputDirectory, name, new { options = RunCommand.Describe(options), latency = result }, [result]);
+        return result.DeliveredTotal >= result.Rows ? RunCommand.Check([result]) : 1;
+    }
+
+    /// <summary>One steady run at <c>--rate</c> for <paramref name="duration"/> with <paramref name="envelope"/>, drained; its latency figures.</summary>
+    public async Task<RunResult> MeasureAsync(string runDirectory, int envelope, TimeSpan duration)
+    {
         Directory.CreateDirectory(runDirectory);
         await db.ResetAsync();
         await broker.DeleteQueuesAsync();
         using var sink = options.Sender == "smtp" ? await SmtpSinkProcess.StartAsync(env.SmtpSink, options.SmtpPort) : null;
         using var fleet = new WorkerFleet(env, options, runDirectory);
-        (int h, int q, int b) = (options.Handlers[0], options.Prefetch[0], options.Batch[0]);
-        Console.WriteLine($"==> latency: {options.Rate}/s offered for {options.Duration.TotalSeconds:F0} s; {options.Consumers} consumer(s) x {h} handlers, "
-            + $"{options.Producers} producer(s), sender {options.Sender}");
+        (int h, int b) = (options.Handlers[0], options.Batch[0]);
+        int q = options.PrefetchFor(options.Prefetch[0], envelope);
+        Console.WriteLine($"==> latency: {options.Rate}/s offered for {duration.TotalSeconds:F0} s; {options.Consumers} consumer(s) x {h} handlers, "
+            + $"{options.Producers} producer(s) (envelope {envelope}), sender {options.Sender}");
         await fleet.StartConsumersAsync(h, q, runFor: null, options.SmtpPort);
-        fleet.StartProducers(b, EagerPolling);
+        fleet.StartProducers(b, new Dictionary<string, string>(EagerPolling) { ["Producer__EnvelopeSize"] = envelope.ToString(CultureInfo.InvariantCulture) });
         var workers = new CpuMeter(() => fleet.Pids);
         var services = new CpuMeter(() => ProcStat.FindByName("postgres", "beam.smp"));
         var (_, logged0) = await db.CountersAsync();
@@ -38,9 +46,9 @@ internal sealed class LatencyCommand(BenchEnvironment env, HarnessOptions option
         var clock = Stopwatch.StartNew();
         workers.Start();
         services.Start();
-        var offering = OfferAsync(clock, () => inserted, n => Interlocked.Add(ref inserted, n));
+        var offering = OfferAsync(clock, duration, () => inserted, n => Interlocked.Add(ref inserted, n));
         var progress = new ProgressLine(0);
-        while (!offering.IsCompleted || (await db.CountSentAsync() < Interlocked.Read(ref inserted) && clock.Elapsed < options.Duration + TimeSpan.FromSeconds(30)))
+        while (!offering.IsCompleted || (await db.CountSentAsync() < Interlocked.Read(ref inserted) && clock.Elapsed < duration + TimeSpan.FromSeconds(30)))
         {
             await Task.Delay(TimeSpan.FromSeconds(1));
             workers.Sample();
@@ -60,9 +68,9 @@ internal sealed class LatencyCommand(BenchEnvironment env, HarnessOptions option
         var result = new RunResult
         {
             Kind = "latency", Label = options.Label, Sender = options.Sender, DeliveryMode = options.DeliveryMode,
-            Producers = options.Producers, Consumers = options.Consumers, Handlers = h, Prefetch = q, Batch = b,
+            Producers = options.Producers, Consumers = options.Consumers, Handlers = h, Prefetch = q, Batch = b, Envelope = envelope,
             Rows = (int)inserted, Produced = fleet.Published(), Consumed = reports.Sum(r => r.GetProperty("delivered").GetInt64()),
-            WindowSeconds = options.Duration.TotalSeconds, DeliveredTotal = reports.Sum(r => r.GetProperty("delivered").GetInt64()),
+            WindowSeconds = duration.TotalSeconds, DeliveredTotal = reports.Sum(r => r.GetProperty("delivered").GetInt64()),
             SinkReceived = sink?.Messages, LogSent = await db.CountSentAsync(), WallSeconds = wall,
             WorkerCpuSeconds = workers.Seconds, DbBrokerCpuSeconds = services.Seconds,
             LatencyP50Ms = reports.Max(r => r.GetProperty("latencyP50Ms").GetDouble()),
@@ -73,18 +81,17 @@ internal sealed class LatencyCommand(BenchEnvironment env, HarnessOptions option
             LoadAverage = load, OfferedRate = options.Rate,
         };
         Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-            $"\n  offered {options.Rate}/s for {options.Duration.TotalSeconds:F0} s: {inserted:N0} inserted, {result.DeliveredTotal:N0} delivered; "
+            $"\n  offered {options.Rate}/s for {duration.TotalSeconds:F0} s: {inserted:N0} inserted, {result.DeliveredTotal:N0} delivered; "
             + $"commit -> SMTP accepted p50 {result.LatencyP50Ms:F1} ms, p95 {result.LatencyP95Ms:F1} ms, p99 {result.LatencyP99Ms:F1} ms, max {result.LatencyMaxMs:F1} ms"));
-        ResultsReport.Write(env.OutputDirectory, name, new { options = RunCommand.Describe(options), latency = result }, [result]);
-        return result.DeliveredTotal >= inserted ? RunCommand.Check([result]) : 1;
+        return result;
     }
 
     // Keeps inserted = rate x elapsed, one small INSERT every 10 ms (each its own transaction).
-    private async Task OfferAsync(Stopwatch clock, Func<long> inserted, Action<int> add)
+    private async Task OfferAsync(Stopwatch clock, TimeSpan duration, Func<long> inserted, Action<int> add)
     {
         using var tick = new PeriodicTimer(TimeSpan.FromMilliseconds(10));
         long number = 1;
-        while (clock.Elapsed < options.Duration && await tick.WaitForNextTickAsync())
+        while (clock.Elapsed < duration && await tick.WaitForNextTickAsync())
         {
             int due = (int)((long)(clock.Elapsed.TotalSeconds * options.Rate) - inserted());
             if (due > 0)

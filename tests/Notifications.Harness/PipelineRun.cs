@@ -14,8 +14,9 @@ internal sealed class PipelineRun(BenchEnvironment env, HarnessOptions options, 
     // (tests/Notifications.Baseline) instead of ours, its producers publishing one notification per message.
     public async Task<RunResult> RunAsync(
         int handlers, int prefetch, int batch, TimeSpan duration, string runDirectory,
-        string seedPriority = "normal", Func<TimeSpan, Task>? alongside = null, bool baseline = false)
+        string seedPriority = "normal", Func<TimeSpan, Task>? alongside = null, bool baseline = false, int? envelope = null)
     {
+        int envelopeSize = baseline ? 1 : envelope ?? options.Envelope[0];
         Directory.CreateDirectory(runDirectory);
         await db.ResetAsync();
         await broker.DeleteQueuesAsync();
@@ -27,7 +28,7 @@ internal sealed class PipelineRun(BenchEnvironment env, HarnessOptions options, 
         using var sink = options.Sender == "smtp" ? await SmtpSinkProcess.StartAsync(env.SmtpSink, options.SmtpPort) : null;
         using var fleet = new WorkerFleet(env, options, runDirectory, baseline);
         Console.WriteLine($"  starting {options.Consumers} {(baseline ? "ORIGINAL (baseline) " : "")}consumer(s) x {handlers} handlers (prefetch {prefetch}, sender {options.Sender}), "
-            + $"then {options.Producers} producer(s) (batch {batch}); window {duration.TotalSeconds:F0} s");
+            + $"then {options.Producers} producer(s) (batch {batch}, envelope {envelopeSize}); window {duration.TotalSeconds:F0} s");
         await fleet.StartConsumersAsync(handlers, prefetch, duration, options.SmtpPort);
 
         var workers = new CpuMeter(() => fleet.Pids);
@@ -43,7 +44,7 @@ internal sealed class PipelineRun(BenchEnvironment env, HarnessOptions options, 
         var (deleted0, logged0) = await db.CountersAsync();
         long sink0 = sink?.Messages ?? 0;
 
-        fleet.StartProducers(batch);
+        fleet.StartProducers(batch, new Dictionary<string, string> { ["Producer__EnvelopeSize"] = envelopeSize.ToString(CultureInfo.InvariantCulture) });
         var clock = Stopwatch.StartNew();
         var beside = alongside?.Invoke(duration) ?? Task.CompletedTask;
         Array.ForEach(meters, m => m.Start());
@@ -84,6 +85,7 @@ internal sealed class PipelineRun(BenchEnvironment env, HarnessOptions options, 
             Handlers = handlers,
             Prefetch = prefetch,
             Batch = batch,
+            Envelope = envelopeSize,
             Rows = options.Rows,
             Produced = fleet.Published(),
             Consumed = reports.Sum(r => r.GetProperty("windowDelivered").GetInt64()),

@@ -85,7 +85,7 @@ internal sealed class PriorityCommand(BenchEnvironment env, HarnessOptions optio
 
     private Task<RunResult> RunOnceAsync(string directory, Func<TimeSpan, Task>? alongside) =>
         new PipelineRun(env, options, db, broker).RunAsync(
-            options.Handlers[0], options.Prefetch[0], options.Batch[0], options.Duration, directory, seedPriority: "bulk", alongside);
+            options.Handlers[0], options.PrefetchFor(options.Prefetch[0], options.Envelope[0]), options.Batch[0], options.Duration, directory, seedPriority: "bulk", alongside);
 
     private static double Median(IEnumerable<double> values)
     {

@@ -18,7 +18,7 @@ internal sealed class RunCommand(BenchEnvironment env, HarnessOptions options, B
         {
             Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"==> run {i} of {options.Runs}"));
             var run = await new PipelineRun(env, options, db, broker).RunAsync(
-                options.Handlers[0], options.Prefetch[0], options.Batch[0], options.Duration,
+                options.Handlers[0], options.PrefetchFor(options.Prefetch[0], options.Envelope[0]), options.Batch[0], options.Duration,
                 Path.Combine(env.OutputDirectory, name, $"run-{i}"));
             runs.Add(run);
             ResultsReport.PrintTable([run]);

@@ -21,6 +21,9 @@ internal sealed record RunResult
 
     public int Batch { get; init; }
 
+    /// <summary>Notifications per AMQP message the producers were given (Producer:EnvelopeSize).</summary>
+    public int Envelope { get; init; }
+
     public int Rows { get; init; }
 
     /// <summary>Messages the producers published (and committed) while they ran.</summary>

@@ -29,6 +29,14 @@ internal sealed class SmtpSinkProcess : IDisposable
 
     public static async Task<SmtpSinkProcess> StartAsync(string executable, int port)
     {
+        // smtp-sink binds with SO_REUSEPORT: a leftover sink of an aborted run would silently share the port, take
+        // part of the connections and make the count wrong. Refuse instead.
+        if (await AnswersAsync(port))
+        {
+            throw new InvalidOperationException(
+                $"something already listens on 127.0.0.1:{port} (a leftover smtp-sink of an aborted run?): stop it, or use --smtp-port");
+        }
+
         var info = new ProcessStartInfo(executable) { UseShellExecute = false, RedirectStandardOutput = true, RedirectStandardError = true };
         string[] arguments = Environment.IsPrivilegedProcess ? ["-u", "nobody"] : [];
         foreach (string argument in (string[])[.. arguments, "-c", "-m", "4096", $"127.0.0.1:{port}", "4096"])
@@ -53,6 +61,20 @@ internal sealed class SmtpSinkProcess : IDisposable
             {
                 await Task.Delay(50);
             }
+        }
+    }
+
+    private static async Task<bool> AnswersAsync(int port)
+    {
+        try
+        {
+            using var probe = new TcpClient();
+            await probe.ConnectAsync("127.0.0.1", port);
+            return true;
+        }
+        catch (SocketException)
+        {
+            return false;
         }
     }
 

@@ -64,13 +64,14 @@ internal static class SweepPlot
         return svg.ToString();
     }
 
-    private static double NiceCeiling(double value)
+    /// <summary>A round axis maximum a little above <paramref name='value'/>.</summary>
+    internal static double NiceCeiling(double value)
     {
         double step = Math.Pow(10, Math.Floor(Math.Log10(Math.Max(1, value))));
         return Math.Ceiling(value * 1.1 / step) * step;
     }
 
-    private static void Append(StringBuilder svg, FormattableString line) => svg.AppendLine(line.ToString(CultureInfo.InvariantCulture));
+    internal static void Append(StringBuilder svg, FormattableString line) => svg.AppendLine(line.ToString(CultureInfo.InvariantCulture));
 
     private static string Invariant(FormattableString value) => value.ToString(CultureInfo.InvariantCulture);
 }
