@@ -14,24 +14,27 @@ internal sealed class BrokerCeiling(IConnection connection, HarnessOptions optio
 {
     public async Task<CeilingResult> MeasureAsync(string queue)
     {
-        int batch = options.Batch[0];
-        int prefetch = options.Prefetch[0];
+        // Envelopes as the producer makes them: a batch of B rows is B / E messages of E notifications each.
+        int envelope = options.Envelope[0];
+        int batch = Math.Max(1, options.Batch[0] / envelope);
+        int prefetch = options.PrefetchFor(options.Prefetch[0], envelope);
         int consumers = options.Consumers * options.Channels;
-        Console.WriteLine($"==> ceiling: RabbitMQ, {options.Producers} publisher(s) batch {batch}, {consumers} consumer channel(s) prefetch {prefetch}, "
-            + $"{options.CeilingDuration.TotalSeconds:F0} s");
+        Console.WriteLine($"==> ceiling: RabbitMQ, {options.Producers} publisher(s) batch {batch} messages of {envelope} notification(s), "
+            + $"{consumers} consumer channel(s) prefetch {prefetch}, {options.CeilingDuration.TotalSeconds:F0} s");
         await using (var setup = await connection.CreateChannelAsync())
         {
             await setup.QueueDeleteAsync(queue);
             await setup.QueueDeclareAsync(queue, durable: true, exclusive: false, autoDelete: false);
         }
 
-        var (_, _, _, body) = Sample();
+        var (_, _, _, single) = Sample();
+        byte[] body = envelope == 1 ? single : EnvelopeSerializer.Pack(Enumerable.Repeat(single, envelope).ToList());
         long consumed = 0;
         using var stop = new CancellationTokenSource();
         var channels = new List<IChannel>();
         for (int i = 0; i < consumers; i++)
         {
-            channels.Add(await StartConsumerAsync(queue, prefetch, () => Interlocked.Increment(ref consumed)));
+            channels.Add(await StartConsumerAsync(queue, prefetch, () => Interlocked.Add(ref consumed, envelope)));
         }
 
         var publishers = Enumerable.Range(0, options.Producers).Select(_ => PublishAsync(queue, body, batch, stop.Token)).ToArray();
@@ -48,8 +51,8 @@ internal sealed class BrokerCeiling(IConnection connection, HarnessOptions optio
             await channel.DisposeAsync();
         }
 
-        var result = new CeilingResult("broker", $"publish+confirm, consume+ack, {body.Length} B bodies", messages, seconds);
-        Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"  {messages:N0} consumed in {seconds:F1} s = {result.PerMinute:N0}/min"));
+        var result = new CeilingResult("broker", $"publish+confirm, consume+ack, {single.Length} B notifications, {envelope} per message", messages, seconds);
+        Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"  {messages:N0} notifications consumed in {seconds:F1} s = {result.PerMinute:N0}/min"));
         await using var cleanup = await connection.CreateChannelAsync();
         await cleanup.QueueDeleteAsync(queue);
         return result;

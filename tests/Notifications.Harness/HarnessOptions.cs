@@ -40,6 +40,9 @@ internal sealed class HarnessOptions
     /// <summary>Sweep: after each point, a steady run at <see cref="Rate"/> this long, for its p99 (<c>--sweep-latency 20s</c>).</summary>
     public TimeSpan? SweepLatency { get; private set; }
 
+    /// <summary>Latency runs: percentiles leave out deliveries this soon after the first (JIT, connections, pools warming up).</summary>
+    public TimeSpan LatencyWarmup { get; private set; } = TimeSpan.FromSeconds(5);
+
     /// <summary>The prefetch (AMQP messages) of a run with <paramref name="envelope"/>: from <see cref="InFlight"/> if set.</summary>
     public int PrefetchFor(int prefetch, int envelope) => InFlight is { } n ? Math.Max(2, (n + envelope - 1) / envelope) : prefetch;
 
@@ -142,6 +145,7 @@ internal sealed class HarnessOptions
             case "--channels": Channels = Int(value); break;
             case "--envelope": Envelope = Ints(value).All(e => e is >= 1 and <= 10_000) ? Ints(value) : throw new ArgumentException("--envelope: sizes 1-10000"); break;
             case "--sweep-latency": SweepLatency = ParseDuration(value); break;
+            case "--latency-warmup": LatencyWarmup = ParseDuration(value); break;
             case "--inflight": InFlight = Int(value) is > 0 and int f ? f : throw new ArgumentException("--inflight must be positive"); break;
             case "--mode": DeliveryMode = value; break;
             case "--sender": Sender = value is "smtp" or "simulated" ? value : throw new ArgumentException("--sender smtp|simulated"); break;

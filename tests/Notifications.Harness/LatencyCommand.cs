@@ -6,7 +6,7 @@ namespace Notifications.Harness;
 /// <summary>
 /// <c>latency</c>: a steady offered rate (<c>--rate</c> per second, inserted in small statements every
 /// 10 ms) for <c>--duration</c>, then drained; the consumers' reports give the latency percentiles from
-/// outbox commit (created_at) to SMTP accepted.
+/// outbox commit (created_at) to SMTP accepted, without the first <c>--latency-warmup</c> (cold start).
 /// </summary>
 internal sealed class LatencyCommand(BenchEnvironment env, HarnessOptions options, BenchDatabase db, BenchBroker broker)
 {
@@ -37,7 +37,7 @@ internal sealed class LatencyCommand(BenchEnvironment env, HarnessOptions option
         int q = options.PrefetchFor(options.Prefetch[0], envelope);
         Console.WriteLine($"==> latency: {options.Rate}/s offered for {duration.TotalSeconds:F0} s; {options.Consumers} consumer(s) x {h} handlers, "
             + $"{options.Producers} producer(s) (envelope {envelope}), sender {options.Sender}");
-        await fleet.StartConsumersAsync(h, q, runFor: null, options.SmtpPort);
+        await fleet.StartConsumersAsync(h, q, runFor: null, options.SmtpPort, options.LatencyWarmup);
         fleet.StartProducers(b, new Dictionary<string, string>(EagerPolling) { ["Producer__EnvelopeSize"] = envelope.ToString(CultureInfo.InvariantCulture) });
         var workers = new CpuMeter(() => fleet.Pids);
         var services = new CpuMeter(() => ProcStat.FindByName("postgres", "beam.smp"));

@@ -25,7 +25,8 @@ internal sealed class WorkerFleet(BenchEnvironment env, HarnessOptions options, 
     public IReadOnlyList<WorkerProcess> Consumers => _consumers;
 
     /// <summary>Starts the consumers and waits until each has its handlers running.</summary>
-    public async Task StartConsumersAsync(int handlers, int prefetch, TimeSpan? runFor, int smtpPort)
+    /// <param name="latencyWarmup">Consumer:LatencyWarmup: latencies this soon after the first delivery are left out of the percentiles.</param>
+    public async Task StartConsumersAsync(int handlers, int prefetch, TimeSpan? runFor, int smtpPort, TimeSpan? latencyWarmup = null)
     {
         for (int i = 0; i < options.Consumers; i++)
         {
@@ -39,6 +40,11 @@ internal sealed class WorkerFleet(BenchEnvironment env, HarnessOptions options, 
             environment["Smtp__Host"] = "127.0.0.1";
             environment["Smtp__Port"] = Invariant(smtpPort);
             environment["Smtp__Security"] = "None";
+            if (latencyWarmup is { } warmup)
+            {
+                environment["Consumer__LatencyWarmup"] = warmup.ToString("c", CultureInfo.InvariantCulture);
+            }
+
             if (runFor is { } window)
             {
                 environment["Consumer__RunFor"] = window.ToString("c", CultureInfo.InvariantCulture);
