@@ -25,6 +25,10 @@ internal sealed class WorkerFleet(BenchEnvironment env, HarnessOptions options, 
     public IReadOnlyList<WorkerProcess> Consumers => _consumers;
 
     /// <summary>Starts the consumers and waits until each has its handlers running.</summary>
+    /// <param name="handlers">Consumer:Handlers.</param>
+    /// <param name="prefetch">Consumer:Prefetch.</param>
+    /// <param name="runFor">Consumer:RunFor, the killswitch window, if any.</param>
+    /// <param name="smtpPort">The harness's smtp-sink.</param>
     /// <param name="latencyWarmup">Consumer:LatencyWarmup: latencies this soon after the first delivery are left out of the percentiles.</param>
     public async Task StartConsumersAsync(int handlers, int prefetch, TimeSpan? runFor, int smtpPort, TimeSpan? latencyWarmup = null)
     {
