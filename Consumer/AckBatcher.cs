@@ -12,7 +12,12 @@ namespace Notifications.Consumer;
 /// Delivery tags are only valid on the channel incarnation that issued them; after a connection
 /// recovery the broker has already requeued everything unacked and numbers anew. Each delivery carries
 /// the generation it arrived in, and settlements of an older generation are dropped instead of being
-/// sent with a tag the new channel does not know (which would close it).
+/// sent with a tag the new channel does not know (which would close it) or, worse, that it gave to another
+/// message. A new incarnation is noticed two ways, whichever comes first: the connection's shutdown event
+/// (<see cref="Reset"/>), and a delivery tag that does not grow (<see cref="Track"/>). The client may run the
+/// shutdown event after the recovered channel's first deliveries; that late <see cref="Reset"/> must not
+/// start yet another generation, or the first window of the new incarnation would never be acked (and its
+/// channel, its prefetch full, would get nothing more).
 /// </remarks>
 internal sealed class AckBatcher : IAsyncDisposable
 {
@@ -25,6 +30,8 @@ internal sealed class AckBatcher : IAsyncDisposable
     private List<Settlement> _finished = [];
     private long _generation;
     private ulong _lastTag;
+    private int _recoveriesSeenByTags;
+    private bool _disposed;
 
     private readonly Action<Exception> _onFailure;
 
@@ -42,10 +49,12 @@ internal sealed class AckBatcher : IAsyncDisposable
     {
         lock (_gate)
         {
-            // Tags only grow on one incarnation: a smaller one means the channel was recovered.
+            // Tags only grow on one incarnation: a smaller one means the channel was recovered. The shutdown
+            // event's Reset for this recovery, if it has not run yet, is then already done.
             if (deliveryTag <= _lastTag)
             {
                 StartNewGenerationLocked();
+                _recoveriesSeenByTags++;
             }
 
             _lastTag = deliveryTag;
@@ -59,6 +68,14 @@ internal sealed class AckBatcher : IAsyncDisposable
     {
         lock (_gate)
         {
+            if (_recoveriesSeenByTags > 0)
+            {
+                // Late: the recovered channel's deliveries came first and their tags already started the
+                // new generation. Starting another would orphan them.
+                _recoveriesSeenByTags--;
+                return;
+            }
+
             StartNewGenerationLocked();
             _lastTag = 0;
         }
@@ -72,8 +89,19 @@ internal sealed class AckBatcher : IAsyncDisposable
 
     public async ValueTask DisposeAsync()
     {
+        lock (_gate)
+        {
+            _disposed = true;
+        }
+
         _signal.Writer.TryComplete();
         await _loop;
+        lock (_gate)
+        {
+            // Settled after the last flush: nothing will write them any more; the channel's close returns them.
+            _finished.ForEach(s => s.Done.TrySetResult());
+            _finished = [];
+        }
     }
 
     private Task Settle(ulong deliveryTag, long generation, bool requeue)
@@ -81,12 +109,13 @@ internal sealed class AckBatcher : IAsyncDisposable
         var done = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         lock (_gate)
         {
-            if (generation != _generation || !_inProgress.Remove(deliveryTag))
+            // A disposed batcher (its channel replaced) has no flush loop: a handler must not wait for it.
+            if (_disposed || generation != _generation || !_inProgress.Remove(deliveryTag))
             {
                 return Task.CompletedTask;
             }
 
-            _finished.Add(new Settlement(deliveryTag, requeue, done));
+            _finished.Add(new Settlement(deliveryTag, requeue, generation, done));
         }
 
         _signal.Writer.TryWrite(true);
@@ -112,19 +141,24 @@ internal sealed class AckBatcher : IAsyncDisposable
             _signal.Reader.TryRead(out _);
             List<Settlement> batch;
             ulong? lowest;
+            long generation;
             lock (_gate)
             {
                 batch = _finished;
                 _finished = [];
                 lowest = _inProgress.Count > 0 ? _inProgress.Min : null;
+                generation = _generation;
             }
 
-            await FlushAsync(batch, lowest);
+            await FlushAsync(batch, lowest, generation);
         }
     }
 
-    private async Task FlushAsync(List<Settlement> batch, ulong? lowest)
+    private async Task FlushAsync(List<Settlement> all, ulong? lowest, long generation)
     {
+        // A batch taken before a new incarnation began holds tags the new channel does not know.
+        var batch = all.Where(s => s.Generation == generation).ToList();
+        all.Where(s => s.Generation != generation).ToList().ForEach(s => s.Done.TrySetResult());
         if (batch.Count == 0)
         {
             return;
@@ -162,5 +196,5 @@ internal sealed class AckBatcher : IAsyncDisposable
         batch.ForEach(s => s.Done.TrySetResult());
     }
 
-    private sealed record Settlement(ulong Tag, bool Requeue, TaskCompletionSource Done);
+    private sealed record Settlement(ulong Tag, bool Requeue, long Generation, TaskCompletionSource Done);
 }

@@ -34,6 +34,8 @@ internal sealed class ConsumerService(
 {
     private readonly ConsumerOptions _options = options.Value;
     private readonly RabbitMqOptions _rabbit = rabbitOptions.Value;
+    // Looks (about a second apart) that a channel must be seen closed, its connection open, before it is replaced.
+    private const int ClosedTicksBeforeReopen = 3;
     private readonly ILogger _logger = loggers.CreateLogger<ConsumerService>();
 
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
@@ -87,6 +89,7 @@ internal sealed class ConsumerService(
     private async Task SuperviseAsync(IConnection connection, ConsumerChannel[] channels, CancellationToken stoppingToken)
     {
         var gate = new RelayGate(relay, time, _logger);
+        var closedTicks = new int[channels.Length];
         try
         {
             while (true)
@@ -96,10 +99,17 @@ internal sealed class ConsumerService(
                 health.Beat();
                 for (int i = 0; i < channels.Length; i++)
                 {
-                    if (channels[i].IsOpen || !connection.IsOpen)
+                    // A channel closed with its connection is brought back by the client's recovery, a moment
+                    // after the connection: replacing it meanwhile would race that recovery (deliveries still
+                    // arriving on the old one). Only one still closed after several looks, with the connection
+                    // open, was closed on its own (a channel error) and is replaced.
+                    closedTicks[i] = channels[i].IsOpen || !connection.IsOpen ? 0 : closedTicks[i] + 1;
+                    if (closedTicks[i] < ClosedTicksBeforeReopen)
                     {
                         continue;
                     }
+
+                    closedTicks[i] = 0;
 
                     ConsumerLog.ChannelReopened(_logger);
                     var lane = channels[i].Lane;

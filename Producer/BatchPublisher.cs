@@ -65,7 +65,8 @@ internal sealed class BatchPublisher(
                 publishes.Add(Publish(channel, envelope, batch, spans, timeout.Token));
             }
 
-            metrics.Published(publishes.Count);
+            // Counted in notifications, whatever the envelopes: the metrics compare with claimed, committed and delivered.
+            metrics.Published(claim.Rows.Count - rejects.Count);
             await Task.WhenAll(publishes).WaitAsync(timeout.Token);
         }
         finally
@@ -76,7 +77,7 @@ internal sealed class BatchPublisher(
             }
         }
 
-        metrics.Confirmed(publishes.Count);
+        metrics.Confirmed(claim.Rows.Count - rejects.Count);
         faults.Reached("before-commit");
         await claim.RejectAsync(rejects, timeout.Token);
         metrics.Rejected(rejects.Count);

@@ -21,8 +21,8 @@ internal sealed class ProducerMetrics
     {
         var meter = meters.Create(MeterName);
         _claimed = meter.CreateCounter<long>("notifications.outbox.claimed", "{row}", "Outbox rows claimed (deleted in an open transaction)");
-        _published = meter.CreateCounter<long>("notifications.published", "{message}", "Messages published to the broker");
-        _confirmed = meter.CreateCounter<long>("notifications.confirmed", "{message}", "Published messages the broker confirmed");
+        _published = meter.CreateCounter<long>("notifications.published", "{notification}", "Notifications published to the broker (several per message in an envelope)");
+        _confirmed = meter.CreateCounter<long>("notifications.confirmed", "{notification}", "Published notifications the broker confirmed");
         _committed = meter.CreateCounter<long>("notifications.outbox.committed", "{row}", "Claimed rows whose batch committed: handed over to the broker for good");
         _rejected = meter.CreateCounter<long>("notifications.rejected", "{row}", "Rows moved to the rejected table (too large for the broker)");
         _batchFailures = meter.CreateCounter<long>("notifications.producer.batch_failures", "{batch}", "Batches rolled back (nack, return, timeout, lost connection, database error)");
@@ -36,9 +36,9 @@ internal sealed class ProducerMetrics
 
     public void Claimed(int rows) => _claimed.Add(rows);
 
-    public void Published(int messages) => _published.Add(messages);
+    public void Published(int notifications) => _published.Add(notifications);
 
-    public void Confirmed(int messages) => _confirmed.Add(messages);
+    public void Confirmed(int notifications) => _confirmed.Add(notifications);
 
     public void Committed(int rows) => _committed.Add(rows);
 
