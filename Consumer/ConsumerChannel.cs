@@ -75,11 +75,7 @@ internal sealed class ConsumerChannel : IAsyncDisposable
             return false;
         }
 
-        foreach (var delivery in Receive(message.DeliveryTag, message.BasicProperties, message.Body, message.Redelivered))
-        {
-            await _work.WriteAsync(delivery, cancellationToken);
-        }
-
+        await HandOverAsync(Receive(message.DeliveryTag, message.BasicProperties, message.Body, message.Redelivered), cancellationToken);
         return true;
     }
 
@@ -89,11 +85,14 @@ internal sealed class ConsumerChannel : IAsyncDisposable
         await _channel.DisposeAsync();
     }
 
-    private async Task OnReceivedAsync(object sender, BasicDeliverEventArgs args)
+    private Task OnReceivedAsync(object sender, BasicDeliverEventArgs args) =>
+        HandOverAsync(Receive(args.DeliveryTag, args.BasicProperties, args.Body, args.Redelivered), args.CancellationToken);
+
+    private async Task HandOverAsync(IEnumerable<Delivery> deliveries, CancellationToken cancellationToken)
     {
-        foreach (var delivery in Receive(args.DeliveryTag, args.BasicProperties, args.Body, args.Redelivered))
+        foreach (var delivery in deliveries)
         {
-            await _work.WriteAsync(delivery, args.CancellationToken);
+            await _work.WriteAsync(delivery, cancellationToken);
         }
     }
 
@@ -103,28 +102,26 @@ internal sealed class ConsumerChannel : IAsyncDisposable
         long generation = Acks.Track(deliveryTag);
         var headers = properties.Headers;
         int attempt = Headers.ReadInt(headers, Headers.Attempt, 1);
+
+        // The message as it came (the body's memory belongs to the client only until the callback returns: copy it).
+        Delivery Whole(System.Diagnostics.ActivityContext context) => new(this, deliveryTag, generation, body.ToArray(), properties.ContentType,
+            properties.Type, attempt, redelivered, headers is null ? null : new Dictionary<string, object?>(headers), context);
+
         if (properties.Type != EnvelopeSerializer.EnvelopeType)
         {
-            // The body's memory belongs to the client only until the callback returns: copy it.
-            return [new Delivery(this, deliveryTag, generation, body.ToArray(), properties.ContentType, properties.Type, attempt, redelivered,
-                headers is null ? null : new Dictionary<string, object?>(headers), ConsumerTracing.Capture(properties))];
+            return [Whole(ConsumerTracing.Capture(properties))];
         }
 
-        string? error = null;
+        // A wrong content type is left to the handler's check, which dead-letters it whole with its reason.
         if (!string.Equals(properties.ContentType, MessageSerializer.ContentType, StringComparison.OrdinalIgnoreCase))
         {
-            error = $"wrong content type: '{properties.ContentType}', expected '{MessageSerializer.ContentType}'";
+            return [Whole(default)];
         }
 
-        List<EnvelopeItem>? items = null;
-        if (error is not null || !EnvelopeSerializer.TryUnpack(body, out items, out error))
+        if (!EnvelopeSerializer.TryUnpack(body, out var items, out string? error))
         {
             // Not readable as an envelope: dead-lettered whole, as it came.
-            return [new Delivery(this, deliveryTag, generation, body.ToArray(), properties.ContentType, properties.Type, attempt, redelivered,
-                headers is null ? null : new Dictionary<string, object?>(headers), default)
-            {
-                Invalid = error,
-            }];
+            return [Whole(default) with { Invalid = error }];
         }
 
         var envelope = new EnvelopeSettlement(items.Count, requeue => requeue ? Acks.RequeueAsync(deliveryTag, generation) : Acks.AckAsync(deliveryTag, generation));
