@@ -32,6 +32,9 @@ public sealed class ConsumerShutdownTests
         // Each handler takes its next message the moment it finishes one, so once the first round is
         // recorded, all handlers are in the middle of their one-second sends.
         long sentAtSignal = await consumer.WaitWhileRunningAsync(() => db.CountLogAsync("sent"), n => n >= Handlers, Patience, "first round of sends recorded");
+        // A send is recorded before its ack is written, and a handler takes its next message only after that:
+        // give the handlers a moment to be inside their second one-second send before the signal.
+        await Task.Delay(TimeSpan.FromMilliseconds(300));
         await consumer.TerminateAsync();
 
         int exitCode = await consumer.WaitForExitAsync(TimeSpan.FromSeconds(40));
