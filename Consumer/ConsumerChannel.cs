@@ -13,17 +13,23 @@ namespace Notifications.Consumer;
 /// </summary>
 internal sealed class ConsumerChannel : IAsyncDisposable
 {
+    // Tries, a second apart, to put an envelope's unfinished items back before it is requeued whole after all.
+    private const int EnvelopeReturnTries = 5;
     private readonly IChannel _channel;
     private readonly string _queue;
     private readonly ChannelWriter<Delivery> _work;
+    private readonly OutboundPublisher _outbound;
+    private readonly ILogger _logger;
     private string? _consumerTag;
 
-    private ConsumerChannel(IChannel channel, ConsumerLane lane, ILogger logger)
+    private ConsumerChannel(IChannel channel, ConsumerLane lane, OutboundPublisher outbound, ILogger logger)
     {
         _channel = channel;
         Lane = lane;
         _queue = lane.Queue;
         _work = lane.Work.Writer;
+        _outbound = outbound;
+        _logger = logger;
         Acks = new AckBatcher(channel, ex => ConsumerLog.AckFailed(logger, ex));
     }
 
@@ -34,11 +40,15 @@ internal sealed class ConsumerChannel : IAsyncDisposable
 
     public bool IsOpen => _channel.IsOpen;
 
-    /// <summary>Opens the channel and sets its prefetch window; it does not consume until <see cref="ConsumeAsync"/>.</summary>
-    public static async Task<ConsumerChannel> OpenAsync(IConnection connection, ConsumerLane lane, ILogger logger, CancellationToken cancellationToken)
+    /// <summary>
+    /// Opens the channel and sets its prefetch window; it does not consume until <see cref="ConsumeAsync"/>. An envelope's
+    /// unfinished items go back to the work queue through <paramref name="outbound"/> (see <see cref="EnvelopeSettlement"/>).
+    /// </summary>
+    public static async Task<ConsumerChannel> OpenAsync(
+        IConnection connection, ConsumerLane lane, OutboundPublisher outbound, ILogger logger, CancellationToken cancellationToken)
     {
         var channel = await connection.CreateChannelAsync(cancellationToken: cancellationToken);
-        var consumerChannel = new ConsumerChannel(channel, lane, logger);
+        var consumerChannel = new ConsumerChannel(channel, lane, outbound, logger);
         await channel.BasicQosAsync(0, (ushort)lane.Prefetch, global: false, cancellationToken);
         return consumerChannel;
     }
@@ -124,9 +134,9 @@ internal sealed class ConsumerChannel : IAsyncDisposable
             return [Whole(default) with { Invalid = error }];
         }
 
-        var envelope = new EnvelopeSettlement(items.Count, requeue => requeue ? Acks.RequeueAsync(deliveryTag, generation) : Acks.AckAsync(deliveryTag, generation));
-        var traceParents = ConsumerTracing.ItemTraceParents(headers);
         var deliveries = new Delivery[items.Count];
+        var envelope = new EnvelopeSettlement(items.Count, outcome => SettleEnvelopeAsync(deliveryTag, generation, outcome, deliveries, headers));
+        var traceParents = ConsumerTracing.ItemTraceParents(headers);
         for (int i = 0; i < items.Count; i++)
         {
             var item = items[i];
@@ -142,5 +152,36 @@ internal sealed class ConsumerChannel : IAsyncDisposable
         }
 
         return deliveries;
+    }
+
+    private async Task SettleEnvelopeAsync(
+        ulong deliveryTag, long generation, EnvelopeOutcome outcome, Delivery[] items, IDictionary<string, object?>? headers)
+    {
+        if (outcome.Back.Count == 0)
+        {
+            await (outcome.Requeue ? Acks.RequeueAsync(deliveryTag, generation) : Acks.AckAsync(deliveryTag, generation));
+            return;
+        }
+
+        // Some items are done: the others go back without them, as one message at the tail, and then the envelope is acked.
+        var back = outcome.Back.Select(i => items[i]).ToList();
+        for (int attempt = 1; attempt <= EnvelopeReturnTries && _channel.IsOpen; attempt++)
+        {
+            try
+            {
+                await _outbound.ReturnAsync(back, headers, CancellationToken.None);
+                await Acks.AckAsync(deliveryTag, generation);
+                return;
+            }
+            catch (Exception ex) when (ex is not OutOfMemoryException)
+            {
+                ConsumerLog.EnvelopeReturnFailed(_logger, deliveryTag, back.Count, attempt, ex);
+                await Task.Delay(TimeSpan.FromSeconds(1));
+            }
+        }
+
+        // As after a crash: the envelope comes back whole and the delivery log sorts out its items (a closed channel's
+        // deliveries go back on their own).
+        await Acks.RequeueAsync(deliveryTag, generation);
     }
 }

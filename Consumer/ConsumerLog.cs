@@ -53,6 +53,9 @@ internal static partial class ConsumerLog
     [LoggerMessage(4015, LogLevel.Warning, "Notification {NotificationId}: its copy could not be put back into the work queue while the relay is down; at least once returns the original to the queue, at most once loses it")]
     public static partial void ReturnFailed(ILogger logger, long notificationId, Exception exception);
 
+    [LoggerMessage(4017, LogLevel.Warning, "Envelope {DeliveryTag}: its {Items} unfinished item(s) could not be put back into the work queue (try {Attempt}); after the last try the envelope is requeued whole and the delivery log sorts out its items")]
+    public static partial void EnvelopeReturnFailed(ILogger logger, ulong deliveryTag, int items, int attempt, Exception exception);
+
     [LoggerMessage(4016, LogLevel.Information, "Urgent lane: queue {Queue}, {Handlers} handlers of its own, prefetch {Prefetch}")]
     public static partial void UrgentLane(ILogger logger, string queue, int handlers, int prefetch);
 }

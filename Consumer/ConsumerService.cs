@@ -48,8 +48,9 @@ internal sealed class ConsumerService(
         // The urgent lane's delivery-log statements are coalesced apart from the standard lane's, so an urgent
         // check or record never waits for (or rides in) a statement of hundreds of bulk ids.
         await using var urgentLog = new DeliveryLog(logStore, _options.LogBatchSize);
-        var handler = new DeliveryHandler(log, outbound, relay, lanes, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>());
-        var urgentHandler = new DeliveryHandler(urgentLog, outbound, relay, lanes, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>());
+        var inFlight = new InFlightNotifications();
+        var handler = new DeliveryHandler(log, inFlight, outbound, relay, lanes, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>());
+        var urgentHandler = new DeliveryHandler(urgentLog, inFlight, outbound, relay, lanes, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>());
         await using (var setup = await connection.CreateChannelAsync(cancellationToken: stoppingToken))
         {
             await RabbitTopology.DeclareAsync(setup, _rabbit, stoppingToken);
@@ -64,7 +65,7 @@ internal sealed class ConsumerService(
         var channels = new ConsumerChannel[consumerLanes.Length];
         for (int i = 0; i < channels.Length; i++)
         {
-            channels[i] = await ConsumerChannel.OpenAsync(connection, consumerLanes[i], _logger, stoppingToken);
+            channels[i] = await ConsumerChannel.OpenAsync(connection, consumerLanes[i], outbound, _logger, stoppingToken);
         }
 
         connection.ConnectionShutdownAsync += (_, _) =>
@@ -72,7 +73,7 @@ internal sealed class ConsumerService(
             Array.ForEach(channels, c => c.Acks.Reset());
             return Task.CompletedTask;
         };
-        await lanes.StartAsync(connection, standard.Work.Writer, stoppingToken);
+        await lanes.StartAsync(connection, standard.Work.Writer, outbound, stoppingToken);
         ConsumerLog.Started(_logger, _options.Handlers, _options.Channels, _options.Prefetch, _options.DeliveryMode, _options.Sender);
         ConsumerLog.UrgentLane(_logger, _rabbit.UrgentQueue, _options.UrgentHandlers, _options.UrgentPrefetch);
 
@@ -80,13 +81,13 @@ internal sealed class ConsumerService(
         var handlers = Enumerable.Range(0, _options.Handlers).Select(_ => RunHandlerAsync(standard.Work.Reader, handler, stoppingToken, abort.Token))
             .Concat(Enumerable.Range(0, _options.UrgentHandlers).Select(_ => RunHandlerAsync(urgent.Work.Reader, urgentHandler, stoppingToken, abort.Token)))
             .ToArray();
-        await SuperviseAsync(connection, channels, stoppingToken);
+        await SuperviseAsync(connection, channels, outbound, stoppingToken);
         await ShutdownAsync(channels, handlers, abort);
     }
 
     // Until shutdown: a consumer channel closed by a channel error is not recovered by the client; reopen it.
     // Consume while the relay breaker is closed, not while it is open (RelayGate).
-    private async Task SuperviseAsync(IConnection connection, ConsumerChannel[] channels, CancellationToken stoppingToken)
+    private async Task SuperviseAsync(IConnection connection, ConsumerChannel[] channels, OutboundPublisher outbound, CancellationToken stoppingToken)
     {
         var gate = new RelayGate(relay, time, _logger);
         var closedTicks = new int[channels.Length];
@@ -114,7 +115,7 @@ internal sealed class ConsumerService(
                     ConsumerLog.ChannelReopened(_logger);
                     var lane = channels[i].Lane;
                     await channels[i].DisposeAsync();
-                    channels[i] = await ConsumerChannel.OpenAsync(connection, lane, _logger, stoppingToken);
+                    channels[i] = await ConsumerChannel.OpenAsync(connection, lane, outbound, _logger, stoppingToken);
                 }
             }
         }

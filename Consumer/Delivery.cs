@@ -41,8 +41,17 @@ internal sealed record Delivery(
     /// <summary>Its place in <see cref="Envelope"/>.</summary>
     public int EnvelopeIndex { get; init; }
 
-    public Task AckAsync() => Envelope is { } envelope ? envelope.SettleAsync(EnvelopeIndex, requeue: false) : Source.Acks.AckAsync(DeliveryTag, Generation);
+    /// <summary>True for an envelope item not settled yet: whatever ends it, the envelope settles it (see <see cref="EnvelopeSettlement"/>).</summary>
+    public bool SettlesWithEnvelope => Envelope is { } envelope && !envelope.IsSettled(EnvelopeIndex);
 
-    /// <summary>Back to the queue: a single message at once; an item by requeueing its whole envelope once every item is settled.</summary>
-    public Task RequeueAsync() => Envelope is { } envelope ? envelope.SettleAsync(EnvelopeIndex, requeue: true) : Source.Acks.RequeueAsync(DeliveryTag, Generation);
+    public Task AckAsync() => Envelope is { } envelope ? envelope.SettleAsync(EnvelopeIndex, ItemSettlement.Done) : Source.Acks.AckAsync(DeliveryTag, Generation);
+
+    /// <summary>
+    /// Back to the queue: a single message at once, in its place; an item with the envelope's other unfinished items once
+    /// every item is settled (in its place only if no item of the envelope is done).
+    /// </summary>
+    public Task RequeueAsync() => Envelope is { } envelope ? envelope.SettleAsync(EnvelopeIndex, ItemSettlement.Requeue) : Source.Acks.RequeueAsync(DeliveryTag, Generation);
+
+    /// <summary>An unsettled item to the work queue's tail, with the envelope's other unfinished items once every item is settled.</summary>
+    public Task ReturnWithEnvelopeAsync() => Envelope!.SettleAsync(EnvelopeIndex, ItemSettlement.Return);
 }

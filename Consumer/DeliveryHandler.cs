@@ -15,8 +15,8 @@ namespace Notifications.Consumer;
 /// While the relay breaker is open a message goes back to the work queue without spending an attempt.
 /// </summary>
 internal sealed class DeliveryHandler(
-    DeliveryLog log, OutboundPublisher outbound, RelayBreaker relay, RateLimitLanes lanes, ConsumerOptions options, RabbitMqOptions rabbit,
-    ConsumerStats stats, TimeProvider time, FaultInjector faults, ILogger<DeliveryHandler> logger)
+    DeliveryLog log, InFlightNotifications inFlight, OutboundPublisher outbound, RelayBreaker relay, RateLimitLanes lanes, ConsumerOptions options,
+    RabbitMqOptions rabbit, ConsumerStats stats, TimeProvider time, FaultInjector faults, ILogger<DeliveryHandler> logger)
 {
     public async Task HandleAsync(Delivery delivery, IEmailSender sender, CancellationToken cancellationToken)
     {
@@ -56,10 +56,17 @@ internal sealed class DeliveryHandler(
         }
 
         var email = new EmailMessage(message.Id, message.Recipient!, message.Subject!, message.Body!, message.IsHtml, message.CreatedAt);
-        var handled = options.DeliveryMode == DeliveryMode.AtLeastOnce
-            ? AtLeastOnceAsync(delivery, email, sender, cancellationToken)
-            : AtMostOnceAsync(delivery, email, sender, cancellationToken);
-        await handled;
+        if (options.DeliveryMode == DeliveryMode.AtMostOnce)
+        {
+            // The mark in the log is taken atomically: of two copies at once, one gets it.
+            await AtMostOnceAsync(delivery, email, sender, cancellationToken);
+            return;
+        }
+
+        using (await inFlight.EnterAsync(email.NotificationId, cancellationToken))
+        {
+            await AtLeastOnceAsync(delivery, email, sender, cancellationToken);
+        }
     }
 
     private NotificationMessage? Decode(Delivery delivery, out string? reason)
@@ -145,6 +152,9 @@ internal sealed class DeliveryHandler(
 
     // Mark, ack, send: the mark in the log (not the ack, which the broker never confirms) is what stops
     // a redelivered copy; a crash after the mark and before the send loses the notification.
+    // An envelope item is settled after its send instead: its ack would wait for the envelope's other items anyway,
+    // and the mark keeps a redelivered envelope's item from being sent again; so an item that was not sent can still
+    // go back with its envelope instead of beside it.
     private async Task AtMostOnceAsync(Delivery delivery, EmailMessage email, IEmailSender sender, CancellationToken cancellationToken)
     {
         if (!await log.TryMarkSendingAsync(email.NotificationId, cancellationToken))
@@ -154,7 +164,11 @@ internal sealed class DeliveryHandler(
             return;
         }
 
-        await delivery.AckAsync();
+        if (delivery.Envelope is null)
+        {
+            await delivery.AckAsync();
+        }
+
         faults.Reached("after-ack");
         try
         {
@@ -176,6 +190,7 @@ internal sealed class DeliveryHandler(
         faults.Reached("after-send");
 
         await log.RecordSentAsync(email.NotificationId, email.CreatedAt, delivery.Attempt, cancellationToken);
+        await delivery.AckAsync();
         Delivered(email);
     }
 
@@ -203,6 +218,7 @@ internal sealed class DeliveryHandler(
                 // Lost after the final "." : maybe sent. At most once means not again; the mark stays.
                 stats.AddUnknown();
                 ConsumerLog.OutcomeUnknown(logger, email.NotificationId, ex);
+                await delivery.AckAsync();
                 break;
         }
     }
@@ -213,6 +229,14 @@ internal sealed class DeliveryHandler(
         try
         {
             await log.ReleaseAsync(email.NotificationId, timeout.Token);
+            if (delivery.SettlesWithEnvelope)
+            {
+                // Back with its envelope: put back with the envelope's other unfinished items, or, if the channel closes
+                // first, redelivered in the whole envelope; unmarked, it is sent once either way.
+                await delivery.ReturnWithEnvelopeAsync();
+                return;
+            }
+
             var handBack = rabbit.RetryDelays.Length == 0
                 ? outbound.DeadLetterAsync(delivery, "aborted at shutdown before the send; not sent", timeout.Token)
                 : outbound.RetryAsync(delivery, Math.Min(delivery.Attempt, rabbit.RetryDelays.Length), timeout.Token);
@@ -286,8 +310,16 @@ internal sealed class DeliveryHandler(
 
     // A send that failed with the relay down: a copy with the same attempt goes to the work queue's tail (not
     // its head, where the next probe would take the same message again), then the original is acked.
+    // An envelope item not settled yet goes back with its envelope's other unfinished items, as one message, never on its
+    // own beside an envelope that a sibling's requeue would bring back with it.
     private async Task ReturnUnspentAsync(Delivery delivery, EmailMessage email, CancellationToken cancellationToken)
     {
+        if (delivery.SettlesWithEnvelope)
+        {
+            await delivery.ReturnWithEnvelopeAsync();
+            return;
+        }
+
         try
         {
             await outbound.ReturnAsync(delivery, cancellationToken);

@@ -1,4 +1,5 @@
 using System.Globalization;
+using Notifications.Shared.Contract;
 using Notifications.Shared.Hosting;
 using Notifications.Shared.Messaging;
 using RabbitMQ.Client;
@@ -33,6 +34,23 @@ internal sealed class OutboundPublisher(IConnection connection, RabbitMqOptions 
     public Task ReturnAsync(Delivery delivery, CancellationToken cancellationToken) =>
         PublishAsync(delivery.Source.Lane.Queue, delivery, CopyHeaders(delivery), cancellationToken);
 
+    /// <summary>
+    /// Puts some items of one envelope at the tail of their lane's work queue as one message with the envelope's headers
+    /// (the same attempt): a new envelope of them, or the item itself when it is one.
+    /// </summary>
+    public Task ReturnAsync(IReadOnlyList<Delivery> items, IDictionary<string, object?>? envelopeHeaders, CancellationToken cancellationToken)
+    {
+        var first = items[0];
+        if (items.Count == 1)
+        {
+            return ReturnAsync(first, cancellationToken);
+        }
+
+        var body = EnvelopeSerializer.Pack(items.Select(i => i.Body).ToArray());
+        var headers = envelopeHeaders is null ? [] : new Dictionary<string, object?>(envelopeHeaders);
+        return PublishAsync(first.Source.Lane.Queue, MessageSerializer.ContentType, EnvelopeSerializer.EnvelopeType, body, headers, cancellationToken);
+    }
+
     /// <summary>Moves the delivery to another queue (a rate-limit lane) with the same attempt (headers unchanged).</summary>
     public Task ForwardAsync(Delivery delivery, string queue, CancellationToken cancellationToken) =>
         PublishAsync(queue, delivery, CopyHeaders(delivery), cancellationToken);
@@ -62,15 +80,20 @@ internal sealed class OutboundPublisher(IConnection connection, RabbitMqOptions 
         _open.Dispose();
     }
 
+    private Task PublishAsync(
+        string queue, Delivery delivery, Dictionary<string, object?> headers, CancellationToken cancellationToken, string? expiration = null) =>
+        PublishAsync(queue, delivery.ContentType, delivery.Type, delivery.Body, headers, cancellationToken, expiration);
+
     private async Task PublishAsync(
-        string queue, Delivery delivery, Dictionary<string, object?> headers, CancellationToken cancellationToken, string? expiration = null)
+        string queue, string? contentType, string? type, byte[] body, Dictionary<string, object?> headers, CancellationToken cancellationToken,
+        string? expiration = null)
     {
         var channel = await GetChannelAsync(cancellationToken);
         var properties = new BasicProperties
         {
             Persistent = true,
-            ContentType = delivery.ContentType,
-            Type = delivery.Type,
+            ContentType = contentType,
+            Type = type,
             Headers = headers,
             Expiration = expiration,
         };
@@ -78,7 +101,7 @@ internal sealed class OutboundPublisher(IConnection connection, RabbitMqOptions 
         timeout.CancelAfter(PublishTimeout);
         try
         {
-            await channel.BasicPublishAsync(rabbit.Exchange, queue, mandatory: true, properties, delivery.Body, timeout.Token);
+            await channel.BasicPublishAsync(rabbit.Exchange, queue, mandatory: true, properties, body, timeout.Token);
         }
         catch (Exception ex) when (ex is not OperationCanceledException || !cancellationToken.IsCancellationRequested)
         {

@@ -22,6 +22,7 @@ internal sealed partial class RateLimitLanes(
     private readonly List<Lane> _lanes = [];
     private readonly CancellationTokenSource _stop = new();
     private Task _running = Task.CompletedTask;
+    private OutboundPublisher? _outbound;
 
     /// <summary>The lane queue of a domain.</summary>
     public static string QueueName(RabbitMqOptions rabbit, string domain) => $"{rabbit.Queue}.limit.{domain}";
@@ -37,7 +38,7 @@ internal sealed partial class RateLimitLanes(
             : null;
 
     /// <summary>Declares the lanes, starts consuming them and letting their messages into <paramref name="work"/> at their rate.</summary>
-    public async Task StartAsync(IConnection connection, ChannelWriter<Delivery> work, CancellationToken cancellationToken)
+    public async Task StartAsync(IConnection connection, ChannelWriter<Delivery> work, OutboundPublisher outbound, CancellationToken cancellationToken)
     {
         if (settings.Domains.Count == 0)
         {
@@ -54,10 +55,11 @@ internal sealed partial class RateLimitLanes(
             }
         }
 
+        _outbound = outbound;
         foreach (var (domain, rate) in settings.Domains)
         {
             var lane = new Lane(domain, rate, QueueName(rabbit, domain), Prefetch(rate));
-            await lane.OpenAsync(connection, rabbit, logger, cancellationToken);
+            await lane.OpenAsync(connection, rabbit, outbound, logger, cancellationToken);
             _lanes.Add(lane);
         }
 
@@ -136,7 +138,7 @@ internal sealed partial class RateLimitLanes(
                 {
                     try
                     {
-                        await lane.OpenAsync(connection, rabbit, logger, stop);
+                        await lane.OpenAsync(connection, rabbit, _outbound!, logger, stop);
                     }
                     catch (Exception ex) when (ex is not OperationCanceledException || !stop.IsCancellationRequested)
                     {
@@ -165,7 +167,7 @@ internal sealed partial class RateLimitLanes(
         public Channel<Delivery> Waiting { get; } = System.Threading.Channels.Channel.CreateUnbounded<Delivery>(
             new UnboundedChannelOptions { SingleReader = true });
 
-        public async Task OpenAsync(IConnection connection, RabbitMqOptions rabbit, ILogger logger, CancellationToken cancellationToken)
+        public async Task OpenAsync(IConnection connection, RabbitMqOptions rabbit, OutboundPublisher outbound, ILogger logger, CancellationToken cancellationToken)
         {
             if (Channel is { } old)
             {
@@ -175,7 +177,7 @@ internal sealed partial class RateLimitLanes(
             // Its deliveries retry through the standard work queue's delay queues (the lane queue has none);
             // back in the work queue, a retried message is moved here again until it finds its slot.
             var lane = new ConsumerLane(queue, prefetch, Waiting, RetryQueueOf: rabbit.Queue);
-            Channel = await ConsumerChannel.OpenAsync(connection, lane, logger, cancellationToken);
+            Channel = await ConsumerChannel.OpenAsync(connection, lane, outbound, logger, cancellationToken);
             await Channel.ConsumeAsync(cancellationToken);
         }
     }

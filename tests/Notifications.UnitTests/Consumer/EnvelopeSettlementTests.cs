@@ -4,55 +4,87 @@ namespace Notifications.UnitTests.Consumer;
 
 public sealed class EnvelopeSettlementTests
 {
-    private readonly List<bool> _settled = [];
+    private readonly List<EnvelopeOutcome> _settled = [];
     private readonly TaskCompletionSource _written = new();
 
-    private EnvelopeSettlement Envelope(int items) => new(items, requeue =>
+    private EnvelopeSettlement Envelope(int items) => new(items, outcome =>
     {
-        _settled.Add(requeue);
+        _settled.Add(outcome);
         return _written.Task;
     });
 
     [Fact]
-    public void SettleAsync_AllItemsAcked_AcksTheEnvelopeOnceAfterTheLast()
+    public void SettleAsync_AllItemsDone_AcksTheEnvelopeOnceAfterTheLast()
     {
         var envelope = Envelope(3);
 
-        Assert.True(envelope.SettleAsync(0, requeue: false).IsCompleted);
-        Assert.True(envelope.SettleAsync(2, requeue: false).IsCompleted);
+        Assert.True(envelope.SettleAsync(0, ItemSettlement.Done).IsCompleted);
+        Assert.True(envelope.SettleAsync(2, ItemSettlement.Done).IsCompleted);
         Assert.Empty(_settled);
-        var last = envelope.SettleAsync(1, requeue: false);
+        var last = envelope.SettleAsync(1, ItemSettlement.Done);
 
-        Assert.Equal([false], _settled);
+        Assert.Equal([EnvelopeOutcome.Ack], _settled);
         Assert.False(last.IsCompleted);
         _written.SetResult();
         Assert.True(last.IsCompleted);
     }
 
     [Fact]
-    public void SettleAsync_OneItemRequeued_RequeuesTheWholeEnvelopeAfterTheLast()
+    public void SettleAsync_EveryItemRequeued_RequeuesTheWholeEnvelopeInItsPlace()
     {
         var envelope = Envelope(3);
 
-        _ = envelope.SettleAsync(0, requeue: false);
-        _ = envelope.SettleAsync(1, requeue: true);
-        Assert.Empty(_settled);
-        _ = envelope.SettleAsync(2, requeue: false);
+        _ = envelope.SettleAsync(0, ItemSettlement.Requeue);
+        _ = envelope.SettleAsync(1, ItemSettlement.Requeue);
+        _ = envelope.SettleAsync(2, ItemSettlement.Requeue);
 
-        Assert.Equal([true], _settled);
+        Assert.Equal([EnvelopeOutcome.RequeueWhole], _settled);
+    }
+
+    // Issue 16 (1 and 6): a requeued envelope brought back items that were already sent, copied or moved to their lane.
+    [Fact]
+    public void SettleAsync_SomeDoneOneRequeued_SendsBackOnlyTheRequeuedItem()
+    {
+        var envelope = Envelope(3);
+
+        _ = envelope.SettleAsync(0, ItemSettlement.Done);
+        _ = envelope.SettleAsync(1, ItemSettlement.Requeue);
+        Assert.Empty(_settled);
+        _ = envelope.SettleAsync(2, ItemSettlement.Done);
+
+        var outcome = Assert.Single(_settled);
+        Assert.False(outcome.Requeue);
+        Assert.Equal([1], outcome.Back);
+    }
+
+    // A failed probe's item (to the tail) and its siblings turned away by the breaker go back together, as one message.
+    [Fact]
+    public void SettleAsync_OneReturnedRestRequeued_SendsAllBackToTheTailTogether()
+    {
+        var envelope = Envelope(3);
+
+        _ = envelope.SettleAsync(1, ItemSettlement.Return);
+        _ = envelope.SettleAsync(0, ItemSettlement.Requeue);
+        _ = envelope.SettleAsync(2, ItemSettlement.Requeue);
+
+        var outcome = Assert.Single(_settled);
+        Assert.False(outcome.Requeue);
+        Assert.Equal([0, 1, 2], outcome.Back);
     }
 
     [Fact]
-    public void SettleAsync_AnItemSettledTwice_CountsOnce()
+    public void SettleAsync_AnItemSettledTwice_KeepsItsFirstSettlement()
     {
         var envelope = Envelope(2);
 
-        _ = envelope.SettleAsync(0, requeue: false);
-        _ = envelope.SettleAsync(0, requeue: false);
-        _ = envelope.SettleAsync(0, requeue: true);
+        _ = envelope.SettleAsync(0, ItemSettlement.Done);
+        Assert.True(envelope.IsSettled(0));
+        _ = envelope.SettleAsync(0, ItemSettlement.Done);
+        _ = envelope.SettleAsync(0, ItemSettlement.Requeue);
         Assert.Empty(_settled);
-        _ = envelope.SettleAsync(1, requeue: false);
+        Assert.False(envelope.IsSettled(1));
+        _ = envelope.SettleAsync(1, ItemSettlement.Done);
 
-        Assert.Equal([false], _settled);
+        Assert.Equal([EnvelopeOutcome.Ack], _settled);
     }
 }
