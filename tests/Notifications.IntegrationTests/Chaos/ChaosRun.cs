@@ -43,6 +43,9 @@ internal sealed class ChaosRun : IAsyncDisposable
 
     public List<string> Notes { get; } = [];
 
+    /// <summary>Broken promises a scenario saw on its own (beyond the oracle's counts): each fails the verdict.</summary>
+    public List<string> Violations { get; } = [];
+
     public TimeSpan Elapsed => _clock.Elapsed;
 
     public static Uri VhostUri => new UriBuilder(TestServices.RabbitMqUri) { Path = "/chaos" }.Uri;
@@ -165,7 +168,8 @@ internal sealed class ChaosRun : IAsyncDisposable
         var rejected = (await connection.QueryAsync<long>("SELECT id FROM notifications.rejected")).ToHashSet();
         var marked = (await connection.QueryAsync<long>("SELECT notification_id FROM notifications.delivery_log WHERE status = 'sending'")).ToHashSet();
         return ChaosVerdict.Judge(scenario, name, Mode, Committed, RolledBack, received, deadIds, rejected, marked,
-            await Db.CountAsync("outbox"), await QueuedAsync(), Elapsed, string.Join("; ", Notes), ChaosScenarios.NoDeadLetters.Contains(scenario));
+            await Db.CountAsync("outbox"), await QueuedAsync(), Elapsed, string.Join("; ", Notes.Concat(Violations)), ChaosScenarios.NoDeadLetters.Contains(scenario),
+            ChaosScenarios.NoDuplicates.Contains(scenario), Violations.Count);
     }
 
     /// <summary>Keeps <paramref name="resource"/> (e.g. a proxy the workers connect through) until the run ends.</summary>

@@ -8,14 +8,17 @@ namespace Notifications.IntegrationTests.Chaos;
 /// <summary>
 /// The fault scenarios of RELIABILITY.md (1-19), each injected mid-run on the real services, the
 /// cluster scenarios (20-22: quorum queues on the 3-node cluster of <c>scripts/cluster</c>), and 23: a consumer
-/// killed with an envelope half-delivered.
+/// killed with an envelope half-delivered; 24-25: the relay down from the start, with envelopes.
 /// </summary>
 internal static class ChaosScenarios
 {
     private const string Beam = "pgrep -f 'beam.smp.*rabbit' | head -n1";
 
     /// <summary>Scenarios whose fault must not dead-letter anything (on top of the oracle), in both modes.</summary>
-    public static readonly IReadOnlySet<int> NoDeadLetters = new HashSet<int> { 19 };
+    public static readonly IReadOnlySet<int> NoDeadLetters = new HashSet<int> { 19, 24, 25 };
+
+    /// <summary>Scenarios where no process or connection dies mid-send: no duplicate is excused, in either mode.</summary>
+    public static readonly IReadOnlySet<int> NoDuplicates = new HashSet<int> { 24, 25 };
 
     /// <summary>Scenarios that run on the 3-node cluster with quorum queues instead of the machine's broker.</summary>
     public static readonly IReadOnlySet<int> OnCluster = new HashSet<int> { 20, 21, 22 };
@@ -287,7 +290,38 @@ internal static class ChaosScenarios
 
             run.StartConsumer();
         }),
+        [24] = ("relay down 60 s from the start, envelopes of 50", run => RelayDownFromTheStartAsync(run, TimeSpan.FromSeconds(60))),
+        [25] = ("relay down 300 s from the start, envelopes of 50", run => RelayDownFromTheStartAsync(run, TimeSpan.FromMinutes(5))),
     };
+
+    // The relay is down before the first send, so no send is cut after its final "." and no duplicate is excused. While it
+    // is down only the breaker's probes run: each takes one message and must leave as many messages queued as it found.
+    private static async Task RelayDownFromTheStartAsync(ChaosRun run, TimeSpan outage)
+    {
+        await run.Sink.StopAsync();
+        var down = System.Diagnostics.Stopwatch.StartNew();
+        run.StartConsumer();
+        run.StartProducer(("Producer:EnvelopeSize", "50"));
+        await run.WaitClaimedAsync(1.0);
+        await Infrastructure.Eventually.WaitAsync(() => run.Broker.ConsumersAsync(run.Broker.Options.Queue), n => n == 0,
+            TimeSpan.FromMinutes(1), "the consumer off the work queue (breaker open)");
+        // What was in the handlers when the breaker opened goes back; then the queues hold what the outage holds.
+        await Task.Delay(TimeSpan.FromSeconds(5));
+        uint settled = await run.QueuedAsync();
+        uint most = settled;
+        while (down.Elapsed < outage)
+        {
+            await Task.Delay(TimeSpan.FromMilliseconds(500));
+            most = Math.Max(most, await run.QueuedAsync());
+        }
+
+        await run.Sink.RestartAsync();
+        run.Notes.Add($"relay down {outage.TotalSeconds:F0} s from the start, envelopes of 50; messages queued while down: {settled} settled, at most {most}");
+        if (most > settled)
+        {
+            run.Violations.Add($"the queues grew from {settled} to {most} messages while the relay was down");
+        }
+    }
 
     private static void StartPipeline(ChaosRun run)
     {

@@ -8,15 +8,17 @@ namespace Notifications.IntegrationTests.Chaos;
 /// </summary>
 internal sealed record ChaosVerdict(
     int Scenario, string Name, string Mode, int Inserted, int Delivered, int Lost, int Duplicated, int Unexpected,
-    int DeadLettered, int Unaccounted, long LeftInOutbox, uint LeftInQueues, TimeSpan Elapsed, string Notes, bool NoDeadLetters = false)
+    int DeadLettered, int Unaccounted, long LeftInOutbox, uint LeftInQueues, TimeSpan Elapsed, string Notes, bool NoDeadLetters = false,
+    bool NoDuplicates = false, int Violations = 0)
 {
     public bool Passed => Unexpected == 0 && Unaccounted == 0 && LeftInOutbox == 0 && LeftInQueues == 0
-        && (Mode == "AtLeastOnce" ? Lost == 0 : Duplicated == 0) && (!NoDeadLetters || DeadLettered == 0);
+        && (Mode == "AtLeastOnce" ? Lost == 0 : Duplicated == 0) && (!NoDeadLetters || DeadLettered == 0)
+        && (!NoDuplicates || Duplicated == 0) && Violations == 0;
 
     public static ChaosVerdict Judge(
         int scenario, string name, string mode, IReadOnlyList<long> committed, IReadOnlyList<long> rolledBack,
         IReadOnlyDictionary<long, int> received, IReadOnlySet<long> dead, IReadOnlySet<long> rejected, IReadOnlySet<long> markedSending,
-        long leftInOutbox, uint leftInQueues, TimeSpan elapsed, string notes, bool noDeadLetters = false)
+        long leftInOutbox, uint leftInQueues, TimeSpan elapsed, string notes, bool noDeadLetters = false, bool noDuplicates = false, int violations = 0)
     {
         var committedSet = committed.ToHashSet();
         var lost = committed.Where(id => !received.ContainsKey(id) && !dead.Contains(id) && !rejected.Contains(id)).ToList();
@@ -26,7 +28,7 @@ internal sealed record ChaosVerdict(
         return new ChaosVerdict(scenario, name, mode, committed.Count,
             received.Keys.Count(committedSet.Contains), lost.Count, received.Values.Sum(n => Math.Max(0, n - 1)), unexpected,
             dead.Count(committedSet.Contains) + rejected.Count(committedSet.Contains), unaccounted, leftInOutbox, leftInQueues, elapsed, notes,
-            noDeadLetters);
+            noDeadLetters, noDuplicates, violations);
     }
 
     public string ToTsv() => string.Join('\t',
