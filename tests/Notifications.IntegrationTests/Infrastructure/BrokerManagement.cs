@@ -66,6 +66,20 @@ internal sealed class BrokerManagement : IDisposable
         response.EnsureSuccessStatusCode();
     }
 
+    /// <summary>
+    /// How many messages were ever published into <paramref name="queue"/>, as the broker's statistics say (they are
+    /// emitted every few seconds: wait for them to settle).
+    /// </summary>
+    public async Task<long> PublishedIntoAsync(string vhost, string queue)
+    {
+        using var response = await _http.GetAsync(new Uri($"api/queues/{Escape(vhost)}/{Escape(queue)}", UriKind.Relative));
+        response.EnsureSuccessStatusCode();
+        using var json = JsonDocument.Parse(await response.Content.ReadAsStringAsync());
+        return json.RootElement.TryGetProperty("message_stats", out var stats) && stats.TryGetProperty("publish", out var publish)
+            ? publish.GetInt64()
+            : 0;
+    }
+
     public void Dispose() => _http.Dispose();
 
     private async Task SendAsync(HttpMethod method, string path, object? body = null)

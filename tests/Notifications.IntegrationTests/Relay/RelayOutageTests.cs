@@ -1,6 +1,9 @@
+using System.Globalization;
+using System.Text.RegularExpressions;
 using Notifications.Consumer;
 using Notifications.IntegrationTests.Infrastructure;
 using Notifications.IntegrationTests.Pipeline;
+using Notifications.IntegrationTests.Shutdown;
 using Polly.CircuitBreaker;
 
 namespace Notifications.IntegrationTests.Relay;
@@ -60,5 +63,77 @@ public sealed class RelayOutageTests
         Assert.Empty(await broker.DrainDeadLettersAsync());
         Assert.Equal(0u, await broker.CountAsync(broker.Options.Queue));
         Assert.Equal(0, await db.CountLogAsync("sending"));
+    }
+
+    // Issue 16 (1): with envelopes, an outage made copies: an item copied to the tail was requeued again with its envelope,
+    // and both copies were later sent (or skipped as duplicates). The product's breaker and retry settings, two consumer
+    // processes, envelopes of 50, the relay killed in the middle of the flow and down past one failed probe.
+    [Theory]
+    [InlineData("AtLeastOnce")]
+    [InlineData("AtMostOnce")]
+    public async Task RelayKilledMidFlow_TwoConsumersEnvelopesOf50_NoCopyIsMadeAndEveryQueueEndsEmpty(string mode)
+    {
+        const int Count = 3_000;
+        const int Handlers = 16;
+        var db = await TestDatabase.CleanAsync();
+        await using var broker = await TestBroker.CreateAsync(retryDelays: new Notifications.Shared.Hosting.RabbitMqOptions().RetryDelays);
+        await using var sink = await SmtpSink.StartAsync();
+        var ids = await db.InsertAsync(Count);
+        (string, string)[] settings =
+        [
+            ("Consumer:DeliveryMode", mode), ("Consumer:Handlers", Handlers.ToString(CultureInfo.InvariantCulture)),
+            ("Smtp:Host", sink.Host), ("Smtp:Port", sink.Port.ToString(CultureInfo.InvariantCulture)), ("Smtp:Security", "None"),
+        ];
+        await using var first = WorkerProcess.Start("Consumer", broker, settings);
+        await using var second = WorkerProcess.Start("Consumer", broker, settings);
+        await using var producer = WorkerProcess.Start("Producer", broker, ("Producer:EnvelopeSize", "50"));
+
+        await sink.WaitForMessagesAsync(Count / 10, Patience);
+        await sink.StopAsync();
+        // Past the first probe (the breaker's 15 s), which fails: the second, once the relay is back, closes it.
+        await Task.Delay(TimeSpan.FromSeconds(20));
+        await sink.RestartAsync();
+
+        // At most once may lose what was in the handlers when the relay died (a send cut after its final ".").
+        int inFlight = 2 * Handlers;
+        await Eventually.WaitAsync(() => Task.FromResult(sink.CountByNotificationId().Count), n => n >= Count - (mode == "AtMostOnce" ? inFlight : 0),
+            Patience, "delivered after the relay returned");
+        await Task.Delay(TimeSpan.FromSeconds(3));
+        await first.TerminateAsync();
+        await second.TerminateAsync();
+        await producer.TerminateAsync();
+        Assert.Equal(0, await first.WaitForExitAsync(TimeSpan.FromSeconds(30)));
+        Assert.Equal(0, await second.WaitForExitAsync(TimeSpan.FromSeconds(30)));
+
+        // No copies: nothing skipped as already sent, in either process.
+        Assert.Equal(0, DuplicatesSkipped(first.Output) + DuplicatesSkipped(second.Output));
+        var received = sink.CountByNotificationId();
+        int duplicated = received.Values.Sum(n => n - 1);
+        int lost = ids.Count(id => !received.ContainsKey(id));
+        if (mode == "AtLeastOnce")
+        {
+            // Only a send cut between the server's "." and its reply is sent again.
+            Assert.Equal(0, lost);
+            Assert.InRange(duplicated, 0, inFlight);
+        }
+        else
+        {
+            Assert.Equal(0, duplicated);
+            Assert.InRange(lost, 0, inFlight);
+        }
+
+        string[] queues = [.. broker.Options.WorkQueues, broker.Options.DeadLetterQueue,
+            .. Enumerable.Range(1, broker.Options.RetryDelays.Length).Select(broker.Options.RetryQueue)];
+        foreach (string queue in queues)
+        {
+            Assert.True(await broker.CountAsync(queue) == 0, $"{queue} is not empty");
+        }
+    }
+
+    private static int DuplicatesSkipped(string output)
+    {
+        var stopped = Regex.Match(output, @"Consumer stopped: \d+ delivered, (\d+) duplicates skipped");
+        Assert.True(stopped.Success, "the consumer logged no 'Consumer stopped' line");
+        return int.Parse(stopped.Groups[1].Value, CultureInfo.InvariantCulture);
     }
 }
