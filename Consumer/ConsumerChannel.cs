@@ -135,7 +135,8 @@ internal sealed class ConsumerChannel : IAsyncDisposable
         }
 
         var deliveries = new Delivery[items.Count];
-        var envelope = new EnvelopeSettlement(items.Count, outcome => SettleEnvelopeAsync(deliveryTag, generation, outcome, deliveries, headers));
+        var envelopeHeaders = headers is null ? null : new Dictionary<string, object?>(headers);
+        var envelope = new EnvelopeSettlement(items.Count, outcome => SettleEnvelopeAsync(deliveryTag, generation, outcome, deliveries, envelopeHeaders));
         var traceParents = ConsumerTracing.ItemTraceParents(headers);
         for (int i = 0; i < items.Count; i++)
         {
