@@ -38,7 +38,7 @@ internal sealed class MimeMessageBuilder(string from, string messageIdDomain)
         {
             new(HeaderId.Date, DateUtils.FormatDate(email.CreatedAt.ToUniversalTime())),
             fromHeader.Clone(),
-            IsRawSubject(email.Subject) ? Raw(HeaderId.Subject, email.Subject) : new(Encoding.UTF8, HeaderId.Subject, email.Subject),
+            SubjectHeader(email.Subject),
             rawMessageId ? Raw(HeaderId.MessageId, messageId) : new(HeaderId.MessageId, messageId),
             Raw("X-Notification-Id", id),
         };
@@ -48,6 +48,12 @@ internal sealed class MimeMessageBuilder(string from, string messageIdDomain)
         message.To.Add(to);
         return message;
     }
+
+    // Raw when MimeKit's encoder would write it unchanged; encoded whole when MimeKit's encoder would spoil it.
+    private static Header SubjectHeader(string subject) =>
+        IsRawSubject(subject) ? Raw(HeaderId.Subject, subject)
+        : SubjectEncoder.IsNeeded(subject) ? Raw(HeaderId.Subject, SubjectEncoder.Encode(subject))
+        : new(Encoding.UTF8, HeaderId.Subject, subject);
 
     /// <summary>
     /// Whether MimeKit's encoder would write <paramref name="subject"/> unchanged: printable ASCII, no

@@ -21,6 +21,10 @@ public class MimeBenchmarks
     private readonly EmailMessage _unicode = new(123_456, "customer123456@example.com", "Ihre Bestellung #123456 wurde verschickt – danke",
         "Grüße,\n\nIhre Bestellung 123456 ist unterwegs. ✓\n", false, DateTimeOffset.UnixEpoch.AddYears(55));
 
+    // A subject MimeKit's encoder would spoil (a literal encoded-word), so it is encoded whole: the rare path.
+    private readonly EmailMessage _literalEncodedWord = new(123_456, "customer123456@example.com", "Literal =?utf-8?B?SGk=?= text",
+        "Hello,\n\norder 123456 is on its way.\n", false, DateTimeOffset.UnixEpoch.AddYears(55));
+
     // Disposed as the sender does: an undisposed MimeMessage is finalized, which costs more than building it.
     [Benchmark]
     public int BuildAscii()
@@ -37,6 +41,9 @@ public class MimeBenchmarks
 
     [Benchmark]
     public long WriteUnicodeQuotedPrintable() => Write(_unicode, EncodingConstraint.SevenBit);
+
+    [Benchmark]
+    public long WriteSubjectEncodedWhole() => Write(_literalEncodedWord, EncodingConstraint.EightBit);
 
     private long Write(EmailMessage email, EncodingConstraint constraint)
     {

@@ -1,6 +1,7 @@
 using System.Text;
 using System.Text.RegularExpressions;
 using MimeKit;
+using MimeKit.Utils;
 
 namespace Notifications.IntegrationTests.Sending;
 
@@ -48,6 +49,22 @@ internal sealed partial class SinkDump
         byte[] bytes = File.ReadAllBytes(file);
         int length = bytes.Length > 0 && bytes[^1] == '\n' ? bytes.Length - 1 : bytes.Length;
         return MimeMessage.Load(new MemoryStream(bytes, 0, length));
+    }
+
+    /// <summary>
+    /// The Subject as a reader that decodes RFC 2047 faithfully sees it: the field unfolded (RFC 5322 2.2.3,
+    /// each line break before a blank removed), the blanks that frame it outside any encoded-word (after the
+    /// colon, before the line end) dropped, the rest decoded by MimeKit's RFC 2047 decoder. Not
+    /// <see cref="MimeMessage.Subject"/>: it also trims whitespace that came out of an encoded-word, so it
+    /// cannot tell a preserved leading or trailing space from a lost one.
+    /// </summary>
+    public static string DecodedSubject(MimeMessage message)
+    {
+        ArgumentNullException.ThrowIfNull(message);
+        byte[] raw = message.Headers[message.Headers.IndexOf(HeaderId.Subject)].RawValue;
+        string unfolded = Encoding.UTF8.GetString(raw).Replace("\r\n", "", StringComparison.Ordinal)
+            .Replace("\n", "", StringComparison.Ordinal).Trim(' ', '\t');
+        return Rfc2047.DecodeText(Encoding.UTF8.GetBytes(unfolded));
     }
 
     /// <summary>Decodes RFC 2047 UTF-8 encoded-words; the space between two adjacent words is dropped.</summary>

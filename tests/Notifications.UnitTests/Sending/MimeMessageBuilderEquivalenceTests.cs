@@ -10,7 +10,8 @@ namespace Notifications.UnitTests.Sending;
 /// <summary>
 /// The builder's short cuts (raw headers, the body's transfer encoding chosen without MimeKit's scan) write
 /// the very bytes MimeKit's own path writes: each email of a corpus, built both ways, prepared for each
-/// server constraint, is compared byte for byte.
+/// server constraint, is compared byte for byte. Subjects MimeKit's own path spoils (a literal encoded-word,
+/// blanks at either end) are not MimeKit's bytes on purpose: see <see cref="MimeMessageBuilderSubjectTests"/>.
 /// </summary>
 public sealed class MimeMessageBuilderEquivalenceTests
 {
@@ -28,9 +29,9 @@ public sealed class MimeMessageBuilderEquivalenceTests
         { "a  b  c", "From the team\nFrom: not a marker\n>From quoted\n" },
         { "From here", "line\nFrom here on\n" },
         { "100% off! {[~]} x=y?z", new string('x', 998) + "\n" + new string('y', 999) + "\n" },
-        { "=?utf-8?q?not_a_word?=", ".leading dot\n..two\n.\n" },
-        { " leading space", "trailing space \n" },
-        { "trailing space ", "tab\there\n" },
+        { "Dots: a=b? c", ".leading dot\n..two\n.\n" },
+        { "spaces  inside  only", "trailing space \n" },
+        { "Tab in the body", "tab\there\n" },
         { "Grüße aus Köln", "Grüße,\n\nIhre Bestellung ist unterwegs. ✓\n" },
         { "😀 emoji", string.Concat(Enumerable.Repeat("😀", 300)) },
         { "Привет", "Привет, Γειά σου, 你好, مرحبا 😀\n" + new string('x', 5000) + "\nend\n" },
