@@ -44,8 +44,9 @@ internal sealed class OutboundPublisher(IConnection connection, RabbitMqOptions 
     public async Task DeadLetterAsync(Delivery delivery, string reason, CancellationToken cancellationToken)
     {
         var at = time.GetUtcNow();
-        await deadLetters.RecordAsync(delivery, reason, at, cancellationToken);
+        var key = await deadLetters.RecordAsync(delivery, reason, at, cancellationToken);
         var headers = CopyHeaders(delivery);
+        headers[Headers.DeadKey] = key.ToString();
         headers[Headers.DeadReason] = reason;
         headers[Headers.DeadAttempts] = delivery.Attempt;
         headers[Headers.DeadAt] = at.ToUnixTimeMilliseconds();
@@ -71,6 +72,8 @@ internal sealed class OutboundPublisher(IConnection connection, RabbitMqOptions 
             Persistent = true,
             ContentType = delivery.ContentType,
             Type = delivery.Type,
+            // An item leaves its envelope as a message of its own: the envelope's id is not its id.
+            MessageId = delivery.Envelope is null ? delivery.MessageId : null,
             Headers = headers,
             Expiration = expiration,
         };
