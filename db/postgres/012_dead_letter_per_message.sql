@@ -6,8 +6,8 @@
 -- dead letters the queue held. Now every dead letter is its own row, named by letter_key, which the
 -- dead-lettered message carries in its x-dead-key header (rows from before have none); the row also keeps
 -- what identifies a message without an id: its AMQP message id, type, content type and its bytes.
--- Consumers from before 012 upsert on the dropped unique index and fail (the message is given back, not lost):
--- apply this, then start this version's consumers.
+-- Consumers from before 012 upsert on the unique index this drops (on PostgreSQL that fails and the message is
+-- given back): stop them, apply this, then start this version's consumers.
 ALTER TABLE :"schema".dead_letter ADD COLUMN IF NOT EXISTS letter_key   uuid         NULL;
 ALTER TABLE :"schema".dead_letter ADD COLUMN IF NOT EXISTS message_id   varchar(255) NULL;
 ALTER TABLE :"schema".dead_letter ADD COLUMN IF NOT EXISTS message_type varchar(255) NULL;

@@ -6,8 +6,8 @@
 -- dead letters the queue held. Now every dead letter is its own row, named by letter_key, which the
 -- dead-lettered message carries in its x-dead-key header (rows from before have none); the row also keeps
 -- what identifies a message without an id: its AMQP message id, type, content type and its bytes.
--- Consumers from before 012 upsert on the dropped unique index (MERGE on notification_id): apply this, then start
--- this version's consumers.
+-- Consumers from before 012 upsert on the unique index this drops (MERGE on notification_id, merging rows):
+-- stop them, apply this, then start this version's consumers.
 IF COL_LENGTH(N'[$(Schema)].[dead_letter]', N'letter_key') IS NULL
 ALTER TABLE [$(Schema)].[dead_letter] ADD letter_key uniqueidentifier NULL, message_id nvarchar(255) NULL,
     message_type nvarchar(255) NULL, content_type nvarchar(255) NULL, body varbinary(max) NULL;
