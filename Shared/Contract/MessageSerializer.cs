@@ -27,7 +27,8 @@ public static class MessageSerializer
             var reader = new Utf8JsonReader(body);
             using var document = JsonDocument.ParseValue(ref reader);
             return document.RootElement.ValueKind == JsonValueKind.Object
-                   && document.RootElement.TryGetProperty("id", out var id) && id.TryGetInt64(out long value) && value > 0 ? value : null;
+                   && document.RootElement.TryGetProperty("id", out var id) && id.ValueKind == JsonValueKind.Number
+                   && id.TryGetInt64(out long value) && value > 0 ? value : null;
         }
         catch (JsonException)
         {
