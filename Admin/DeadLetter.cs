@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Text;
 using System.Text.Json;
+using Notifications.Shared.Contract;
 using RabbitMQ.Client;
 
 namespace Notifications.Admin;
@@ -20,6 +21,10 @@ internal sealed record DeadLetter(
     public const string AttemptsHeader = "x-dead-attempts";
     public const string DeadAtHeader = "x-dead-at";
     public const string AttemptHeader = "x-attempt";
+    public const string KeyHeader = "x-dead-key";
+
+    /// <summary>The key of its row in the <c>dead_letter</c> table; null for a dead letter from before keys.</summary>
+    public Guid? Key => Guid.TryParse(Text(Properties.Headers, KeyHeader), out var key) ? key : null;
 
     public static DeadLetter From(int position, BasicGetResult message)
     {
@@ -28,7 +33,7 @@ internal sealed record DeadLetter(
         return new DeadLetter(
             position,
             message.DeliveryTag,
-            NotificationIdOf(message.Body.Span),
+            MessageSerializer.ReadId(message.Body.Span),
             Text(headers, ReasonHeader) ?? BrokerReason(headers) ?? "(no reason header)",
             (int?)Number(headers, AttemptsHeader),
             deadAtMs is { } ms ? DateTimeOffset.FromUnixTimeMilliseconds(ms) : null,
@@ -54,14 +59,47 @@ internal sealed record DeadLetter(
         }
         catch (JsonException)
         {
-            var text = new StringBuilder();
-            foreach (byte b in Body)
+            return Escaped(oneLine: false);
+        }
+    }
+
+    /// <summary>The start of the body on one line: UTF-8 text, line breaks as \n, control characters and invalid bytes escaped.</summary>
+    public string Excerpt(int length)
+    {
+        string text = Escaped(oneLine: true);
+        return text.Length <= length ? text : text[..(length - 1)] + "…";
+    }
+
+    /// <summary>What a message without a notification id is: its type, content type, size and the start of its body.</summary>
+    public string Description(int excerptLength) => FormattableString.Invariant(
+        $"type {Properties.Type ?? "-"}, content type {Properties.ContentType ?? "-"}, {Body.Length} bytes: {Excerpt(excerptLength)}");
+
+    private string Escaped(bool oneLine)
+    {
+        var text = new StringBuilder();
+        ReadOnlySpan<byte> rest = Body;
+        while (!rest.IsEmpty)
+        {
+            if (Rune.DecodeFromUtf8(rest, out var rune, out int used) != System.Buffers.OperationStatus.Done)
             {
-                text.Append(b is >= 0x20 and < 0x7F or (byte)'\n' or (byte)'\t' ? ((char)b).ToString() : $"\\x{b:X2}");
+                text.Append(CultureInfo.InvariantCulture, $"\\x{rest[0]:X2}");
+                rest = rest[1..];
+                continue;
             }
 
-            return text.ToString();
+            text.Append(rune.Value switch
+            {
+                '\n' or '\t' when !oneLine => rune.ToString(),
+                '\n' => "\\n",
+                '\t' => "\\t",
+                '\r' => "\\r",
+                _ when Rune.IsControl(rune) => string.Create(CultureInfo.InvariantCulture, $"\\u{rune.Value:X4}"),
+                _ => rune.ToString(),
+            });
+            rest = rest[used..];
         }
+
+        return text.ToString();
     }
 
     public static string? Text(IDictionary<string, object?>? headers, string name) =>
@@ -82,19 +120,4 @@ internal sealed record DeadLetter(
             byte[] bytes when long.TryParse(Encoding.UTF8.GetString(bytes), NumberStyles.Integer, CultureInfo.InvariantCulture, out long parsed) => parsed,
             _ => null,
         } : null;
-
-    private static long? NotificationIdOf(ReadOnlySpan<byte> body)
-    {
-        try
-        {
-            var reader = new Utf8JsonReader(body);
-            using var document = JsonDocument.ParseValue(ref reader);
-            return document.RootElement.ValueKind == JsonValueKind.Object
-                   && document.RootElement.TryGetProperty("id", out var id) && id.TryGetInt64(out long value) ? value : null;
-        }
-        catch (JsonException)
-        {
-            return null;
-        }
-    }
 }

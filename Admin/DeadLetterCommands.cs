@@ -18,7 +18,7 @@ internal static class DeadLetterCommands
     private static Command List(Func<ParseResult, AdminContext> context, AdminConsole console)
     {
         var limit = Limit();
-        var command = new Command("list", "List dead letters (left in the queue): position, notification id, attempts, when, reason") { limit };
+        var command = new Command("list", "List dead letters (left in the queue): position, notification id, attempts, when, reason (and, without an id, type and the start of the body)") { limit };
         command.SetAction(async (parsed, ct) =>
         {
             await using var admin = context(parsed);
@@ -35,7 +35,7 @@ internal static class DeadLetterCommands
             foreach (var letter in letters)
             {
                 await console.Out.WriteLineAsync(FormattableString.Invariant(
-                    $"{letter.Position,6}  {Id(letter),12}  {letter.Attempts?.ToString(CultureInfo.InvariantCulture) ?? "-",8}  {letter.DeadAt?.ToString("yyyy-MM-dd HH:mm:ss", CultureInfo.InvariantCulture) ?? "-",-20}  {OneLine(letter.Reason)}"));
+                    $"{letter.Position,6}  {Id(letter),12}  {letter.Attempts?.ToString(CultureInfo.InvariantCulture) ?? "-",8}  {letter.DeadAt?.ToString("yyyy-MM-dd HH:mm:ss", CultureInfo.InvariantCulture) ?? "-",-20}  {OneLine(letter.Reason)}{IdLess(letter)}"));
             }
 
             return ExitCodes.Success;
@@ -131,11 +131,13 @@ internal static class DeadLetterCommands
     private static async Task WriteAsync(TextWriter output, DeadLetter letter)
     {
         await output.WriteLineAsync(FormattableString.Invariant($"Dead letter #{letter.Position}"));
-        await output.WriteLineAsync($"  notification id:  {Id(letter)}");
+        await output.WriteLineAsync($"  notification id:  {letter.NotificationId?.ToString(CultureInfo.InvariantCulture) ?? "none: the body holds no notification id"}");
         await output.WriteLineAsync($"  reason:           {letter.Reason}");
         await output.WriteLineAsync($"  attempts:         {letter.Attempts?.ToString(CultureInfo.InvariantCulture) ?? "-"}");
         await output.WriteLineAsync($"  dead-lettered at: {letter.DeadAt?.ToString("O", CultureInfo.InvariantCulture) ?? "-"}");
         await output.WriteLineAsync($"  content type:     {letter.Properties.ContentType ?? "-"}");
+        await output.WriteLineAsync($"  type:             {letter.Properties.Type ?? "-"}");
+        await output.WriteLineAsync($"  message id:       {letter.Properties.MessageId ?? "-"}");
         foreach (var (name, _) in letter.Properties.Headers ?? new Dictionary<string, object?>())
         {
             await output.WriteLineAsync($"  header {name}: {DeadLetter.Text(letter.Properties.Headers, name)}");
@@ -191,7 +193,10 @@ internal static class DeadLetterCommands
         }
     }
 
-    private static string Id(DeadLetter letter) => letter.NotificationId?.ToString(CultureInfo.InvariantCulture) ?? "(unreadable)";
+    private static string Id(DeadLetter letter) => letter.NotificationId?.ToString(CultureInfo.InvariantCulture) ?? "(no id)";
+
+    // A message without a notification id is told apart by what it is: its type and the start of its body.
+    private static string IdLess(DeadLetter letter) => letter.NotificationId is null ? $"  [{letter.Description(60)}]" : "";
 
     private static string OneLine(string text) => text.ReplaceLineEndings(" ");
 }

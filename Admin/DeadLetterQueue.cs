@@ -110,7 +110,7 @@ internal sealed class DeadLetterQueue(IConnection connection, RabbitMqOptions ra
             ? new Dictionary<string, object?>(original)
             : new Dictionary<string, object?>();
         // A fresh start: the consumer counts attempts from x-attempt (absent = 1).
-        foreach (string name in (string[])[DeadLetter.ReasonHeader, DeadLetter.AttemptsHeader, DeadLetter.DeadAtHeader, DeadLetter.AttemptHeader])
+        foreach (string name in (string[])[DeadLetter.ReasonHeader, DeadLetter.AttemptsHeader, DeadLetter.DeadAtHeader, DeadLetter.KeyHeader, DeadLetter.AttemptHeader])
         {
             headers.Remove(name);
         }

@@ -12,7 +12,7 @@ internal static class DeadLetterRecords
         // A letter without x-dead-at was dead-lettered before the table existed: it has no row.
         foreach (var letter in moved.Where(l => l.DeadAt is not null))
         {
-            var record = new DeadLetterRecord(letter.NotificationId, letter.Reason, letter.Attempts ?? 0, letter.DeadAt!.Value);
+            var record = new DeadLetterRecord(letter.NotificationId, letter.Reason, letter.Attempts ?? 0, letter.DeadAt!.Value) { Key = letter.Key };
             removed += await admin.DatabaseAsync(() => admin.DeadLetters.RemoveAsync(record, cancellationToken));
         }
 

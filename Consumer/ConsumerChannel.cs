@@ -115,7 +115,10 @@ internal sealed class ConsumerChannel : IAsyncDisposable
 
         // The message as it came (the body's memory belongs to the client only until the callback returns: copy it).
         Delivery Whole(System.Diagnostics.ActivityContext context) => new(this, deliveryTag, generation, body.ToArray(), properties.ContentType,
-            properties.Type, attempt, redelivered, headers is null ? null : new Dictionary<string, object?>(headers), context);
+            properties.Type, attempt, redelivered, headers is null ? null : new Dictionary<string, object?>(headers), context)
+        {
+            MessageId = properties.MessageId,
+        };
 
         if (properties.Type != EnvelopeSerializer.EnvelopeType)
         {
@@ -145,6 +148,7 @@ internal sealed class ConsumerChannel : IAsyncDisposable
             deliveries[i] = new Delivery(this, deliveryTag, generation, item.Body, MessageSerializer.ContentType, MessageSerializer.MessageType,
                 attempt, redelivered, itemHeaders, context)
             {
+                MessageId = properties.MessageId,
                 Message = item.Message,
                 Invalid = item.Error,
                 Envelope = envelope,

@@ -29,6 +29,9 @@ internal sealed record Delivery(
     /// <summary>Let in by its domain's rate-limit lane (<see cref="RateLimiting.RateLimitLanes"/>): send it, do not move it again.</summary>
     public bool Admitted { get; init; }
 
+    /// <summary>The AMQP message id of the message it arrived in (an envelope's, for an item), if any.</summary>
+    public string? MessageId { get; init; }
+
     /// <summary>The notification, when already read (an envelope item); else the handler reads <see cref="Body"/>.</summary>
     public Shared.Contract.NotificationMessage? Message { get; init; }
 

@@ -18,6 +18,9 @@ internal static class Headers
     /// <summary>When it was dead-lettered (Unix milliseconds).</summary>
     public const string DeadAt = "x-dead-at";
 
+    /// <summary>The key of its row in the <c>dead_letter</c> table.</summary>
+    public const string DeadKey = "x-dead-key";
+
     /// <summary>
     /// Reads an integer header, whatever AMQP type the publisher used; a missing or unreadable value
     /// gives <paramref name="fallback"/>.

@@ -48,7 +48,7 @@ internal sealed class OutboundPublisher(IConnection connection, RabbitMqOptions 
 
         var body = EnvelopeSerializer.Pack(items.Select(i => i.Body).ToArray());
         var headers = envelopeHeaders is null ? [] : new Dictionary<string, object?>(envelopeHeaders);
-        return PublishAsync(first.Source.Lane.Queue, MessageSerializer.ContentType, EnvelopeSerializer.EnvelopeType, body, headers, cancellationToken);
+        return PublishAsync(first.Source.Lane.Queue, MessageSerializer.ContentType, EnvelopeSerializer.EnvelopeType, null, body, headers, cancellationToken);
     }
 
     /// <summary>Moves the delivery to another queue (a rate-limit lane) with the same attempt (headers unchanged).</summary>
@@ -62,8 +62,9 @@ internal sealed class OutboundPublisher(IConnection connection, RabbitMqOptions 
     public async Task DeadLetterAsync(Delivery delivery, string reason, CancellationToken cancellationToken)
     {
         var at = time.GetUtcNow();
-        await deadLetters.RecordAsync(delivery, reason, at, cancellationToken);
+        var key = await deadLetters.RecordAsync(delivery, reason, at, cancellationToken);
         var headers = CopyHeaders(delivery);
+        headers[Headers.DeadKey] = key.ToString();
         headers[Headers.DeadReason] = reason;
         headers[Headers.DeadAttempts] = delivery.Attempt;
         headers[Headers.DeadAt] = at.ToUnixTimeMilliseconds();
@@ -82,11 +83,13 @@ internal sealed class OutboundPublisher(IConnection connection, RabbitMqOptions 
 
     private Task PublishAsync(
         string queue, Delivery delivery, Dictionary<string, object?> headers, CancellationToken cancellationToken, string? expiration = null) =>
-        PublishAsync(queue, delivery.ContentType, delivery.Type, delivery.Body, headers, cancellationToken, expiration);
+        // An item leaves its envelope as a message of its own: the envelope's id is not its id.
+        PublishAsync(queue, delivery.ContentType, delivery.Type, delivery.Envelope is null ? delivery.MessageId : null, delivery.Body, headers,
+            cancellationToken, expiration);
 
     private async Task PublishAsync(
-        string queue, string? contentType, string? type, byte[] body, Dictionary<string, object?> headers, CancellationToken cancellationToken,
-        string? expiration = null)
+        string queue, string? contentType, string? type, string? messageId, byte[] body, Dictionary<string, object?> headers,
+        CancellationToken cancellationToken, string? expiration = null)
     {
         var channel = await GetChannelAsync(cancellationToken);
         var properties = new BasicProperties
@@ -94,6 +97,7 @@ internal sealed class OutboundPublisher(IConnection connection, RabbitMqOptions 
             Persistent = true,
             ContentType = contentType,
             Type = type,
+            MessageId = messageId,
             Headers = headers,
             Expiration = expiration,
         };

@@ -17,6 +17,26 @@ public static class MessageSerializer
         JsonSerializer.SerializeToUtf8Bytes(message, NotificationJsonContext.Default.NotificationMessage);
 
     /// <summary>
+    /// The notification id in <paramref name="body"/>, read without trusting the rest of it: a JSON object's
+    /// "id" when it is a positive whole number; null for anything else (no id, id 0, not JSON, garbage bytes).
+    /// </summary>
+    public static long? ReadId(ReadOnlySpan<byte> body)
+    {
+        try
+        {
+            var reader = new Utf8JsonReader(body);
+            using var document = JsonDocument.ParseValue(ref reader);
+            return document.RootElement.ValueKind == JsonValueKind.Object
+                   && document.RootElement.TryGetProperty("id", out var id) && id.ValueKind == JsonValueKind.Number
+                   && id.TryGetInt64(out long value) && value > 0 ? value : null;
+        }
+        catch (JsonException)
+        {
+            return null;
+        }
+    }
+
+    /// <summary>
     /// Reads a message; on failure returns false and a reason fit for a dead-letter header.
     /// Never throws for bad input: bytes on a queue can be anything.
     /// </summary>

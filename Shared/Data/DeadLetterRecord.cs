@@ -1,7 +1,7 @@
 namespace Notifications.Shared.Data;
 
-/// <summary>A message moved to the dead-letter queue, as the <c>dead_letter</c> table records it.</summary>
-/// <param name="NotificationId">The notification id; null when the message's id could not be read (garbage bytes).</param>
+/// <summary>A message moved to the dead-letter queue, as the <c>dead_letter</c> table records it (one row each).</summary>
+/// <param name="NotificationId">The notification id; null when the message has none (not a notification, garbage bytes).</param>
 /// <param name="Reason">Why (the <c>x-dead-reason</c> header); cut to <see cref="MaxReasonLength"/> characters.</param>
 /// <param name="Attempts">Attempts it had (the <c>x-dead-attempts</c> header).</param>
 /// <param name="DeadLetteredAt">When (the <c>x-dead-at</c> header, whole milliseconds, so the row and the message match).</param>
@@ -10,20 +10,34 @@ public sealed record DeadLetterRecord(long? NotificationId, string Reason, int A
     /// <summary>The <c>reason</c> column's length.</summary>
     public const int MaxReasonLength = 1000;
 
-    /// <summary>The reason as stored: at most <see cref="MaxReasonLength"/> characters.</summary>
-    public string StoredReason => Reason.Length <= MaxReasonLength ? Reason : Reason[..(MaxReasonLength - 1)] + "…";
+    /// <summary>The length of the <c>message_id</c>, <c>message_type</c> and <c>content_type</c> columns (an AMQP short string's).</summary>
+    public const int MaxPropertyLength = 255;
 
     /// <summary>
-    /// A batch as the stores write it: the latest record of each notification id (one statement may not
-    /// touch the same row twice), and the records without an id, each its own row.
+    /// The row's own key, carried by the dead-lettered message as its <c>x-dead-key</c> header; null for rows
+    /// recorded before 012 (matched by id or reason and instant instead).
     /// </summary>
-    public static (DeadLetterRecord[] WithId, DeadLetterRecord[] WithoutId) Split(IEnumerable<DeadLetterRecord> records)
-    {
-        var all = records.ToList();
-        var withId = all.Where(d => d.NotificationId is not null).GroupBy(d => d.NotificationId).Select(g => g.MaxBy(d => d.DeadLetteredAt)!).ToArray();
-        return (withId, all.Where(d => d.NotificationId is null).ToArray());
-    }
+    public Guid? Key { get; init; }
+
+    /// <summary>The AMQP message id of the message it arrived in, if any.</summary>
+    public string? MessageId { get; init; }
+
+    /// <summary>The AMQP type property, if any.</summary>
+    public string? MessageType { get; init; }
+
+    /// <summary>The AMQP content type, if any.</summary>
+    public string? ContentType { get; init; }
+
+    /// <summary>The message's bytes as dead-lettered.</summary>
+    public byte[]? Body { get; init; }
+
+    /// <summary>The reason as stored: at most <see cref="MaxReasonLength"/> characters.</summary>
+    public string StoredReason => Cut(Reason, MaxReasonLength)!;
 
     /// <summary>The instant as stored and as the message's header carries it: whole milliseconds.</summary>
     public DateTimeOffset StoredAt => DateTimeOffset.FromUnixTimeMilliseconds(DeadLetteredAt.ToUnixTimeMilliseconds());
+
+    /// <summary><paramref name="text"/> cut to <paramref name="length"/> characters, the last one an ellipsis when cut.</summary>
+    public static string? Cut(string? text, int length = MaxPropertyLength) =>
+        text is null || text.Length <= length ? text : text[..(length - 1)] + "…";
 }

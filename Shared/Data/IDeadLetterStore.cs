@@ -7,15 +7,16 @@ namespace Notifications.Shared.Data;
 public interface IDeadLetterStore
 {
     /// <summary>
-    /// Records dead letters (one statement). A notification id already recorded is replaced by the newer
-    /// dead letter; records without an id are each added.
+    /// Records dead letters (one statement), each as a row of its own: two dead letters of one notification id,
+    /// or two without an id, are two rows.
     /// </summary>
     Task RecordAsync(IReadOnlyCollection<DeadLetterRecord> deadLetters, CancellationToken cancellationToken);
 
     /// <summary>
-    /// Removes the record of a dead letter taken out of the queue (requeued): the row of its notification id
-    /// (or, for a message without one, of its reason) with its instant — so a newer dead letter of the same id,
-    /// recorded meanwhile by a consumer, stays. Returns the rows removed.
+    /// Removes the record of a dead letter taken out of the queue (requeued): the row of its key (the message's
+    /// <c>x-dead-key</c>) with its instant — or, for a row recorded before keys, of its notification id (or
+    /// reason) with its instant — so a newer dead letter of the same id, recorded meanwhile by a consumer, stays.
+    /// Returns the rows removed.
     /// </summary>
     Task<int> RemoveAsync(DeadLetterRecord deadLetter, CancellationToken cancellationToken);
 

@@ -5,7 +5,8 @@
 --   in_flight      claimed and handed to the broker, no outcome yet (being delivered, or waiting for a retry);
 --                  also an at-most-once 'sending' mark (at = when it was marked)
 --   sent           the SMTP server accepted it (at = when it was recorded, attempts = on which attempt)
---   dead_lettered  moved to the dead-letter queue (at, attempts, reason)
+--   dead_lettered  moved to the dead-letter queue (at, attempts, reason); an id dead-lettered more than once
+--                  answers with its latest dead_letter row, and the detail says how many times
 --   rejected       the producer refused it, never published (at, reason)
 --   unknown        no such id was ever issued by the outbox, or its records were removed by retention
 -- "in_flight without a record" is inferred: the id is at most the outbox identity's last value and above the
@@ -30,8 +31,12 @@ AS $fn$
         FROM outbox AS o WHERE o.id = p_id
         UNION ALL
         SELECT 3, 'dead_lettered', x.dead_lettered_at, x.attempts, NULL, x.reason,
-               'moved to the dead-letter queue, not sent (scripts/admin dead-letters show --id ' || p_id || ')'
-        FROM dead_letter AS x WHERE x.notification_id = p_id
+               'moved to the dead-letter queue, not sent'
+               || CASE WHEN x.copies > 1 THEN ' (dead-lettered ' || x.copies || ' times, the latest shown)' ELSE '' END
+               || ' (scripts/admin dead-letters show --id ' || p_id || ')'
+        FROM (SELECT d.dead_lettered_at, d.attempts, d.reason, count(*) OVER () AS copies
+              FROM dead_letter AS d WHERE d.notification_id = p_id
+              ORDER BY d.dead_lettered_at DESC, d.id DESC LIMIT 1) AS x
         UNION ALL
         SELECT 4, 'rejected', r.rejected_at, NULL, NULL, r.reason, 'refused by the producer: never published, never sent'
         FROM rejected AS r WHERE r.id = p_id

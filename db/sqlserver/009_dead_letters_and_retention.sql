@@ -3,8 +3,8 @@
 --
 -- dead_letter: one row per message the consumer moved to the dead-letter queue, written by the consumer just
 -- before it publishes the dead letter (both delivery modes), so "what happened to notification N" needs no
--- look into the queue. A notification id has at most one row (a second dead letter of the same id replaces
--- it); messages whose id could not be read (garbage bytes) get a row with notification_id NULL.
+-- look into the queue. Each dead letter is its own row (012; until then a second dead letter of an id replaced
+-- the first); messages whose id could not be read (garbage bytes) get a row with notification_id NULL.
 -- `scripts/admin dead-letters requeue` deletes the rows of what it requeued, `purge dead-letters` all rows.
 IF OBJECT_ID(N'[$(Schema)].[dead_letter]', N'U') IS NULL
 CREATE TABLE [$(Schema)].[dead_letter] (
@@ -16,10 +16,8 @@ CREATE TABLE [$(Schema)].[dead_letter] (
     CONSTRAINT PK_dead_letter PRIMARY KEY CLUSTERED (id)
 );
 GO
-IF NOT EXISTS (SELECT 1 FROM sys.indexes WHERE name = N'UX_dead_letter_notification_id' AND object_id = OBJECT_ID(N'[$(Schema)].[dead_letter]'))
-CREATE UNIQUE NONCLUSTERED INDEX UX_dead_letter_notification_id
-    ON [$(Schema)].[dead_letter] (notification_id) WHERE notification_id IS NOT NULL;
-GO
+-- (Its unique index on notification_id was created here until 012 replaced it: not created again, so that
+-- applying every file in order never fails on an id with two rows.)
 -- The retention cleanup deletes the oldest rows first.
 IF NOT EXISTS (SELECT 1 FROM sys.indexes WHERE name = N'IX_dead_letter_dead_lettered_at' AND object_id = OBJECT_ID(N'[$(Schema)].[dead_letter]'))
 CREATE NONCLUSTERED INDEX IX_dead_letter_dead_lettered_at ON [$(Schema)].[dead_letter] (dead_lettered_at);

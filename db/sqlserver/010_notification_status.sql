@@ -5,7 +5,8 @@
 --   in_flight      claimed and handed to the broker, no outcome yet (being delivered, or waiting for a retry);
 --                  also an at-most-once 'sending' mark (at = when it was marked)
 --   sent           the SMTP server accepted it (at = when it was recorded, attempts = on which attempt)
---   dead_lettered  moved to the dead-letter queue (at, attempts, reason)
+--   dead_lettered  moved to the dead-letter queue (at, attempts, reason); an id dead-lettered more than once
+--                  answers with its latest dead_letter row, and the detail says how many times
 --   rejected       the producer refused it, never published (at, reason)
 --   unknown        no such id was ever issued by the outbox, or its records were removed by retention
 -- "in_flight without a record" is inferred: the id is at most IDENT_CURRENT of the outbox and above the
@@ -31,8 +32,12 @@ RETURN
         FROM [$(Schema)].[outbox] AS o WHERE o.id = @id
         UNION ALL
         SELECT 3, 'dead_lettered', x.dead_lettered_at, x.attempts, NULL, x.reason,
-               N'moved to the dead-letter queue, not sent (scripts/admin dead-letters show --id ' + CAST(@id AS nvarchar(20)) + N')'
-        FROM [$(Schema)].[dead_letter] AS x WHERE x.notification_id = @id
+               N'moved to the dead-letter queue, not sent'
+               + CASE WHEN x.copies > 1 THEN N' (dead-lettered ' + CAST(x.copies AS nvarchar(20)) + N' times, the latest shown)' ELSE N'' END
+               + N' (scripts/admin dead-letters show --id ' + CAST(@id AS nvarchar(20)) + N')'
+        FROM (SELECT TOP (1) d.dead_lettered_at, d.attempts, d.reason, COUNT(*) OVER () AS copies
+              FROM [$(Schema)].[dead_letter] AS d WHERE d.notification_id = @id
+              ORDER BY d.dead_lettered_at DESC, d.id DESC) AS x
         UNION ALL
         SELECT 4, 'rejected', r.rejected_at, NULL, NULL, r.reason, N'refused by the producer: never published, never sent'
         FROM [$(Schema)].[rejected] AS r WHERE r.id = @id

@@ -9,8 +9,7 @@ internal sealed class PostgresDeadLetterStore : IDeadLetterStore
 {
     private readonly NpgsqlDataSource _dataSource;
     private readonly int _timeoutSeconds;
-    private readonly string _recordWithIdSql;
-    private readonly string _recordWithoutIdSql;
+    private readonly string _recordSql;
     private readonly string _removeSql;
     private readonly string _removeAllSql;
 
@@ -19,56 +18,50 @@ internal sealed class PostgresDeadLetterStore : IDeadLetterStore
         _dataSource = dataSource;
         _timeoutSeconds = (int)options.CommandTimeout.TotalSeconds;
         string s = options.Schema;
-        _recordWithIdSql = $"""
-            INSERT INTO "{s}".dead_letter (notification_id, reason, attempts, dead_lettered_at)
-            SELECT * FROM unnest(@Ids, @Reasons, @Attempts, @Ats)
-            ON CONFLICT (notification_id) WHERE notification_id IS NOT NULL DO UPDATE
-                SET reason = EXCLUDED.reason, attempts = EXCLUDED.attempts, dead_lettered_at = EXCLUDED.dead_lettered_at
-            """;
-        _recordWithoutIdSql = $"""
-            INSERT INTO "{s}".dead_letter (notification_id, reason, attempts, dead_lettered_at)
-            SELECT NULL, reason, attempts, at FROM unnest(@Reasons, @Attempts, @Ats) AS d(reason, attempts, at)
+        _recordSql = $"""
+            INSERT INTO "{s}".dead_letter
+                (letter_key, notification_id, reason, attempts, dead_lettered_at, message_id, message_type, content_type, body)
+            SELECT * FROM unnest(@Keys, @Ids, @Reasons, @Attempts, @Ats, @MessageIds, @Types, @ContentTypes, @Bodies)
             """;
         _removeSql = $"""
             DELETE FROM "{s}".dead_letter
             WHERE dead_lettered_at = @At
-              AND ((@Id::bigint IS NOT NULL AND notification_id = @Id)
-                   OR (@Id::bigint IS NULL AND notification_id IS NULL AND reason = @Reason))
+              AND ((@Key::uuid IS NOT NULL AND letter_key = @Key)
+                   OR (@Key::uuid IS NULL AND letter_key IS NULL
+                       AND ((@Id::bigint IS NOT NULL AND notification_id = @Id)
+                            OR (@Id::bigint IS NULL AND notification_id IS NULL AND reason = @Reason))))
             """;
         _removeAllSql = $"""DELETE FROM "{s}".dead_letter WHERE dead_lettered_at <= @UpTo""";
     }
 
     public async Task RecordAsync(IReadOnlyCollection<DeadLetterRecord> deadLetters, CancellationToken cancellationToken)
     {
-        var (withId, withoutId) = DeadLetterRecord.Split(deadLetters);
-        await using var connection = await _dataSource.OpenConnectionAsync(cancellationToken);
-        if (withId.Length > 0)
+        if (deadLetters.Count == 0)
         {
-            await connection.ExecuteAsync(Command(_recordWithIdSql, new
-            {
-                Ids = withId.Select(d => d.NotificationId!.Value).ToArray(),
-                Reasons = withId.Select(d => d.StoredReason).ToArray(),
-                Attempts = withId.Select(d => d.Attempts).ToArray(),
-                Ats = withId.Select(d => d.StoredAt.UtcDateTime).ToArray(),
-            }, cancellationToken));
+            return;
         }
 
-        if (withoutId.Length > 0)
+        await using var connection = await _dataSource.OpenConnectionAsync(cancellationToken);
+        await connection.ExecuteAsync(Command(_recordSql, new
         {
-            await connection.ExecuteAsync(Command(_recordWithoutIdSql, new
-            {
-                Reasons = withoutId.Select(d => d.StoredReason).ToArray(),
-                Attempts = withoutId.Select(d => d.Attempts).ToArray(),
-                Ats = withoutId.Select(d => d.StoredAt.UtcDateTime).ToArray(),
-            }, cancellationToken));
-        }
+            Keys = deadLetters.Select(d => d.Key).ToArray(),
+            Ids = deadLetters.Select(d => d.NotificationId).ToArray(),
+            Reasons = deadLetters.Select(d => d.StoredReason).ToArray(),
+            Attempts = deadLetters.Select(d => d.Attempts).ToArray(),
+            Ats = deadLetters.Select(d => d.StoredAt.UtcDateTime).ToArray(),
+            MessageIds = deadLetters.Select(d => DeadLetterRecord.Cut(d.MessageId)).ToArray(),
+            Types = deadLetters.Select(d => DeadLetterRecord.Cut(d.MessageType)).ToArray(),
+            ContentTypes = deadLetters.Select(d => DeadLetterRecord.Cut(d.ContentType)).ToArray(),
+            Bodies = deadLetters.Select(d => d.Body).ToArray(),
+        }, cancellationToken));
     }
 
     public async Task<int> RemoveAsync(DeadLetterRecord deadLetter, CancellationToken cancellationToken)
     {
         await using var connection = await _dataSource.OpenConnectionAsync(cancellationToken);
         return await connection.ExecuteAsync(Command(_removeSql,
-            new { Id = deadLetter.NotificationId, Reason = deadLetter.StoredReason, At = deadLetter.StoredAt.UtcDateTime }, cancellationToken));
+            new { deadLetter.Key, Id = deadLetter.NotificationId, Reason = deadLetter.StoredReason, At = deadLetter.StoredAt.UtcDateTime },
+            cancellationToken));
     }
 
     public async Task<long> RemoveAllAsync(DateTimeOffset upTo, CancellationToken cancellationToken)

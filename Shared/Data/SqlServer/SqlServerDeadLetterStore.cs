@@ -16,33 +16,29 @@ internal sealed class SqlServerDeadLetterStore : IDeadLetterStore
         _connectionString = options.ConnectionString;
         _timeoutSeconds = (int)options.CommandTimeout.TotalSeconds;
         string s = options.Schema;
-        const string rows = """
-            OPENJSON(@DeadLetters) WITH (id bigint '$.id', reason nvarchar(1000) '$.reason', attempts int '$.attempts',
-                                         at datetimeoffset(3) '$.at')
-            """;
-        RecordWithIdSql = $"""
-            MERGE [{s}].[dead_letter] WITH (HOLDLOCK) AS t
-            USING (SELECT id, reason, attempts, at FROM {rows}) AS src
-            ON t.notification_id = src.id
-            WHEN MATCHED THEN UPDATE SET reason = src.reason, attempts = src.attempts, dead_lettered_at = src.at
-            WHEN NOT MATCHED THEN INSERT (notification_id, reason, attempts, dead_lettered_at) VALUES (src.id, src.reason, src.attempts, src.at);
-            """;
-        RecordWithoutIdSql = $"""
-            INSERT INTO [{s}].[dead_letter] (notification_id, reason, attempts, dead_lettered_at)
-            SELECT NULL, reason, attempts, at FROM {rows};
+        // The bytes travel as base64 (JSON has no binary); XQuery's xs:base64Binary turns them back.
+        RecordSql = $"""
+            INSERT INTO [{s}].[dead_letter]
+                (letter_key, notification_id, reason, attempts, dead_lettered_at, message_id, message_type, content_type, body)
+            SELECT d.letter_key, d.id, d.reason, d.attempts, d.at, d.message_id, d.message_type, d.content_type,
+                   CAST(N'' AS xml).value('xs:base64Binary(sql:column("d.body"))', 'varbinary(max)')
+            FROM OPENJSON(@DeadLetters) WITH (
+                letter_key uniqueidentifier '$.key', id bigint '$.id', reason nvarchar(1000) '$.reason', attempts int '$.attempts',
+                at datetimeoffset(3) '$.at', message_id nvarchar(255) '$.messageId', message_type nvarchar(255) '$.type',
+                content_type nvarchar(255) '$.contentType', body varchar(max) '$.body') AS d;
             """;
         RemoveSql = $"""
             DELETE FROM [{s}].[dead_letter]
             WHERE dead_lettered_at = @At
-              AND ((@Id IS NOT NULL AND notification_id = @Id)
-                   OR (@Id IS NULL AND notification_id IS NULL AND reason = @Reason));
+              AND ((@Key IS NOT NULL AND letter_key = @Key)
+                   OR (@Key IS NULL AND letter_key IS NULL
+                       AND ((@Id IS NOT NULL AND notification_id = @Id)
+                            OR (@Id IS NULL AND notification_id IS NULL AND reason = @Reason))));
             """;
         RemoveAllSql = $"""DELETE FROM [{s}].[dead_letter] WHERE dead_lettered_at <= @UpTo;""";
     }
 
-    internal string RecordWithIdSql { get; }
-
-    internal string RecordWithoutIdSql { get; }
+    internal string RecordSql { get; }
 
     internal string RemoveSql { get; }
 
@@ -50,24 +46,20 @@ internal sealed class SqlServerDeadLetterStore : IDeadLetterStore
 
     public async Task RecordAsync(IReadOnlyCollection<DeadLetterRecord> deadLetters, CancellationToken cancellationToken)
     {
-        var (withId, withoutId) = DeadLetterRecord.Split(deadLetters);
-        await using var connection = new SqlConnection(_connectionString);
-        if (withId.Length > 0)
+        if (deadLetters.Count == 0)
         {
-            await connection.ExecuteAsync(Command(RecordWithIdSql, new { DeadLetters = Json(withId) }, cancellationToken));
+            return;
         }
 
-        if (withoutId.Length > 0)
-        {
-            await connection.ExecuteAsync(Command(RecordWithoutIdSql, new { DeadLetters = Json(withoutId) }, cancellationToken));
-        }
+        await using var connection = new SqlConnection(_connectionString);
+        await connection.ExecuteAsync(Command(RecordSql, new { DeadLetters = Json(deadLetters) }, cancellationToken));
     }
 
     public async Task<int> RemoveAsync(DeadLetterRecord deadLetter, CancellationToken cancellationToken)
     {
         await using var connection = new SqlConnection(_connectionString);
         return await connection.ExecuteAsync(Command(RemoveSql,
-            new { Id = deadLetter.NotificationId, Reason = deadLetter.StoredReason, At = deadLetter.StoredAt }, cancellationToken));
+            new { deadLetter.Key, Id = deadLetter.NotificationId, Reason = deadLetter.StoredReason, At = deadLetter.StoredAt }, cancellationToken));
     }
 
     public async Task<long> RemoveAllAsync(DateTimeOffset upTo, CancellationToken cancellationToken)
@@ -76,8 +68,14 @@ internal sealed class SqlServerDeadLetterStore : IDeadLetterStore
         return await connection.ExecuteAsync(Command(RemoveAllSql, new { UpTo = upTo }, cancellationToken));
     }
 
+    // System.Text.Json writes a byte[] as base64.
     private static string Json(IEnumerable<DeadLetterRecord> deadLetters) =>
-        JsonSerializer.Serialize(deadLetters.Select(d => new { id = d.NotificationId, reason = d.StoredReason, attempts = d.Attempts, at = d.StoredAt }));
+        JsonSerializer.Serialize(deadLetters.Select(d => new
+        {
+            key = d.Key, id = d.NotificationId, reason = d.StoredReason, attempts = d.Attempts, at = d.StoredAt,
+            messageId = DeadLetterRecord.Cut(d.MessageId), type = DeadLetterRecord.Cut(d.MessageType),
+            contentType = DeadLetterRecord.Cut(d.ContentType), body = d.Body,
+        }));
 
     private CommandDefinition Command(string sql, object parameters, CancellationToken cancellationToken) =>
         new(sql, parameters, commandTimeout: _timeoutSeconds, cancellationToken: cancellationToken);

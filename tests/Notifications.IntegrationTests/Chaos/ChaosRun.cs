@@ -161,15 +161,22 @@ internal sealed class ChaosRun : IAsyncDisposable
     public async Task<ChaosVerdict> JudgeAsync(int scenario, string name)
     {
         var received = Sink.CountByNotificationId();
-        var deadIds = (await Broker.DrainDeadLetterBytesAsync())
+        var deadLetters = await Broker.DrainDeadLetterBytesAsync();
+        var deadIds = deadLetters
             .Select(d => Notifications.Shared.Contract.MessageSerializer.TryDeserialize(d.Body, out var m, out _) ? m.Id : 0)
             .ToHashSet();
         await using var connection = await TestDatabase.OpenAsync();
+        var deadLetterRows = (await connection.QueryAsync<(Guid, long?)>(
+            "SELECT letter_key, notification_id FROM notifications.dead_letter")).ToList();
         var rejected = (await connection.QueryAsync<long>("SELECT id FROM notifications.rejected")).ToHashSet();
         var marked = (await connection.QueryAsync<long>("SELECT notification_id FROM notifications.delivery_log WHERE status = 'sending'")).ToHashSet();
         return ChaosVerdict.Judge(scenario, name, Mode, Committed, RolledBack, received, deadIds, rejected, marked,
             await Db.CountAsync("outbox"), await QueuedAsync(), Elapsed, string.Join("; ", Notes.Concat(Violations)), ChaosScenarios.NoDeadLetters.Contains(scenario),
-            ChaosScenarios.NoDuplicates.Contains(scenario), Violations.Count);
+            ChaosScenarios.NoDuplicates.Contains(scenario), Violations.Count)
+        with
+        {
+            DeadLetterTable = DeadLetterTableCheck.Compare(deadLetters, deadLetterRows),
+        };
     }
 
     /// <summary>Keeps <paramref name="resource"/> (e.g. a proxy the workers connect through) until the run ends.</summary>

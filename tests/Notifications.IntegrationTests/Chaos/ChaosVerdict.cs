@@ -13,7 +13,10 @@ internal sealed record ChaosVerdict(
 {
     public bool Passed => Unexpected == 0 && Unaccounted == 0 && LeftInOutbox == 0 && LeftInQueues == 0
         && (Mode == "AtLeastOnce" ? Lost == 0 : Duplicated == 0) && (!NoDeadLetters || DeadLettered == 0)
-        && (!NoDuplicates || Duplicated == 0) && Violations == 0;
+        && (!NoDuplicates || Duplicated == 0) && Violations == 0 && DeadLetterTable is not { Agrees: false };
+
+    /// <summary>The <c>dead_letter</c> table against the dead-letter queue (null when not compared).</summary>
+    public DeadLetterTableCheck? DeadLetterTable { get; init; }
 
     public static ChaosVerdict Judge(
         int scenario, string name, string mode, IReadOnlyList<long> committed, IReadOnlyList<long> rolledBack,
@@ -41,5 +44,5 @@ internal sealed record ChaosVerdict(
     public override string ToString() =>
         $"#{Scenario} {Name} [{Mode}]: inserted {Inserted}, delivered {Delivered}, lost {Lost}, duplicated {Duplicated}, "
         + $"unexpected {Unexpected}, dead-lettered {DeadLettered}, unaccounted {Unaccounted}, left in outbox {LeftInOutbox}, "
-        + $"left in queues {LeftInQueues} -> {(Passed ? "pass" : "FAIL")} ({Notes})";
+        + $"left in queues {LeftInQueues} -> {(Passed ? "pass" : "FAIL")} ({Notes}){(DeadLetterTable is { } table ? $"; {table}" : "")}";
 }

@@ -24,6 +24,23 @@ public sealed class PostgresStoreTests : StoreSuite, IDisposable
 
     protected override Task<IReadOnlyList<long>> InsertAsync(int count) => _db!.InsertAsync(count);
 
+    protected override async Task<(IDeadLetterStore DeadLetters, INotificationStatusStore Status)> CreateDeadLetterStoresAsync()
+    {
+        _db = await TestDatabase.CleanAsync();
+        var options = new DatabaseOptions { ConnectionString = TestServices.PostgresConnectionString, Schema = TestDatabase.Schema };
+        return (new PostgresDeadLetterStore(_dataSource, options), new PostgresNotificationStatusStore(_dataSource, options));
+    }
+
+    protected override async Task<IReadOnlyList<DeadLetterRow>> DeadLetterRowsAsync()
+    {
+        await using var connection = await TestDatabase.OpenAsync();
+        return (await connection.QueryAsync<DeadLetterRow>($"""
+            SELECT letter_key AS "Key", notification_id AS NotificationId, reason AS Reason, attempts AS Attempts,
+                   message_id AS MessageId, message_type AS MessageType, content_type AS ContentType, body AS Body
+            FROM {TestDatabase.Schema}.dead_letter ORDER BY id
+            """)).AsList();
+    }
+
     protected override async Task<(System.Data.Common.DbConnection Connection, string Schema)> OpenAppConnectionAsync() =>
         (await TestDatabase.OpenAsync(), TestDatabase.Schema);
 

@@ -96,7 +96,7 @@ public sealed class SqlServerSchema : IAsyncLifetime
     {
         await using var connection = await OpenAsync();
         await connection.ExecuteAsync(
-            $"TRUNCATE TABLE [{Name}].[outbox]; TRUNCATE TABLE [{Name}].[delivery_log]; TRUNCATE TABLE [{Name}].[rejected];");
+            $"TRUNCATE TABLE [{Name}].[outbox]; TRUNCATE TABLE [{Name}].[delivery_log]; TRUNCATE TABLE [{Name}].[rejected]; TRUNCATE TABLE [{Name}].[dead_letter];");
     }
 
     /// <summary>Inserts <paramref name="count"/> valid notifications in one statement; returns their ids, oldest first.</summary>

@@ -22,6 +22,23 @@ public sealed class SqlServerStoreTests(SqlServerSchema schema) : StoreSuite, IC
 
     protected override Task<IReadOnlyList<long>> InsertAsync(int count) => schema.InsertAsync(count);
 
+    protected override async Task<(IDeadLetterStore DeadLetters, INotificationStatusStore Status)> CreateDeadLetterStoresAsync()
+    {
+        await schema.CleanAsync();
+        var options = new DatabaseOptions { Provider = DatabaseProvider.SqlServer, ConnectionString = schema.ConnectionString, Schema = schema.Name };
+        return (new SqlServerDeadLetterStore(options), new SqlServerNotificationStatusStore(options));
+    }
+
+    protected override async Task<IReadOnlyList<DeadLetterRow>> DeadLetterRowsAsync()
+    {
+        await using var connection = await schema.OpenAsync();
+        return (await connection.QueryAsync<DeadLetterRow>($"""
+            SELECT letter_key AS [Key], notification_id AS NotificationId, reason AS Reason, attempts AS Attempts,
+                   message_id AS MessageId, message_type AS MessageType, content_type AS ContentType, body AS Body
+            FROM [{schema.Name}].[dead_letter] ORDER BY id;
+            """)).AsList();
+    }
+
     protected override async Task<(System.Data.Common.DbConnection Connection, string Schema)> OpenAppConnectionAsync() =>
         (await schema.OpenAsync(), schema.Name);
 

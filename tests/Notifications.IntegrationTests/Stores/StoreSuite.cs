@@ -6,7 +6,7 @@ namespace Notifications.IntegrationTests.Stores;
 /// The store contract, one suite for both SQL dialects: each subclass supplies real stores on a real
 /// server and an empty schema.
 /// </summary>
-public abstract class StoreSuite
+public abstract partial class StoreSuite
 {
     protected abstract Task<(IOutboxStore Outbox, IDeliveryLogStore Log)> CreateStoresAsync();
 

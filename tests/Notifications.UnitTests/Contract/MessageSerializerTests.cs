@@ -38,4 +38,20 @@ public sealed class MessageSerializerTests
         Assert.Null(message);
         Assert.StartsWith("undeserializable", error, StringComparison.Ordinal);
     }
+
+    // A dead letter's row takes its id from here: never 0 for a body without one (issue 16, item 2).
+    [Theory]
+    [InlineData("{\"id\":42,\"recipient\":\"\"}", 42L)]
+    [InlineData("{\"hello\":\"world\"}", null)]
+    [InlineData("{\"id\":0}", null)]
+    [InlineData("{\"id\":-3}", null)]
+    [InlineData("{\"id\":\"7\"}", null)]
+    [InlineData("[{\"id\":7}]", null)]
+    [InlineData("{\"id\":7", null)]
+    [InlineData("", null)]
+    public void ReadId_AnyBody_PositiveIdOrNull(string body, long? expected)
+    {
+        Assert.Equal(expected, MessageSerializer.ReadId(System.Text.Encoding.UTF8.GetBytes(body)));
+        Assert.Null(MessageSerializer.ReadId([0xC3, 0x28, 0xFF, 0x00]));
+    }
 }

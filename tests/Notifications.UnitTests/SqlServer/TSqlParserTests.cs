@@ -34,7 +34,7 @@ public sealed class TSqlParserTests
             "SqlServerDeliveryLogStore.FindSentSql", "SqlServerDeliveryLogStore.RecordSentSql",
             "SqlServerDeliveryLogStore.MarkSendingSql", "SqlServerDeliveryLogStore.ReleaseSql",
             "SqlServerOperationsStore.WindowSql", "SqlServerOperationsStore.PurgeSql",
-            "SqlServerDeadLetterStore.RecordWithIdSql", "SqlServerDeadLetterStore.RecordWithoutIdSql",
+            "SqlServerDeadLetterStore.RecordSql",
             "SqlServerDeadLetterStore.RemoveSql", "SqlServerDeadLetterStore.RemoveAllSql",
             "SqlServerNotificationStatusStore.StatusSql",
             "SqlServerRetentionStore.LeaseSql", "SqlServerRetentionStore.DeleteDeliveryLogSql",
@@ -58,6 +58,7 @@ public sealed class TSqlParserTests
         Assert.Contains("009_dead_letters_and_retention.sql", files);
         Assert.Contains("010_notification_status.sql", files);
         Assert.Contains("008_outbox_lane_indexes.sql", files);
+        Assert.Contains("012_dead_letter_per_message.sql", files);
     }
 
     private static string PostgresScriptsDirectory()

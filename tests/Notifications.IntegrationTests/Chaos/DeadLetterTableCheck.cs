@@ -1,0 +1,35 @@
+using System.Globalization;
+using System.Text;
+using Notifications.Shared.Contract;
+
+namespace Notifications.IntegrationTests.Chaos;
+
+/// <summary>
+/// The <c>dead_letter</c> table against the dead-letter queue at the end of a run: one row per message the
+/// consumers dead-lettered, matched by the message's <c>x-dead-key</c>, with the notification id its body
+/// holds. The broker's own dead letters (a quorum queue's delivery limit: <c>x-death</c>, no key) never pass
+/// through a consumer and have no row; they are counted, not compared.
+/// </summary>
+internal sealed record DeadLetterTableCheck(int Messages, int Rows, int WithoutRow, int RowsWithoutMessage, int WrongId, int ByBroker)
+{
+    public bool Agrees => Messages == Rows && WithoutRow == 0 && RowsWithoutMessage == 0 && WrongId == 0;
+
+    public static DeadLetterTableCheck Compare(
+        IReadOnlyList<(string Reason, byte[] Body, IDictionary<string, object?> Headers)> queued, IReadOnlyList<(Guid Key, long? NotificationId)> rows)
+    {
+        var byKey = rows.ToDictionary(r => r.Key, r => r.NotificationId);
+        var keyed = queued.Select(d => (Key: KeyOf(d.Headers), d.Body)).Where(d => d.Key is not null).ToList();
+        int withoutRow = keyed.Count(d => !byKey.ContainsKey(d.Key!.Value));
+        var queuedKeys = keyed.Select(d => d.Key!.Value).ToHashSet();
+        int wrongId = keyed.Count(d => byKey.TryGetValue(d.Key!.Value, out long? id) && id != MessageSerializer.ReadId(d.Body));
+        return new DeadLetterTableCheck(keyed.Count, rows.Count, withoutRow, rows.Count(r => !queuedKeys.Contains(r.Key)), wrongId,
+            queued.Count - keyed.Count);
+    }
+
+    public override string ToString() => string.Create(CultureInfo.InvariantCulture,
+        $"dead_letter table {(Agrees ? "matches" : "DIFFERS FROM")} the dead-letter queue: {Messages} message(s), {Rows} row(s), "
+        + $"{WithoutRow} without a row, {RowsWithoutMessage} row(s) without a message, {WrongId} with another id; {ByBroker} by the broker");
+
+    private static Guid? KeyOf(IDictionary<string, object?> headers) =>
+        headers.TryGetValue("x-dead-key", out var value) && value is byte[] bytes && Guid.TryParse(Encoding.UTF8.GetString(bytes), out var key) ? key : null;
+}
