@@ -16,6 +16,7 @@ internal sealed class PostgresRetentionStore : IRetentionStore
     private readonly string _deleteLogSql;
     private readonly string _deleteDeadSql;
     private readonly string _recordRunSql;
+    private readonly string _deleteKeysSql;
 
     public PostgresRetentionStore(NpgsqlDataSource dataSource, DatabaseOptions options)
     {
@@ -52,6 +53,18 @@ internal sealed class PostgresRetentionStore : IRetentionStore
                 RETURNING x.notification_id)
             SELECT count(*)::int AS Deleted, max(notification_id) AS MaxNotificationId FROM gone
             """;
+        _deleteKeysSql = $"""
+            WITH doomed AS (
+                SELECT idempotency_key FROM "{s}".idempotency_key
+                WHERE created_at < @Cutoff
+                ORDER BY created_at
+                LIMIT @BatchSize FOR UPDATE SKIP LOCKED),
+            gone AS (
+                DELETE FROM "{s}".idempotency_key AS k USING doomed
+                WHERE k.idempotency_key = doomed.idempotency_key
+                RETURNING 1)
+            SELECT count(*)::int AS Deleted, NULL::bigint AS MaxNotificationId FROM gone
+            """;
         _recordRunSql = $"""
             UPDATE "{s}".retention
             SET last_run_at = now(), max_deleted_id = GREATEST(max_deleted_id, @MaxDeletedId)
@@ -71,6 +84,9 @@ internal sealed class PostgresRetentionStore : IRetentionStore
 
     public Task<RetentionBatch> DeleteDeadLettersAsync(DateTimeOffset cutoff, int batchSize, CancellationToken cancellationToken) =>
         DeleteAsync(_deleteDeadSql, cutoff, batchSize, cancellationToken);
+
+    public Task<RetentionBatch> DeleteIdempotencyKeysAsync(DateTimeOffset cutoff, int batchSize, CancellationToken cancellationToken) =>
+        DeleteAsync(_deleteKeysSql, cutoff, batchSize, cancellationToken);
 
     public async Task RecordRunAsync(long? maxDeletedId, CancellationToken cancellationToken)
     {

@@ -1,4 +1,6 @@
+using Notifications.Client;
 using Notifications.Shared.Data;
+using NotificationPriority = Notifications.Client.NotificationPriority;
 
 namespace Notifications.IntegrationTests.Stores;
 
@@ -6,7 +8,7 @@ namespace Notifications.IntegrationTests.Stores;
 /// The store contract, one suite for both SQL dialects: each subclass supplies real stores on a real
 /// server and an empty schema.
 /// </summary>
-public abstract class StoreSuite
+public abstract partial class StoreSuite
 {
     protected abstract Task<(IOutboxStore Outbox, IDeliveryLogStore Log)> CreateStoresAsync();
 
