@@ -6,6 +6,12 @@ namespace Notifications.Client;
 /// <summary>A notification checked and turned into column values, the same for both dialects.</summary>
 internal sealed record OutboxValues(NewNotification Notification, string? TraceParent, string Priority, string? IdempotencyKey)
 {
+    /// <summary>The outbox columns an enqueue fills, in the order of <see cref="Parameters"/>.</summary>
+    public const string Columns = "recipient, subject, body, is_html, expires_at, traceparent, priority, not_before";
+
+    /// <summary>The parameters of <see cref="Command"/> for <see cref="Columns"/>, the same in both dialects.</summary>
+    public const string Parameters = "@Recipient, @Subject, @Body, @IsHtml, @ExpiresAt, @TraceParent, @Priority, @NotBefore";
+
     /// <summary>A command in <paramref name="transaction"/> carrying every value as an <c>@Name</c> parameter.</summary>
     public DbCommand Command(DbTransaction transaction, string sql)
     {

@@ -5,9 +5,6 @@ namespace Notifications.Client;
 /// <summary>The enqueue on PostgreSQL.</summary>
 internal static class PostgresOutbox
 {
-    private const string Columns = "recipient, subject, body, is_html, expires_at, traceparent, priority, not_before";
-    private const string Values = "@Recipient, @Subject, @Body, @IsHtml, @ExpiresAt, @TraceParent, @Priority, @NotBefore";
-
     public static async Task<long> EnqueueAsync(DbTransaction transaction, OutboxValues values, string schema, CancellationToken cancellationToken)
     {
         if (values.IdempotencyKey is null)
@@ -32,7 +29,7 @@ internal static class PostgresOutbox
     }
 
     internal static string InsertSql(string schema) => $"""
-        INSERT INTO "{schema}".outbox ({Columns}) VALUES ({Values}) RETURNING id
+        INSERT INTO "{schema}".outbox ({OutboxValues.Columns}) VALUES ({OutboxValues.Parameters}) RETURNING id
         """;
 
     /// <summary>
@@ -45,8 +42,8 @@ internal static class PostgresOutbox
             VALUES (@IdempotencyKey, nextval(pg_get_serial_sequence('"{schema}".outbox', 'id')))
             ON CONFLICT (idempotency_key) DO NOTHING
             RETURNING notification_id)
-        INSERT INTO "{schema}".outbox (id, {Columns})
-        SELECT notification_id, {Values} FROM fresh
+        INSERT INTO "{schema}".outbox (id, {OutboxValues.Columns})
+        SELECT notification_id, {OutboxValues.Parameters} FROM fresh
         """;
 
     internal static string FindKeySql(string schema) => $"""

@@ -5,9 +5,6 @@ namespace Notifications.Client;
 /// <summary>The enqueue on SQL Server.</summary>
 internal static class SqlServerOutbox
 {
-    private const string Columns = "recipient, subject, body, is_html, expires_at, traceparent, priority, not_before";
-    private const string Values = "@Recipient, @Subject, @Body, @IsHtml, @ExpiresAt, @TraceParent, @Priority, @NotBefore";
-
     public static async Task<long> EnqueueAsync(DbTransaction transaction, OutboxValues values, string schema, CancellationToken cancellationToken)
     {
         string sql = values.IdempotencyKey is null ? InsertSql(schema) : InsertOnceSql(schema);
@@ -17,8 +14,8 @@ internal static class SqlServerOutbox
 
     /// <summary>The plain insert, reachable by the T-SQL parser tests.</summary>
     internal static string InsertSql(string schema) => $"""
-        INSERT INTO [{schema}].[outbox] ({Columns})
-        OUTPUT INSERTED.id VALUES ({Values});
+        INSERT INTO [{schema}].[outbox] ({OutboxValues.Columns})
+        OUTPUT INSERTED.id VALUES ({OutboxValues.Parameters});
         """;
 
     /// <summary>
@@ -37,8 +34,8 @@ internal static class SqlServerOutbox
         IF @id IS NULL
         BEGIN
             DECLARE @inserted TABLE (id bigint NOT NULL);
-            INSERT INTO [{schema}].[outbox] ({Columns})
-            OUTPUT INSERTED.id INTO @inserted VALUES ({Values});
+            INSERT INTO [{schema}].[outbox] ({OutboxValues.Columns})
+            OUTPUT INSERTED.id INTO @inserted VALUES ({OutboxValues.Parameters});
             SELECT @id = id FROM @inserted;
             INSERT INTO [{schema}].[idempotency_key] (idempotency_key, notification_id) VALUES (@IdempotencyKey, @id);
         END;

@@ -1,3 +1,4 @@
+using System.Data.Common;
 using Dapper;
 using Notifications.Client;
 using Notifications.IntegrationTests.Infrastructure;
@@ -67,17 +68,11 @@ public abstract partial class StoreSuite
     public async Task EnqueueAsync_SameKeyWhileAnotherTransactionHoldsIt_WaitsThenReturnsTheCommittedId()
     {
         var (outbox, _) = await CreateStoresAsync();
-        var (first, schema) = await OpenAppConnectionAsync();
-        await using var _ = first;
-        await using var firstTransaction = await first.BeginTransactionAsync();
-        long firstId = await NotificationOutbox.EnqueueAsync(firstTransaction, Keyed("order-5"), schema);
+        await using var held = await HoldKeyWhileASecondEnqueueWaitsAsync("order-5");
 
-        var second = EnqueueCommittedAsync(Keyed("order-5"));
-        await Eventually.WaitAsync(AnySessionWaitsForALockAsync, waiting => waiting || second.IsCompleted, LockWait, "the second enqueue waits for the first");
-        Assert.False(second.IsCompleted, "the second enqueue of an uncommitted key did not wait for the first transaction");
-        await firstTransaction.CommitAsync();
+        await held.Transaction.CommitAsync();
 
-        Assert.Equal(firstId, await second.WaitAsync(LockWait));
+        Assert.Equal(held.FirstId, await held.Second.WaitAsync(LockWait));
         Assert.Equal(1, await outbox.CountAsync(CancellationToken.None));
         Assert.Equal(1, await CountKeysAsync());
     }
@@ -86,17 +81,12 @@ public abstract partial class StoreSuite
     public async Task EnqueueAsync_SameKeyWhileAnotherTransactionRollsItBack_InsertsItsOwn()
     {
         var (outbox, _) = await CreateStoresAsync();
-        var (first, schema) = await OpenAppConnectionAsync();
-        await using var _ = first;
-        await using var firstTransaction = await first.BeginTransactionAsync();
-        long firstId = await NotificationOutbox.EnqueueAsync(firstTransaction, Keyed("order-6"), schema);
+        await using var held = await HoldKeyWhileASecondEnqueueWaitsAsync("order-6");
 
-        var second = EnqueueCommittedAsync(Keyed("order-6"));
-        await Eventually.WaitAsync(AnySessionWaitsForALockAsync, waiting => waiting || second.IsCompleted, LockWait, "the second enqueue waits for the first");
-        await firstTransaction.RollbackAsync();
+        await held.Transaction.RollbackAsync();
 
-        long secondId = await second.WaitAsync(LockWait);
-        Assert.NotEqual(firstId, secondId);
+        long secondId = await held.Second.WaitAsync(LockWait);
+        Assert.NotEqual(held.FirstId, secondId);
         await using var claim = await outbox.ClaimAsync(10, CancellationToken.None);
         Assert.Equal([secondId], claim.Rows.Select(r => r.Id));
     }
@@ -166,6 +156,18 @@ public abstract partial class StoreSuite
         Assert.Equal(young, await EnqueueCommittedAsync(Keyed("order-9")));
     }
 
+    /// <summary>A first transaction holding <paramref name="key"/> uncommitted, and a second enqueue of it, seen waiting.</summary>
+    private async Task<HeldKey> HoldKeyWhileASecondEnqueueWaitsAsync(string key)
+    {
+        var (connection, schema) = await OpenAppConnectionAsync();
+        var transaction = await connection.BeginTransactionAsync();
+        long firstId = await NotificationOutbox.EnqueueAsync(transaction, Keyed(key), schema);
+        var second = EnqueueCommittedAsync(Keyed(key));
+        await Eventually.WaitAsync(AnySessionWaitsForALockAsync, waiting => waiting || second.IsCompleted, LockWait, "the second enqueue waits for the first");
+        Assert.False(second.IsCompleted, "the second enqueue of an uncommitted key did not wait for the first transaction");
+        return new HeldKey(connection, transaction, firstId, second);
+    }
+
     private static NewNotification Keyed(string key) => new("buyer@example.com", "Confirmed", "Thank you") { IdempotencyKey = key };
 
     private async Task<long> EnqueueCommittedAsync(NewNotification notification)
@@ -186,6 +188,15 @@ public abstract partial class StoreSuite
         await using (connection)
         {
             return await connection.ExecuteScalarAsync<long>($"SELECT COUNT(*) FROM {schema}.idempotency_key");
+        }
+    }
+
+    private sealed record HeldKey(DbConnection Connection, DbTransaction Transaction, long FirstId, Task<long> Second) : IAsyncDisposable
+    {
+        public async ValueTask DisposeAsync()
+        {
+            await Transaction.DisposeAsync();
+            await Connection.DisposeAsync();
         }
     }
 }
