@@ -22,6 +22,12 @@ public interface IRetentionStore
     /// <summary>Deletes up to <paramref name="batchSize"/> dead-letter rows dead-lettered before <paramref name="cutoff"/>.</summary>
     Task<RetentionBatch> DeleteDeadLettersAsync(DateTimeOffset cutoff, int batchSize, CancellationToken cancellationToken);
 
+    /// <summary>
+    /// Deletes up to <paramref name="batchSize"/> idempotency keys (table <c>idempotency_key</c>) taken before
+    /// <paramref name="cutoff"/>; a key is not a notification's record, so the batch carries no id.
+    /// </summary>
+    Task<RetentionBatch> DeleteIdempotencyKeysAsync(DateTimeOffset cutoff, int batchSize, CancellationToken cancellationToken);
+
     /// <summary>Records a finished run and raises the highest notification id whose records were deleted.</summary>
     Task RecordRunAsync(long? maxDeletedId, CancellationToken cancellationToken);
 }

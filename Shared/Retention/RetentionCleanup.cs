@@ -7,7 +7,8 @@ namespace Notifications.Shared.Retention;
 /// <param name="DeliveryLogRows">'sent' delivery-log rows older than <see cref="RetentionOptions.DeliveryLog"/>.</param>
 /// <param name="DeadLetterRows">Dead-letter rows older than <see cref="RetentionOptions.DeadLetters"/>.</param>
 /// <param name="Batches">Delete statements run.</param>
-public readonly record struct RetentionResult(long DeliveryLogRows, long DeadLetterRows, int Batches);
+/// <param name="IdempotencyKeys">Idempotency keys older than <see cref="RetentionOptions.DeliveryLog"/>.</param>
+public readonly record struct RetentionResult(long DeliveryLogRows, long DeadLetterRows, int Batches, long IdempotencyKeys = 0);
 
 /// <summary>
 /// One cleanup run: deletes in batches of <see cref="RetentionOptions.BatchSize"/> until a batch comes back
@@ -23,9 +24,11 @@ public sealed class RetentionCleanup(IRetentionStore store, RetentionOptions opt
         int batches = 0;
         long log = await DrainAsync((n, ct) => store.DeleteDeliveryLogAsync(now - options.DeliveryLog, n, ct), () => batches++, cancellationToken);
         long dead = await DrainAsync((n, ct) => store.DeleteDeadLettersAsync(now - options.DeadLetters, n, ct), () => batches++, cancellationToken);
+        // A key lives as long as the delivery log's record of what it sent: a retry after that sends again.
+        long keys = await DrainAsync((n, ct) => store.DeleteIdempotencyKeysAsync(now - options.DeliveryLog, n, ct), () => batches++, cancellationToken);
         await store.RecordRunAsync(null, cancellationToken);
-        var result = new RetentionResult(log, dead, batches);
-        SharedLog.RetentionRan(logger, result.DeliveryLogRows, result.DeadLetterRows, result.Batches, time.GetUtcNow() - now);
+        var result = new RetentionResult(log, dead, batches, keys);
+        SharedLog.RetentionRan(logger, result.DeliveryLogRows, result.DeadLetterRows, result.IdempotencyKeys, result.Batches, time.GetUtcNow() - now);
         return result;
     }
 

@@ -17,7 +17,8 @@ public sealed class RetentionOptions
 
     /// <summary>
     /// How long a 'sent' delivery-log row is kept after it was recorded. At least an hour: at least once, the
-    /// row is what recognises a duplicate copy, which may still sit in a retry queue for minutes.
+    /// row is what recognises a duplicate copy, which may still sit in a retry queue for minutes. Idempotency
+    /// keys (table <c>idempotency_key</c>) are kept as long.
     /// </summary>
     [Range(typeof(TimeSpan), "01:00:00", "3650.00:00:00")]
     public TimeSpan DeliveryLog { get; set; } = TimeSpan.FromDays(30);

@@ -16,6 +16,7 @@ internal sealed class PostgresRetentionStore : IRetentionStore
     private readonly string _deleteLogSql;
     private readonly string _deleteDeadSql;
     private readonly string _recordRunSql;
+    private readonly string _deleteKeysSql;
 
     public PostgresRetentionStore(NpgsqlDataSource dataSource, DatabaseOptions options)
     {
@@ -40,18 +41,9 @@ internal sealed class PostgresRetentionStore : IRetentionStore
                 RETURNING d.notification_id)
             SELECT count(*)::int AS Deleted, max(notification_id) AS MaxNotificationId FROM gone
             """;
-        _deleteDeadSql = $"""
-            WITH doomed AS (
-                SELECT id FROM "{s}".dead_letter
-                WHERE dead_lettered_at < @Cutoff
-                ORDER BY dead_lettered_at
-                LIMIT @BatchSize FOR UPDATE SKIP LOCKED),
-            gone AS (
-                DELETE FROM "{s}".dead_letter AS x USING doomed
-                WHERE x.id = doomed.id
-                RETURNING x.notification_id)
-            SELECT count(*)::int AS Deleted, max(notification_id) AS MaxNotificationId FROM gone
-            """;
+        _deleteDeadSql = DeleteOldestSql(s, "dead_letter", key: "id", age: "dead_lettered_at", notificationId: "x.notification_id");
+        // A key is not a notification's record: it raises no watermark.
+        _deleteKeysSql = DeleteOldestSql(s, "idempotency_key", key: "idempotency_key", age: "created_at", notificationId: "NULL::bigint");
         _recordRunSql = $"""
             UPDATE "{s}".retention
             SET last_run_at = now(), max_deleted_id = GREATEST(max_deleted_id, @MaxDeletedId)
@@ -72,11 +64,28 @@ internal sealed class PostgresRetentionStore : IRetentionStore
     public Task<RetentionBatch> DeleteDeadLettersAsync(DateTimeOffset cutoff, int batchSize, CancellationToken cancellationToken) =>
         DeleteAsync(_deleteDeadSql, cutoff, batchSize, cancellationToken);
 
+    public Task<RetentionBatch> DeleteIdempotencyKeysAsync(DateTimeOffset cutoff, int batchSize, CancellationToken cancellationToken) =>
+        DeleteAsync(_deleteKeysSql, cutoff, batchSize, cancellationToken);
+
     public async Task RecordRunAsync(long? maxDeletedId, CancellationToken cancellationToken)
     {
         await using var connection = await _dataSource.OpenConnectionAsync(cancellationToken);
         await connection.ExecuteAsync(Command(_recordRunSql, new { MaxDeletedId = maxDeletedId }, cancellationToken));
     }
+
+    // The oldest rows first, a batch at a time, leaving rows another transaction holds for the next run.
+    private static string DeleteOldestSql(string schema, string table, string key, string age, string notificationId) => $"""
+        WITH doomed AS (
+            SELECT {key} FROM "{schema}".{table}
+            WHERE {age} < @Cutoff
+            ORDER BY {age}
+            LIMIT @BatchSize FOR UPDATE SKIP LOCKED),
+        gone AS (
+            DELETE FROM "{schema}".{table} AS x USING doomed
+            WHERE x.{key} = doomed.{key}
+            RETURNING {notificationId} AS notification_id)
+        SELECT count(*)::int AS Deleted, max(notification_id) AS MaxNotificationId FROM gone
+        """;
 
     private async Task<RetentionBatch> DeleteAsync(string sql, DateTimeOffset cutoff, int batchSize, CancellationToken cancellationToken)
     {

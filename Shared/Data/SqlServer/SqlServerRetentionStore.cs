@@ -42,6 +42,11 @@ internal sealed class SqlServerRetentionStore : IRetentionStore
             WHERE dead_lettered_at < @Cutoff;
             SELECT CAST(COUNT(*) AS int) AS Deleted, MAX(notification_id) AS MaxNotificationId FROM @gone;
             """;
+        DeleteIdempotencyKeysSql = $"""
+            DELETE TOP (@BatchSize) FROM [{s}].[idempotency_key] WITH (ROWLOCK, READPAST)
+            WHERE created_at < @Cutoff;
+            SELECT CAST(@@ROWCOUNT AS int) AS Deleted, CAST(NULL AS bigint) AS MaxNotificationId;
+            """;
         RecordRunSql = $"""
             UPDATE [{s}].[retention]
             SET last_run_at = SYSDATETIMEOFFSET(),
@@ -56,6 +61,8 @@ internal sealed class SqlServerRetentionStore : IRetentionStore
     internal string DeleteDeliveryLogSql { get; }
 
     internal string DeleteDeadLettersSql { get; }
+
+    internal string DeleteIdempotencyKeysSql { get; }
 
     internal string RecordRunSql { get; }
 
@@ -72,6 +79,9 @@ internal sealed class SqlServerRetentionStore : IRetentionStore
 
     public Task<RetentionBatch> DeleteDeadLettersAsync(DateTimeOffset cutoff, int batchSize, CancellationToken cancellationToken) =>
         DeleteAsync(DeleteDeadLettersSql, cutoff, batchSize, cancellationToken);
+
+    public Task<RetentionBatch> DeleteIdempotencyKeysAsync(DateTimeOffset cutoff, int batchSize, CancellationToken cancellationToken) =>
+        DeleteAsync(DeleteIdempotencyKeysSql, cutoff, batchSize, cancellationToken);
 
     public async Task RecordRunAsync(long? maxDeletedId, CancellationToken cancellationToken)
     {

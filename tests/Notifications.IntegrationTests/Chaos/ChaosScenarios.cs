@@ -1,6 +1,6 @@
 using System.Text;
 using System.Text.RegularExpressions;
-using Notifications.Shared.Data;
+using Notifications.Client;
 using static Notifications.IntegrationTests.Chaos.ChaosRun;
 
 namespace Notifications.IntegrationTests.Chaos;

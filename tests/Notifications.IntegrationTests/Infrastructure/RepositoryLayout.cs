@@ -8,6 +8,9 @@ internal static class RepositoryLayout
     /// <summary>The directory holding Notifications.sln.</summary>
     public static string Root { get; } = FindRoot();
 
+    /// <summary>The configuration this test project was built in (Release, Debug).</summary>
+    public static string Configuration => TestOutput.Parent!.Name;
+
     public static string File(params string[] parts) => Path.Combine([Root, .. parts]);
 
     /// <summary>

@@ -1,9 +1,9 @@
 using System.Diagnostics;
 using Dapper;
+using Notifications.Client;
 using Notifications.Consumer;
 using Notifications.IntegrationTests.Infrastructure;
 using Notifications.Producer;
-using Notifications.Shared.Data;
 
 namespace Notifications.IntegrationTests.Operations;
 

@@ -1,6 +1,6 @@
 using Dapper;
+using Notifications.Client;
 using Notifications.IntegrationTests.Infrastructure;
-using Notifications.Shared.Data;
 using Npgsql;
 
 namespace Notifications.IntegrationTests.Pipeline;

@@ -1,5 +1,5 @@
+using Notifications.Client;
 using Notifications.IntegrationTests.Infrastructure;
-using Notifications.Shared.Data;
 
 namespace Notifications.IntegrationTests.Pipeline;
 

@@ -24,13 +24,23 @@ public sealed class RetentionTests
         await SeedDeadLettersAsync(ids[32..39], ageDays: 40);
         await SeedDeadLettersAsync(ids[39..40], ageDays: 0);
         await SeedDeadLettersAsync([null], ageDays: 40);
+        await using (var connection = await TestDatabase.OpenAsync())
+        {
+            await connection.ExecuteAsync($"""
+                INSERT INTO {S}.idempotency_key (idempotency_key, notification_id, created_at)
+                SELECT 'key-' || g, g, now() - make_interval(days => CASE WHEN g <= 5 THEN 40 ELSE 0 END) FROM generate_series(1, 6) AS g
+                """);
+        }
 
         var (exit, output, error) = await AdminRun.InProcessAsync(
             broker, new Dictionary<string, string?> { ["Retention:BatchSize"] = "4", ["Retention:BatchPause"] = "00:00:00" }, "", "cleanup");
 
         Assert.True(exit == 0, error);
-        // 25 log rows: 6 full batches and a short one; 8 dead-letter rows: 2 full batches and an empty one.
-        Assert.Contains("Deleted 25 delivery-log row(s) older than 30.00:00:00 and 8 dead-letter row(s) older than 30.00:00:00 (10 batch(es) of at most 4)", output, StringComparison.Ordinal);
+        // 25 log rows: 6 full batches and a short one; 8 dead-letter rows: 2 full batches and an empty one; 5 keys: 1 full, 1 short.
+        Assert.Contains(
+            "Deleted 25 delivery-log row(s) older than 30.00:00:00, 8 dead-letter row(s) older than 30.00:00:00 and 5 idempotency key(s) older than 30.00:00:00 (12 batch(es) of at most 4)",
+            output, StringComparison.Ordinal);
+        Assert.Equal(1, await CountAsync("idempotency_key"));
         Assert.Equal(5, await CountAsync("delivery_log WHERE status = 'sent'"));
         Assert.Equal(2, await CountAsync("delivery_log WHERE status = 'sending'"));
         Assert.Equal([ids[39]], (await StatusProbe.DeadLetterRowsAsync()).Select(r => r.Id));

@@ -41,6 +41,16 @@ public sealed class PostgresStoreTests : StoreSuite, IDisposable
             """)).AsList();
     }
 
+    protected override IRetentionStore CreateRetentionStore() =>
+        new PostgresRetentionStore(_dataSource, new DatabaseOptions { ConnectionString = TestServices.PostgresConnectionString, Schema = TestDatabase.Schema });
+
+    protected override async Task<bool> AnySessionWaitsForALockAsync()
+    {
+        await using var connection = await TestDatabase.OpenAsync();
+        return await connection.ExecuteScalarAsync<bool>(
+            "SELECT EXISTS (SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock')");
+    }
+
     protected override async Task<(System.Data.Common.DbConnection Connection, string Schema)> OpenAppConnectionAsync() =>
         (await TestDatabase.OpenAsync(), TestDatabase.Schema);
 

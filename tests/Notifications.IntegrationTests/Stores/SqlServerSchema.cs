@@ -57,7 +57,7 @@ public sealed class SqlServerSchema : IAsyncLifetime
         await using var connection = await OpenAsync();
         await connection.ExecuteAsync($"""
             DROP FUNCTION IF EXISTS [{Name}].[notification_status];
-            DROP TABLE IF EXISTS [{Name}].[outbox], [{Name}].[delivery_log], [{Name}].[rejected], [{Name}].[dead_letter], [{Name}].[retention];
+            DROP TABLE IF EXISTS [{Name}].[outbox], [{Name}].[delivery_log], [{Name}].[rejected], [{Name}].[dead_letter], [{Name}].[retention], [{Name}].[idempotency_key];
             DROP SCHEMA IF EXISTS [{Name}];
             """);
     }
@@ -96,7 +96,7 @@ public sealed class SqlServerSchema : IAsyncLifetime
     {
         await using var connection = await OpenAsync();
         await connection.ExecuteAsync(
-            $"TRUNCATE TABLE [{Name}].[outbox]; TRUNCATE TABLE [{Name}].[delivery_log]; TRUNCATE TABLE [{Name}].[rejected]; TRUNCATE TABLE [{Name}].[dead_letter];");
+            $"TRUNCATE TABLE [{Name}].[outbox]; TRUNCATE TABLE [{Name}].[delivery_log]; TRUNCATE TABLE [{Name}].[rejected]; TRUNCATE TABLE [{Name}].[dead_letter]; TRUNCATE TABLE [{Name}].[idempotency_key];");
     }
 
     /// <summary>Inserts <paramref name="count"/> valid notifications in one statement; returns their ids, oldest first.</summary>

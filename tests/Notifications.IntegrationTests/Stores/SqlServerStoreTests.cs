@@ -1,5 +1,6 @@
 using Dapper;
 using Microsoft.Data.SqlClient;
+using Notifications.Client;
 using Notifications.Shared.Data;
 using Notifications.Shared.Data.SqlServer;
 using Notifications.Shared.Hosting;
@@ -37,6 +38,16 @@ public sealed class SqlServerStoreTests(SqlServerSchema schema) : StoreSuite, IC
                    message_id AS MessageId, message_type AS MessageType, content_type AS ContentType, body AS Body
             FROM [{schema.Name}].[dead_letter] ORDER BY id;
             """)).AsList();
+    }
+
+    protected override IRetentionStore CreateRetentionStore() =>
+        new SqlServerRetentionStore(new DatabaseOptions { Provider = DatabaseProvider.SqlServer, ConnectionString = schema.ConnectionString, Schema = schema.Name });
+
+    protected override async Task<bool> AnySessionWaitsForALockAsync()
+    {
+        await using var connection = await schema.OpenAsync();
+        return await connection.ExecuteScalarAsync<bool>(
+            "SELECT CAST(CASE WHEN EXISTS (SELECT 1 FROM sys.dm_exec_requests WHERE blocking_session_id <> 0 AND database_id = DB_ID()) THEN 1 ELSE 0 END AS bit)");
     }
 
     protected override async Task<(System.Data.Common.DbConnection Connection, string Schema)> OpenAppConnectionAsync() =>

@@ -1,4 +1,6 @@
+using Notifications.Client;
 using Notifications.Shared.Data;
+using NotificationPriority = Notifications.Client.NotificationPriority;
 
 namespace Notifications.IntegrationTests.Stores;
 

@@ -20,15 +20,6 @@ public sealed class NotificationPriorityTests
     }
 
     [Fact]
-    public void NewNotification_Defaults_NormalAndNoNotBefore()
-    {
-        var notification = new NewNotification("a@example.com", "Hi", "body");
-
-        Assert.Equal(NotificationPriority.Normal, notification.Priority);
-        Assert.Null(notification.NotBefore);
-    }
-
-    [Fact]
     public void OutboxLanes_UrgentFirstThenNormalThenBulk_AndTheLanesSplitThem()
     {
         Assert.Equal([NotificationPriority.Urgent, NotificationPriority.Normal, NotificationPriority.Bulk], OutboxLanes.All);

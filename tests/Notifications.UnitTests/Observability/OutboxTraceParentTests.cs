@@ -1,5 +1,5 @@
 using System.Diagnostics;
-using Notifications.Shared.Data;
+using Notifications.Client;
 
 namespace Notifications.UnitTests.Observability;
 

@@ -11,15 +11,17 @@ public sealed class RetentionCleanupTests
     [Fact]
     public async Task RunAsync_FullBatchesThenShort_DrainsEachTableAndRaisesTheWatermark()
     {
-        var store = new FakeStore(logBatches: [3, 3, 1], deadBatches: [2]);
+        var store = new FakeStore(logBatches: [3, 3, 1], deadBatches: [2], keyBatches: [3, 0]);
         var time = new ManualTime(new DateTimeOffset(2026, 11, 23, 12, 0, 0, TimeSpan.Zero));
         var options = new RetentionOptions { BatchSize = 3, BatchPause = TimeSpan.Zero, DeliveryLog = TimeSpan.FromDays(7), DeadLetters = TimeSpan.FromDays(2) };
 
         var result = await new RetentionCleanup(store, options, time, NullLogger<RetentionCleanup>.Instance).RunAsync(CancellationToken.None);
 
-        Assert.Equal(new RetentionResult(7, 2, 4), result);
+        Assert.Equal(new RetentionResult(7, 2, 6, 3), result);
         Assert.All(store.LogCutoffs, c => Assert.Equal(time.GetUtcNow() - TimeSpan.FromDays(7), c));
         Assert.Equal(time.GetUtcNow() - TimeSpan.FromDays(2), Assert.Single(store.DeadCutoffs));
+        // Idempotency keys live as long as the delivery log.
+        Assert.All(store.KeyCutoffs, c => Assert.Equal(time.GetUtcNow() - TimeSpan.FromDays(7), c));
         Assert.All(store.BatchSizes, n => Assert.Equal(3, n));
         // One watermark per batch that deleted something (its highest id), then the run itself.
         Assert.Equal([3L, 6L, 7L, 102L, null], store.Watermarks);
@@ -28,23 +30,26 @@ public sealed class RetentionCleanupTests
     [Fact]
     public async Task RunAsync_NothingOld_OneBatchPerTable()
     {
-        var store = new FakeStore(logBatches: [0], deadBatches: [0]);
+        var store = new FakeStore(logBatches: [0], deadBatches: [0], keyBatches: [0]);
 
         var result = await new RetentionCleanup(store, new RetentionOptions(), TimeProvider.System, NullLogger<RetentionCleanup>.Instance).RunAsync(CancellationToken.None);
 
-        Assert.Equal(new RetentionResult(0, 0, 2), result);
+        Assert.Equal(new RetentionResult(0, 0, 3), result);
         Assert.Equal([null], store.Watermarks);
     }
 
-    private sealed class FakeStore(int[] logBatches, int[] deadBatches) : IRetentionStore
+    private sealed class FakeStore(int[] logBatches, int[] deadBatches, int[] keyBatches) : IRetentionStore
     {
         private int _log;
         private int _dead;
+        private int _keys;
         private long _lastLogId;
 
         public List<DateTimeOffset> LogCutoffs { get; } = [];
 
         public List<DateTimeOffset> DeadCutoffs { get; } = [];
+
+        public List<DateTimeOffset> KeyCutoffs { get; } = [];
 
         public List<int> BatchSizes { get; } = [];
 
@@ -67,6 +72,13 @@ public sealed class RetentionCleanupTests
             BatchSizes.Add(batchSize);
             int deleted = deadBatches[_dead++];
             return Task.FromResult(new RetentionBatch(deleted, deleted > 0 ? 100 + deleted : null));
+        }
+
+        public Task<RetentionBatch> DeleteIdempotencyKeysAsync(DateTimeOffset cutoff, int batchSize, CancellationToken cancellationToken)
+        {
+            KeyCutoffs.Add(cutoff);
+            BatchSizes.Add(batchSize);
+            return Task.FromResult(new RetentionBatch(keyBatches[_keys++], null));
         }
 
         public Task RecordRunAsync(long? maxDeletedId, CancellationToken cancellationToken)

@@ -39,7 +39,8 @@ public sealed class TSqlParserTests
             "SqlServerNotificationStatusStore.StatusSql",
             "SqlServerRetentionStore.LeaseSql", "SqlServerRetentionStore.DeleteDeliveryLogSql",
             "SqlServerRetentionStore.DeleteDeadLettersSql", "SqlServerRetentionStore.RecordRunSql",
-            "NotificationOutbox.SqlServerInsertSql",
+            "SqlServerRetentionStore.DeleteIdempotencyKeysSql",
+            "SqlServerOutbox.InsertSql", "SqlServerOutbox.InsertOnceSql",
             "SqlServerRateLimitStore.LeaseSql", "SqlServerRateLimitStore.SlowDownSql",
         ];
 
@@ -57,6 +58,7 @@ public sealed class TSqlParserTests
         Assert.Contains("007_outbox_priority_not_before.sql", files);
         Assert.Contains("009_dead_letters_and_retention.sql", files);
         Assert.Contains("010_notification_status.sql", files);
+        Assert.Contains("013_idempotency_key.sql", files);
         Assert.Contains("008_outbox_lane_indexes.sql", files);
         Assert.Contains("012_dead_letter_per_message.sql", files);
     }

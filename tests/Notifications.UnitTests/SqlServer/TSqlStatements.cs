@@ -1,7 +1,7 @@
 using System.Reflection;
+using Notifications.Client;
 using Notifications.Consumer.RateLimiting;
 using Notifications.IntegrationTests.Infrastructure;
-using Notifications.Shared.Data;
 using Notifications.Shared.Data.SqlServer;
 using Notifications.Shared.Hosting;
 
@@ -9,8 +9,8 @@ namespace Notifications.UnitTests.SqlServer;
 
 /// <summary>
 /// Every piece of T-SQL the project runs: each internal <c>*Sql</c> property of the SQL Server stores
-/// (found by reflection, so a new statement is covered without being listed), the SQL Server insert of
-/// <see cref="NotificationOutbox"/>, and every batch of db/sqlserver/*.sql as sqlcmd would send it.
+/// (found by reflection, so a new statement is covered without being listed), the SQL Server inserts of
+/// the client package (<see cref="SqlServerOutbox"/>), and every batch of db/sqlserver/*.sql as sqlcmd would send it.
 /// </summary>
 internal static class TSqlStatements
 {
@@ -55,7 +55,8 @@ internal static class TSqlStatements
             }
         }
 
-        statements[$"{nameof(NotificationOutbox)}.{nameof(NotificationOutbox.SqlServerInsertSql)}"] = NotificationOutbox.SqlServerInsertSql(Schema);
+        statements[$"{nameof(SqlServerOutbox)}.{nameof(SqlServerOutbox.InsertSql)}"] = SqlServerOutbox.InsertSql(Schema);
+        statements[$"{nameof(SqlServerOutbox)}.{nameof(SqlServerOutbox.InsertOnceSql)}"] = SqlServerOutbox.InsertOnceSql(Schema);
         return statements;
     }
 

@@ -1,4 +1,4 @@
-namespace Notifications.Shared.Data;
+namespace Notifications.Client;
 
 /// <summary>What a business application enqueues.</summary>
 /// <param name="Recipient">One bare e-mail address.</param>
@@ -6,6 +6,9 @@ namespace Notifications.Shared.Data;
 /// <param name="Body">The body, text or HTML.</param>
 public sealed record NewNotification(string Recipient, string Subject, string Body)
 {
+    /// <summary>The longest <see cref="IdempotencyKey"/> the column holds, in characters (UTF-16 code units).</summary>
+    public const int MaxIdempotencyKeyLength = 200;
+
     /// <summary>Whether <see cref="Body"/> is HTML.</summary>
     public bool IsHtml { get; init; }
 
@@ -26,4 +29,11 @@ public sealed record NewNotification(string Recipient, string Subject, string Bo
     /// (claim-time precision). Null sends as soon as possible.
     /// </summary>
     public DateTimeOffset? NotBefore { get; init; }
+
+    /// <summary>
+    /// Optional, at most <see cref="MaxIdempotencyKeyLength"/> characters: enqueuing a key that was enqueued
+    /// before (and committed) inserts nothing and returns the first notification's id. Keys are kept as long
+    /// as the delivery log's retention (<c>Retention:DeliveryLog</c>), then forgotten.
+    /// </summary>
+    public string? IdempotencyKey { get; init; }
 }

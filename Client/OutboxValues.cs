@@ -1,0 +1,42 @@
+using System.Data;
+using System.Data.Common;
+
+namespace Notifications.Client;
+
+/// <summary>A notification checked and turned into column values, the same for both dialects.</summary>
+internal sealed record OutboxValues(NewNotification Notification, string? TraceParent, string Priority, string? IdempotencyKey)
+{
+    /// <summary>The outbox columns an enqueue fills, in the order of <see cref="Parameters"/>.</summary>
+    public const string Columns = "recipient, subject, body, is_html, expires_at, traceparent, priority, not_before";
+
+    /// <summary>The parameters of <see cref="Command"/> for <see cref="Columns"/>, the same in both dialects.</summary>
+    public const string Parameters = "@Recipient, @Subject, @Body, @IsHtml, @ExpiresAt, @TraceParent, @Priority, @NotBefore";
+
+    /// <summary>A command in <paramref name="transaction"/> carrying every value as an <c>@Name</c> parameter.</summary>
+    public DbCommand Command(DbTransaction transaction, string sql)
+    {
+        var command = transaction.Connection!.CreateCommand();
+        command.Transaction = transaction;
+        command.CommandText = sql;
+        Add(command, "Recipient", DbType.String, Notification.Recipient);
+        Add(command, "Subject", DbType.String, Notification.Subject);
+        Add(command, "Body", DbType.String, Notification.Body);
+        Add(command, "IsHtml", DbType.Boolean, Notification.IsHtml);
+        // Npgsql writes only UTC DateTimeOffsets to timestamptz; the instant is the same.
+        Add(command, "ExpiresAt", DbType.DateTimeOffset, Notification.ExpiresAt?.ToUniversalTime());
+        Add(command, "TraceParent", DbType.String, TraceParent);
+        Add(command, "Priority", DbType.String, Priority);
+        Add(command, "NotBefore", DbType.DateTimeOffset, Notification.NotBefore?.ToUniversalTime());
+        Add(command, "IdempotencyKey", DbType.String, IdempotencyKey);
+        return command;
+    }
+
+    private static void Add(DbCommand command, string name, DbType type, object? value)
+    {
+        var parameter = command.CreateParameter();
+        parameter.ParameterName = name;
+        parameter.DbType = type;
+        parameter.Value = value ?? DBNull.Value;
+        command.Parameters.Add(parameter);
+    }
+}

@@ -1,0 +1,44 @@
+using System.Data.Common;
+
+namespace Notifications.Client;
+
+/// <summary>The enqueue on SQL Server.</summary>
+internal static class SqlServerOutbox
+{
+    public static async Task<long> EnqueueAsync(DbTransaction transaction, OutboxValues values, string schema, CancellationToken cancellationToken)
+    {
+        string sql = values.IdempotencyKey is null ? InsertSql(schema) : InsertOnceSql(schema);
+        await using var command = values.Command(transaction, sql);
+        return (long)(await command.ExecuteScalarAsync(cancellationToken))!;
+    }
+
+    /// <summary>The plain insert, reachable by the T-SQL parser tests.</summary>
+    internal static string InsertSql(string schema) => $"""
+        INSERT INTO [{schema}].[outbox] ({OutboxValues.Columns})
+        OUTPUT INSERTED.id VALUES ({OutboxValues.Parameters});
+        """;
+
+    /// <summary>
+    /// The insert with an idempotency key. The look-up takes UPDLOCK + HOLDLOCK (serializable) on the key, or,
+    /// when the key is absent, on its key range: a second transaction with the same key blocks on that look-up
+    /// (update locks exclude each other) until the first commits, then reads its id, or rolls back, then takes
+    /// the key itself. Without HOLDLOCK both could find no row and the second would fail on the primary key;
+    /// without UPDLOCK both would hold shared range locks and deadlock on their inserts. The locks are held
+    /// to the end of the caller's transaction. A locking read also ignores READ_COMMITTED_SNAPSHOT's versions.
+    /// </summary>
+    internal static string InsertOnceSql(string schema) => $"""
+        SET NOCOUNT ON;
+        DECLARE @id bigint;
+        SELECT @id = notification_id FROM [{schema}].[idempotency_key] WITH (UPDLOCK, HOLDLOCK)
+        WHERE idempotency_key = @IdempotencyKey;
+        IF @id IS NULL
+        BEGIN
+            DECLARE @inserted TABLE (id bigint NOT NULL);
+            INSERT INTO [{schema}].[outbox] ({OutboxValues.Columns})
+            OUTPUT INSERTED.id INTO @inserted VALUES ({OutboxValues.Parameters});
+            SELECT @id = id FROM @inserted;
+            INSERT INTO [{schema}].[idempotency_key] (idempotency_key, notification_id) VALUES (@IdempotencyKey, @id);
+        END;
+        SELECT @id;
+        """;
+}

@@ -1,0 +1,7 @@
+namespace Notifications.Samples.Orders;
+
+/// <summary>
+/// An order to place. <paramref name="SimulateFailure"/> makes the business step fail after the enqueue, so
+/// the transaction rolls back: the order and its notification disappear together.
+/// </summary>
+internal sealed record OrderRequest(string Recipient, string Item, string? IdempotencyKey = null, bool SimulateFailure = false);
