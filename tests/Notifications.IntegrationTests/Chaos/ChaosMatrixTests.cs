@@ -9,6 +9,7 @@ namespace Notifications.IntegrationTests.Chaos;
 /// Each verdict is appended to .run/chaos/results.tsv for the table scripts/chaos prints.
 /// </summary>
 [Collection("services")]
+[Trait("Category", "Outage")]
 public sealed class ChaosMatrixTests
 {
     private static readonly int[] FastSubset = [2, 3, 7, 9, 13, 16, 23, 24];

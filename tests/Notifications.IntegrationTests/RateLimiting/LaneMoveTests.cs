@@ -11,6 +11,7 @@ namespace Notifications.IntegrationTests.RateLimiting;
 /// items, already moved, were moved again; the stale copies spent the domain's slots).
 /// </summary>
 [Collection("services")]
+[Trait("Category", "Outage")]
 public sealed class LaneMoveTests(ITestOutputHelper output)
 {
     private const string Limited = "limited.test";

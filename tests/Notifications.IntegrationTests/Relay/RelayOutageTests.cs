@@ -14,6 +14,7 @@ namespace Notifications.IntegrationTests.Relay;
 /// delivery resumes by itself once the relay is back.
 /// </summary>
 [Collection("services")]
+[Trait("Category", "Outage")]
 public sealed class RelayOutageTests
 {
     private const int Before = 500;
