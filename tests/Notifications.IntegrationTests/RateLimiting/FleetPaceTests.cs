@@ -1,0 +1,80 @@
+using Notifications.Consumer.RateLimiting;
+using Notifications.IntegrationTests.Infrastructure;
+using Notifications.IntegrationTests.Pipeline;
+using Notifications.IntegrationTests.Shutdown;
+using Xunit.Abstractions;
+
+namespace Notifications.IntegrationTests.RateLimiting;
+
+/// <summary>
+/// The fleet's pace at the SMTP server second by second (issue 16, item 5): several consumer processes, a limited domain
+/// with a backlog in its lane while another domain floods the work queue. No sliding second at the sink holds more than
+/// the limit × 1.1 + 5 of the limited domain (no burst when the other traffic ends), and every whole second from its first
+/// arrival holds at least 90 % of the limit (not starved while the other domain flows).
+/// </summary>
+[Collection("services")]
+public sealed class FleetPaceTests(ITestOutputHelper output)
+{
+    private const string Limited = "paced.test";
+    private const string Free = "free.test";
+    private const int Limit = 50;
+    private const int Backlog = 400;   // 8 s at the limit
+    private const int Others = 4_000;
+    private static readonly TimeSpan Second = TimeSpan.FromSeconds(1);
+    private static readonly TimeSpan Patience = TimeSpan.FromSeconds(90);
+
+    [Theory]
+    [InlineData(2)]
+    [InlineData(4)]
+    public async Task ConsumerProcesses_LimitedDomainWhileAnotherFloods_NoSecondAboveTheLimitAndNoneStarved(int processes)
+    {
+        var db = await TestDatabase.CleanAsync();
+        await SinkArrivals.ClearLimitsAsync();
+        await using var broker = await TestBroker.CreateAsync();
+        broker.Owns(RateLimitLanes.QueueName(broker.Options, Limited));
+        await using var sink = await SmtpSink.StartAsync();
+        // The limited domain's rows first (its lane has a backlog from the start), then the flood of the other domain:
+        // prefetched by the consumers in envelopes of 50, thousands of items ahead of anything the lane lets in.
+        var ids = (await SinkArrivals.InsertAsync(Backlog, every: 1, limitedPerEvery: 1, Limited, Free)).ToList();
+        ids.AddRange(await SinkArrivals.InsertAsync(Others, every: 1, limitedPerEvery: 0, Limited, Free));
+        (string, string)[] settings =
+        [
+            ("Smtp:Host", sink.Host), ("Smtp:Port", sink.Port.ToString(System.Globalization.CultureInfo.InvariantCulture)),
+            ("Smtp:Security", "None"), ("Consumer:Handlers", "16"), ($"RateLimits:Domains:{Limited}", $"{Limit}/s"),
+        ];
+        var consumers = Enumerable.Range(0, processes).Select(_ => WorkerProcess.Start("Consumer", broker, settings)).ToList();
+        try
+        {
+            await using (await WorkerHost.StartProducerAsync(broker))
+            {
+                await consumers[0].WaitWhileRunningAsync(() => db.CountLogAsync("sent"), n => n >= ids.Count, Patience, "all delivered");
+                await sink.WaitForMessagesAsync(ids.Count, Patience);
+            }
+        }
+        finally
+        {
+            foreach (var consumer in consumers)
+            {
+                await consumer.DisposeAsync();
+            }
+        }
+
+        var arrivals = SinkArrivals.ByDomain(sink);
+        var limited = arrivals[Limited];
+        var free = arrivals[Free];
+        var perSecond = SinkArrivals.PerSecond(limited, limited[0], limited[^1]);
+        int busiest = SinkArrivals.MostInAnyWindow(limited, Second);
+        output.WriteLine($"{processes} consumers, limit {Limit}/s; load average {File.ReadAllText("/proc/loadavg").Trim()}");
+        output.WriteLine($"{Limited} per whole second from its first arrival: {string.Join(' ', perSecond)}; most in a sliding second: {busiest}");
+        output.WriteLine($"{Free} per second over the same seconds: {string.Join(' ', SinkArrivals.PerSecond(free, limited[0], limited[^1]))}; "
+            + $"its last arrival {(free[^1] - limited[0]).TotalSeconds:F1} s after the first {Limited}");
+
+        Assert.True(busiest <= (Limit * 1.1) + 5, $"{busiest} {Limited} messages reached the relay within one second (limit {Limit}/s)");
+        // The other domain flowed for at least the first three of those seconds: the test measures the pace while it floods.
+        Assert.True(free[^1] >= limited[0] + (3 * Second), $"the other domain was through {(free[^1] - limited[0]).TotalSeconds:F1} s after the first {Limited}");
+        Assert.All(perSecond, n => Assert.True(n >= Limit * 0.9, $"a second with only {n} {Limited} messages: {string.Join(' ', perSecond)}"));
+        PipelineTests.AssertExactlyOnce(ids, sink.CountByNotificationId());
+        Assert.Empty(await broker.DrainDeadLettersAsync());
+        Assert.Equal(0u, await broker.CountAsync(RateLimitLanes.QueueName(broker.Options, Limited)));
+    }
+}
