@@ -3,7 +3,8 @@ using Notifications.Consumer.Sending;
 namespace Notifications.Consumer.RateLimiting;
 
 /// <summary>
-/// Around a handler's sender: every send waits for its slot under <c>RateLimits:Relay</c> (when set), and a
+/// Around a handler's sender: every send waits for its slot under <c>RateLimits:Relay</c> (when set), a send to a
+/// limited domain spends the domain's slot held for it (or waits for a new one) right before the transaction, and a
 /// "slow down" reply lowers the rate of its destination for the whole fleet — the recipient's domain when that
 /// domain has a limit, else the relay when it has one. The reply itself is rethrown unchanged (the message
 /// takes the ordinary retry path).
@@ -15,6 +16,11 @@ internal sealed class RateLimitedEmailSender(IEmailSender inner, FleetRateLimite
         if (settings.Relay is { } relay)
         {
             await limiter.WaitAsync(RateLimitSettings.RelayKey, relay, cancellationToken);
+        }
+
+        if (RateLimitSettings.DomainOf(message.To) is { } domain && settings.Domains.TryGetValue(domain, out var rate))
+        {
+            await limiter.SpendAsync(RateLimitSettings.DomainKey(domain), rate, cancellationToken);
         }
 
         try

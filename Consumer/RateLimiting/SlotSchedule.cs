@@ -3,18 +3,30 @@ namespace Notifications.Consumer.RateLimiting;
 /// <summary>
 /// One limit's slots as this process holds them: the current lease from the database, handed out one slot
 /// at a time in order, each at its own moment (first slot + k × interval), so the process sends at the
-/// fleet's pace and never early. A new lease is taken when the current one is used up, or when its slots are more
-/// than one lease's span overdue (left over while idle: using them all now would be a burst beyond GCRA's tolerance).
+/// fleet's pace and never early. A slot more than one lease's span overdue is given up, never spent late: a process
+/// that comes late to its slots (idle, or stalled) would otherwise send them all at once, on top of the slots due now —
+/// a burst beyond GCRA's tolerance. So every send under the limit happens between its slot's moment and one lease's
+/// span after it, and any one second holds at most rate × (1 s + span) + 1 sends for the whole fleet. A new lease is
+/// taken when the current one is used up or given up.
+/// A rate-limit lane takes a slot when it lets a message in and holds it for that message's send: the handler spends a
+/// held slot right before the SMTP transaction (<see cref="TrySpendHeld"/>) while it is within that span of its moment,
+/// else it takes a new one — a message delayed on its way (the delivery-log check, a busy machine) never sends late.
 /// </summary>
 internal sealed class SlotSchedule(TimeProvider time) : IDisposable
 {
     private readonly SemaphoreSlim _gate = new(1, 1);
+    // Slots taken for messages on their way to their send, oldest first: when each is due and until when it may be spent.
+    private readonly Queue<(long Due, long Expires)> _held = new();
+    private readonly Lock _heldLock = new();
     private long _leasedAt;
     private Lease _lease;
     private int _next;
 
-    /// <summary>Takes the next slot (leasing more through <paramref name="lease"/> when none is left); returns how long until it is due.</summary>
-    public async ValueTask<TimeSpan> TakeAsync(Func<CancellationToken, Task<Lease>> lease, CancellationToken cancellationToken)
+    /// <summary>
+    /// Takes the next slot (leasing more through <paramref name="lease"/> when none is left); returns how long until it is due.
+    /// With <paramref name="hold"/> it is held for a send to spend (<see cref="TrySpendHeld"/>).
+    /// </summary>
+    public async ValueTask<TimeSpan> TakeAsync(Func<CancellationToken, Task<Lease>> lease, CancellationToken cancellationToken, bool hold = false)
     {
         await _gate.WaitAsync(cancellationToken);
         try
@@ -28,7 +40,13 @@ internal sealed class SlotSchedule(TimeProvider time) : IDisposable
                 _next = 0;
             }
 
-            var due = _lease.FirstIn + (_lease.Interval * _next++);
+            var due = _lease.FirstIn + (_lease.Interval * _next);
+            if (hold)
+            {
+                Hold(_next);
+            }
+
+            _next++;
             return due - time.GetElapsedTime(_leasedAt);
         }
         finally
@@ -37,7 +55,7 @@ internal sealed class SlotSchedule(TimeProvider time) : IDisposable
         }
     }
 
-    /// <summary>Takes the next slot only when this process holds it already and it is due: never waits, never leases.</summary>
+    /// <summary>Takes and holds the next slot only when this process holds it already and it is due: never waits, never leases.</summary>
     public bool TryTakeDue()
     {
         if (!_gate.Wait(0))
@@ -52,7 +70,7 @@ internal sealed class SlotSchedule(TimeProvider time) : IDisposable
                 return false;
             }
 
-            _next++;
+            Hold(_next++);
             return true;
         }
         finally
@@ -61,11 +79,62 @@ internal sealed class SlotSchedule(TimeProvider time) : IDisposable
         }
     }
 
+    /// <summary>Spends the oldest held slot that is due and still within a lease's span of its moment; false when there is none.</summary>
+    public bool TrySpendHeld()
+    {
+        long now = time.GetTimestamp();
+        lock (_heldLock)
+        {
+            while (_held.TryPeek(out var slot) && slot.Expires < now)
+            {
+                _held.Dequeue();
+            }
+
+            if (!_held.TryPeek(out var oldest) || oldest.Due > now)
+            {
+                return false;
+            }
+
+            _held.Dequeue();
+            return true;
+        }
+    }
+
     public void Dispose() => _gate.Dispose();
 
+    // Holds slot k of the current lease (under the gate).
+    private void Hold(int k)
+    {
+        long due = _leasedAt + Timestamp(_lease.FirstIn + (_lease.Interval * k));
+        long expires = due + Timestamp(_lease.Interval * _lease.Count);
+        lock (_heldLock)
+        {
+            while (_held.TryPeek(out var slot) && slot.Expires < time.GetTimestamp())
+            {
+                _held.Dequeue();
+            }
+
+            _held.Enqueue((due, expires));
+        }
+    }
+
+    private long Timestamp(TimeSpan span) => (long)(span.TotalSeconds * time.TimestampFrequency);
+
+    // Skips the slots more than one lease's span overdue; true when one is left.
     private bool HasCurrentSlot()
     {
-        var span = _lease.Interval * _lease.Count;
-        return _next < _lease.Count && time.GetElapsedTime(_leasedAt) <= _lease.FirstIn + span + span;
+        if (_next >= _lease.Count)
+        {
+            return false;
+        }
+
+        // Slot k is overdue by elapsed - (FirstIn + k × interval); stale while that exceeds the span.
+        var late = time.GetElapsedTime(_leasedAt) - _lease.FirstIn - (_lease.Interval * _lease.Count);
+        if (late > TimeSpan.Zero)
+        {
+            _next = (int)Math.Max(_next, Math.Min(_lease.Count, Math.Ceiling(late / _lease.Interval)));
+        }
+
+        return _next < _lease.Count;
     }
 }

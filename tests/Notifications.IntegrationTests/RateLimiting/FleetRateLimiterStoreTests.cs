@@ -144,8 +144,10 @@ public sealed class FleetRateLimiterStoreTests : IAsyncDisposable
         await Assert.ThrowsAsync<SmtpSendException>(() => sender.SendAsync(
             new EmailMessage(1, "someone@other.test", "s", "b", false, DateTimeOffset.UtcNow), CancellationToken.None));
 
+        // The send spent a slot of the domain (its row exists), and the reply slowed nothing down.
         await using var connection = await TestDatabase.OpenAsync();
-        Assert.Equal(0L, await connection.ExecuteScalarAsync<long>($"SELECT count(*) FROM {TestDatabase.Schema}.rate_limit"));
+        Assert.Equal(0L, await connection.ExecuteScalarAsync<long>($"SELECT count(*) FROM {TestDatabase.Schema}.rate_limit WHERE slow_until_us <> 0"));
+        Assert.Equal(1.0, await FactorAsync(RateLimitSettings.DomainKey("other.test")));
     }
 
     public async ValueTask DisposeAsync() => await _dataSource.DisposeAsync();

@@ -49,9 +49,12 @@ internal static class SinkArrivals
     }
 
     /// <summary>The most arrivals in any window of <paramref name="length"/> (sliding: each window starts at an arrival).</summary>
-    public static int MostInAnyWindow(IReadOnlyList<DateTime> sorted, TimeSpan length)
+    public static int MostInAnyWindow(IReadOnlyList<DateTime> sorted, TimeSpan length) => BusiestWindow(sorted, length).Count;
+
+    /// <summary>The window of <paramref name="length"/> with the most arrivals: how many, and when it starts.</summary>
+    public static (int Count, DateTime Start) BusiestWindow(IReadOnlyList<DateTime> sorted, TimeSpan length)
     {
-        int most = 0;
+        var busiest = (Count: 0, Start: default(DateTime));
         for (int first = 0, end = 0; first < sorted.Count; first++)
         {
             while (end < sorted.Count && sorted[end] < sorted[first] + length)
@@ -59,10 +62,27 @@ internal static class SinkArrivals
                 end++;
             }
 
-            most = Math.Max(most, end - first);
+            if (end - first > busiest.Count)
+            {
+                busiest = (end - first, sorted[first]);
+            }
         }
 
-        return most;
+        return busiest;
+    }
+
+    /// <summary>The longest time without any arrival within [<paramref name="from"/>, <paramref name="to"/>).</summary>
+    public static TimeSpan LongestGap(IEnumerable<DateTime> times, DateTime from, DateTime to)
+    {
+        var longest = TimeSpan.Zero;
+        var last = from;
+        foreach (var t in times.Where(t => t >= from && t < to).Order().Append(to))
+        {
+            longest = t - last > longest ? t - last : longest;
+            last = t;
+        }
+
+        return longest;
     }
 
     /// <summary>
