@@ -11,6 +11,7 @@ namespace Notifications.Consumer.RateLimiting;
 /// A rate-limit lane takes a slot when it lets a message in and holds it for that message's send: the handler spends a
 /// held slot right before the SMTP transaction (<see cref="TrySpendHeld"/>) while it is within that span of its moment,
 /// else it takes a new one — a message delayed on its way (the delivery-log check, a busy machine) never sends late.
+/// Slot moments come from the database's clock (<see cref="DatabaseClock"/>), so all processes agree on them.
 /// </summary>
 internal sealed class SlotSchedule(TimeProvider time) : IDisposable
 {
@@ -18,7 +19,9 @@ internal sealed class SlotSchedule(TimeProvider time) : IDisposable
     // Slots taken for messages on their way to their send, oldest first: when each is due and until when it may be spent.
     private readonly Queue<(long Due, long Expires)> _held = new();
     private readonly Lock _heldLock = new();
-    private long _leasedAt;
+    private readonly DatabaseClock _clock = new(time);
+    // The current lease's first slot as a timestamp of this process.
+    private long _firstAt;
     private Lease _lease;
     private int _next;
 
@@ -35,19 +38,19 @@ internal sealed class SlotSchedule(TimeProvider time) : IDisposable
             {
                 long before = time.GetTimestamp();
                 _lease = await lease(cancellationToken);
-                // The database's "now" lies within the round trip; its middle is the best guess of it here.
-                _leasedAt = before + ((time.GetTimestamp() - before) / 2);
+                _clock.Observe(_lease.FirstUs - (long)_lease.FirstIn.TotalMicroseconds, before, time.GetTimestamp());
+                _firstAt = _clock.ToTimestamp(_lease.FirstUs);
                 _next = 0;
             }
 
-            var due = _lease.FirstIn + (_lease.Interval * _next);
+            long due = Due(_next);
             if (hold)
             {
                 Hold(_next);
             }
 
             _next++;
-            return due - time.GetElapsedTime(_leasedAt);
+            return time.GetElapsedTime(time.GetTimestamp(), due);
         }
         finally
         {
@@ -65,7 +68,7 @@ internal sealed class SlotSchedule(TimeProvider time) : IDisposable
 
         try
         {
-            if (!HasCurrentSlot() || _lease.FirstIn + (_lease.Interval * _next) > time.GetElapsedTime(_leasedAt))
+            if (!HasCurrentSlot() || Due(_next) > time.GetTimestamp())
             {
                 return false;
             }
@@ -105,7 +108,7 @@ internal sealed class SlotSchedule(TimeProvider time) : IDisposable
     // Holds slot k of the current lease (under the gate).
     private void Hold(int k)
     {
-        long due = _leasedAt + Timestamp(_lease.FirstIn + (_lease.Interval * k));
+        long due = Due(k);
         long expires = due + Timestamp(_lease.Interval * _lease.Count);
         lock (_heldLock)
         {
@@ -118,6 +121,8 @@ internal sealed class SlotSchedule(TimeProvider time) : IDisposable
         }
     }
 
+    private long Due(int k) => _firstAt + Timestamp(_lease.Interval * k);
+
     private long Timestamp(TimeSpan span) => (long)(span.TotalSeconds * time.TimestampFrequency);
 
     // Skips the slots more than one lease's span overdue; true when one is left.
@@ -128,8 +133,8 @@ internal sealed class SlotSchedule(TimeProvider time) : IDisposable
             return false;
         }
 
-        // Slot k is overdue by elapsed - (FirstIn + k × interval); stale while that exceeds the span.
-        var late = time.GetElapsedTime(_leasedAt) - _lease.FirstIn - (_lease.Interval * _lease.Count);
+        // Slot k is overdue by (now - first) - k × interval; stale while that exceeds the span.
+        var late = time.GetElapsedTime(_firstAt) - (_lease.Interval * _lease.Count);
         if (late > TimeSpan.Zero)
         {
             _next = (int)Math.Max(_next, Math.Min(_lease.Count, Math.Ceiling(late / _lease.Interval)));
