@@ -16,6 +16,8 @@ internal sealed class PriorityReader<T>(ChannelReader<T> first, ChannelReader<T>
     {
         while (!(first.Completion.IsCompleted && then.Completion.IsCompleted))
         {
+            // As a channel's own reader: a cancelled wait ends even with items waiting (handlers stop taking at shutdown).
+            cancellationToken.ThrowIfCancellationRequested();
             if (first.TryPeek(out _) || then.TryPeek(out _))
             {
                 return true;
@@ -31,7 +33,6 @@ internal sealed class PriorityReader<T>(ChannelReader<T> first, ChannelReader<T>
 
             await Task.WhenAny(waits);
             await either.CancelAsync();
-            cancellationToken.ThrowIfCancellationRequested();
         }
 
         return false;
