@@ -1,4 +1,5 @@
 using Notifications.Consumer.RateLimiting;
+using Notifications.Shared.Hosting;
 using Notifications.IntegrationTests.Infrastructure;
 using Notifications.IntegrationTests.Pipeline;
 using Notifications.IntegrationTests.Shutdown;
@@ -76,6 +77,46 @@ public sealed class FleetPaceTests(ITestOutputHelper output)
         // The other domain flowed for at least the first three of those seconds: the test measures the pace while it floods.
         Assert.True(free[^1] >= limited[0] + (3 * Second), $"the other domain was through {(free[^1] - limited[0]).TotalSeconds:F1} s after the first {Limited}");
         Assert.All(perSecond, n => Assert.True(n >= Limit * 0.9, $"a second with only {n} {Limited} messages: {string.Join(' ', perSecond)}"));
+        PipelineTests.AssertExactlyOnce(ids, sink.CountByNotificationId());
+        Assert.Empty(await broker.DrainDeadLettersAsync());
+        Assert.Equal(0u, await broker.CountAsync(RateLimitLanes.QueueName(broker.Options, Limited)));
+    }
+
+    /// <summary>
+    /// A rate limit and a relay outage together (issue 16, item 8), with the product's breaker and retry delays: the relay
+    /// down for 5 s while the limited domain has a backlog. Nothing is dead-lettered or sent twice, and when the breaker
+    /// lets sends through again the backlog resumes at the limit — no second at the server above limit × 1.1 + 5.
+    /// </summary>
+    [Fact]
+    public async Task RelayDownWhileALaneHasABacklog_ResumesAtTheLimitWithoutABurst_NothingLostOrDoubled()
+    {
+        var db = await TestDatabase.CleanAsync();
+        await SinkArrivals.ClearLimitsAsync();
+        await using var broker = await TestBroker.CreateAsync(retryDelays: new RabbitMqOptions().RetryDelays);
+        broker.Owns(RateLimitLanes.QueueName(broker.Options, Limited));
+        await using var sink = await SmtpSink.StartAsync();
+        var ids = await SinkArrivals.InsertAsync(Backlog, every: 1, limitedPerEvery: 1, Limited, Free);
+        DateTime back;
+
+        await using (await WorkerHost.StartConsumerAsync(broker, sink, ($"RateLimits:Domains:{Limited}", $"{Limit}/s")))
+        await using (await WorkerHost.StartProducerAsync(broker))
+        {
+            await Eventually.WaitAsync(() => db.CountLogAsync("sent"), n => n >= 50, Patience, "the first second delivered");
+            await sink.StopAsync();
+            var down = DateTime.UtcNow;
+            await Eventually.WaitAsync(() => Task.FromResult(DateTime.UtcNow), now => now >= down + TimeSpan.FromSeconds(5), Patience, "relay down 5 s");
+            await sink.RestartAsync();
+            back = DateTime.UtcNow;
+            await Eventually.WaitAsync(() => db.CountLogAsync("sent"), n => n == ids.Count, Patience, "all delivered");
+        }
+
+        var limited = SinkArrivals.ByDomain(sink)[Limited];
+        var after = limited.Where(t => t >= back).ToList();
+        int busiest = SinkArrivals.MostInAnyWindow(limited, Second);
+        output.WriteLine($"{Limited} per second from the relay's return: {string.Join(' ', SinkArrivals.PerSecond(after, back, after[^1]))}; "
+            + $"most in a sliding second: {busiest}; load average {File.ReadAllText("/proc/loadavg").Trim()}");
+
+        Assert.True(busiest <= (Limit * 1.1) + 5, $"{busiest} {Limited} messages reached the relay within one second (limit {Limit}/s)");
         PipelineTests.AssertExactlyOnce(ids, sink.CountByNotificationId());
         Assert.Empty(await broker.DrainDeadLettersAsync());
         Assert.Equal(0u, await broker.CountAsync(RateLimitLanes.QueueName(broker.Options, Limited)));
