@@ -73,12 +73,14 @@ internal sealed class ConsumerService(
             Array.ForEach(channels, c => c.Acks.Reset());
             return Task.CompletedTask;
         };
-        await lanes.StartAsync(connection, standard.Work.Writer, outbound, stoppingToken);
+        await lanes.StartAsync(connection, outbound, stoppingToken);
         ConsumerLog.Started(_logger, _options.Handlers, _options.Channels, _options.Prefetch, _options.DeliveryMode, _options.Sender);
         ConsumerLog.UrgentLane(_logger, _rabbit.UrgentQueue, _options.UrgentHandlers, _options.UrgentPrefetch);
 
         using var abort = new CancellationTokenSource();
-        var handlers = Enumerable.Range(0, _options.Handlers).Select(_ => RunHandlerAsync(standard.Work.Reader, handler, stoppingToken, abort.Token))
+        // The standard lane's handlers take a message a rate-limit lane let in (its slot is due) before the prefetched backlog.
+        var standardWork = new PriorityReader<Delivery>(lanes.Admitted, standard.Work.Reader);
+        var handlers = Enumerable.Range(0, _options.Handlers).Select(_ => RunHandlerAsync(standardWork, handler, stoppingToken, abort.Token))
             .Concat(Enumerable.Range(0, _options.UrgentHandlers).Select(_ => RunHandlerAsync(urgent.Work.Reader, urgentHandler, stoppingToken, abort.Token)))
             .ToArray();
         await SuperviseAsync(connection, channels, outbound, stoppingToken);

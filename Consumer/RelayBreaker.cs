@@ -10,7 +10,8 @@ namespace Notifications.Consumer;
 /// <summary>
 /// The relay's circuit breaker: one Polly pipeline (circuit breaker around a send timeout), built at start-up
 /// from <see cref="RelayOptions"/> and shared by every handler of the process. Only relay-level failures
-/// count — a transient failure, a timeout, a connection lost after the final "." — never a 5xx for one message.
+/// count — a transient failure, a timeout, a connection lost after the final "." — never a 5xx for one message, nor a
+/// "slow down" reply to a destination with a rate limit (<see cref="SmtpSendException.HandledByRateLimiter"/>).
 /// </summary>
 internal sealed class RelayBreaker
 {
@@ -37,7 +38,8 @@ internal sealed class RelayBreaker
                 MinimumThroughput = Options.MinimumThroughput,
                 SamplingDuration = Options.SamplingDuration,
                 BreakDuration = Options.BreakDuration,
-                ShouldHandle = new PredicateBuilder().Handle<Exception>(IsRelayFailure),
+                // A slow-down reply the rate limiter took up is its business: the relay answered (Polly counts it as a success).
+                ShouldHandle = new PredicateBuilder().Handle<Exception>(ex => IsRelayFailure(ex) && ex is not SmtpSendException { HandledByRateLimiter: true }),
                 StateProvider = _state,
                 OnOpened = args => Opened(args.Outcome.Exception),
                 OnHalfOpened = _ => Changed(CircuitState.HalfOpen),

@@ -34,18 +34,23 @@ internal sealed partial class FleetRateLimiter : IDisposable
     }
 
     /// <summary>Returns when this process may make one send under the limit <paramref name="key"/> at <paramref name="rate"/>.</summary>
-    public async Task WaitAsync(string key, Rate rate, CancellationToken cancellationToken)
-    {
-        var schedule = _schedules.GetOrAdd(key, _ => new SlotSchedule(_time));
-        var wait = await schedule.TakeAsync(token => LeaseAsync(key, rate, token), cancellationToken);
-        if (wait > TimeSpan.Zero)
-        {
-            await Task.Delay(wait, _time, cancellationToken);
-        }
-    }
+    public Task WaitAsync(string key, Rate rate, CancellationToken cancellationToken) => TakeAsync(key, rate, hold: false, cancellationToken);
 
-    /// <summary>Takes a slot of <paramref name="key"/> this process already holds and that is due now; false when it would have to wait.</summary>
-    public bool TryTakeDue(string key) => _schedules.TryGetValue(key, out var schedule) && schedule.TryTakeDue();
+    /// <summary>
+    /// A rate-limit lane letting a message in: returns when the next slot of <paramref name="key"/> is due, and holds that
+    /// slot for the message's send (<see cref="SpendAsync"/>).
+    /// </summary>
+    public Task HoldAsync(string key, Rate rate, CancellationToken cancellationToken) => TakeAsync(key, rate, hold: true, cancellationToken);
+
+    /// <summary>Takes and holds a slot of <paramref name="key"/> this process already holds and that is due now; false when it would have to wait.</summary>
+    public bool TryHoldDue(string key) => _schedules.TryGetValue(key, out var schedule) && schedule.TryTakeDue();
+
+    /// <summary>
+    /// Right before a send under the limit <paramref name="key"/>: spends a slot held for it while still fresh (at most a
+    /// lease's span past its moment); else takes a new one and returns when it is due.
+    /// </summary>
+    public Task SpendAsync(string key, Rate rate, CancellationToken cancellationToken) =>
+        _schedules.TryGetValue(key, out var schedule) && schedule.TrySpendHeld() ? Task.CompletedTask : WaitAsync(key, rate, cancellationToken);
 
     /// <summary>
     /// The destination behind <paramref name="key"/> answered "slow down": its rate goes down for the whole fleet for
@@ -76,6 +81,16 @@ internal sealed partial class FleetRateLimiter : IDisposable
         foreach (var schedule in _schedules.Values)
         {
             schedule.Dispose();
+        }
+    }
+
+    private async Task TakeAsync(string key, Rate rate, bool hold, CancellationToken cancellationToken)
+    {
+        var schedule = _schedules.GetOrAdd(key, _ => new SlotSchedule(_time));
+        var wait = await schedule.TakeAsync(token => LeaseAsync(key, rate, token), cancellationToken, hold);
+        if (wait > TimeSpan.Zero)
+        {
+            await Task.Delay(wait, _time, cancellationToken);
         }
     }
 
@@ -114,15 +129,15 @@ internal sealed partial class FleetRateLimiter : IDisposable
         }
     }
 
-    [LoggerMessage(Level = LogLevel.Warning, Message = "Rate limit {Key} slowed down: interval × {Factor} for {HoldFor} after \"{Reply}\"")]
+    [LoggerMessage(EventId = 4110, Level = LogLevel.Warning, Message = "Rate limit {Key} slowed down: interval × {Factor} for {HoldFor} after \"{Reply}\"")]
     private static partial void LogSlowedDown(ILogger logger, string key, double factor, TimeSpan holdFor, string reply);
 
-    [LoggerMessage(Level = LogLevel.Warning, Message = "Rate limit {Key}: could not record a slow-down in the database")]
+    [LoggerMessage(EventId = 4111, Level = LogLevel.Warning, Message = "Rate limit {Key}: could not record a slow-down in the database")]
     private static partial void LogSlowDownFailed(ILogger logger, string key, Exception exception);
 
-    [LoggerMessage(Level = LogLevel.Warning, Message = "Rate limit {Key}: no lease from the database; sends under this limit wait until it answers")]
+    [LoggerMessage(EventId = 4112, Level = LogLevel.Warning, Message = "Rate limit {Key}: no lease from the database; sends under this limit wait until it answers")]
     private static partial void LogLeaseFailed(ILogger logger, string key, Exception exception);
 
-    [LoggerMessage(Level = LogLevel.Information, Message = "Rate limit {Key}: leases again after {Failures} failed tries")]
+    [LoggerMessage(EventId = 4113, Level = LogLevel.Information, Message = "Rate limit {Key}: leases again after {Failures} failed tries")]
     private static partial void LogLeaseRecovered(ILogger logger, string key, int failures);
 }

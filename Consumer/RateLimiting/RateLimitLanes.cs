@@ -14,12 +14,19 @@ namespace Notifications.Consumer.RateLimiting;
 /// own queue on the broker — it holds no handler, no prefetch slot of the work queue, spends no attempt — and every
 /// other domain flows past it. A message that finds a slot this process holds already due (the domain is below its
 /// rate) is sent at once, without the detour.
+/// A message let in goes to <see cref="Admitted"/>, which the handlers read before the work queue's prefetched backlog,
+/// and a lane takes its next slot only when there is room there. The slot is held for the message and spent right
+/// before its SMTP transaction (<see cref="RateLimitedEmailSender"/>), or a new one taken if it went stale on the way
+/// (<see cref="SlotSchedule"/>): the pace at the relay neither lags behind the other traffic nor catches up in a burst.
 /// </summary>
 internal sealed partial class RateLimitLanes(
     RateLimitSettings settings, FleetRateLimiter limiter, RelayBreaker relay, RabbitMqOptions rabbit, ILogger<RateLimitLanes> logger) : IAsyncDisposable
 {
     private static readonly TimeSpan Tick = TimeSpan.FromSeconds(1);
     private readonly List<Lane> _lanes = [];
+    // Room for one message a lane: what is let in and not yet taken by a handler stays that small.
+    private readonly Channel<Delivery> _admitted = Channel.CreateBounded<Delivery>(
+        new BoundedChannelOptions(Math.Max(1, settings.Domains.Count)) { FullMode = BoundedChannelFullMode.Wait });
     private readonly CancellationTokenSource _stop = new();
     private Task _running = Task.CompletedTask;
     private OutboundPublisher? _outbound;
@@ -29,16 +36,22 @@ internal sealed partial class RateLimitLanes(
 
     /// <summary>
     /// The lane queue a message must wait in; null when it may be sent now — its domain has no limit, or a slot of the
-    /// domain this process holds is due (then that slot is taken).
+    /// domain this process holds is due (then that slot is taken and held for its send).
     /// </summary>
     public string? LaneFor(NotificationMessage message) =>
         settings.Domains.Count > 0 && message.Recipient is { } recipient && RateLimitSettings.DomainOf(recipient) is { } domain
-            && settings.Domains.ContainsKey(domain) && !limiter.TryTakeDue(RateLimitSettings.DomainKey(domain))
+            && settings.Domains.ContainsKey(domain) && !limiter.TryHoldDue(RateLimitSettings.DomainKey(domain))
             ? QueueName(rabbit, domain)
             : null;
 
-    /// <summary>Declares the lanes, starts consuming them and letting their messages into <paramref name="work"/> at their rate.</summary>
-    public async Task StartAsync(IConnection connection, ChannelWriter<Delivery> work, OutboundPublisher outbound, CancellationToken cancellationToken)
+    /// <summary>Messages let in, each with its domain's slot due now: the handlers take them before any other of the work queue's.</summary>
+    public ChannelReader<Delivery> Admitted => _admitted.Reader;
+
+    /// <summary>
+    /// Declares the lanes, starts consuming them and letting their messages into <see cref="Admitted"/> at their rate. An
+    /// envelope a lane receives goes back through <paramref name="outbound"/> as the work queue's do (see <see cref="EnvelopeSettlement"/>).
+    /// </summary>
+    public async Task StartAsync(IConnection connection, OutboundPublisher outbound, CancellationToken cancellationToken)
     {
         if (settings.Domains.Count == 0)
         {
@@ -69,7 +82,7 @@ internal sealed partial class RateLimitLanes(
             return Task.CompletedTask;
         };
         var stop = _stop.Token;
-        _running = Task.WhenAll(_lanes.Select(l => PumpAsync(l, work, stop)).Append(SuperviseAsync(connection, stop)));
+        _running = Task.WhenAll(_lanes.Select(l => PumpAsync(l, stop)).Append(SuperviseAsync(connection, stop)));
     }
 
     /// <summary>Stops taking from the lanes (shutdown); what they hold unacked goes back to the broker with their channels.</summary>
@@ -105,8 +118,9 @@ internal sealed partial class RateLimitLanes(
         ? settings.Options.LanePrefetch
         : (int)Math.Clamp(Math.Ceiling(rate.PerSecond), 10, 2_000);
 
-    // One message at a time: wait while the relay breaker turns sends away, then for the domain's slot, then hand it over.
-    private async Task PumpAsync(Lane lane, ChannelWriter<Delivery> work, CancellationToken stop)
+    // One message at a time: wait while the relay breaker turns sends away, then for room to hand it over, then for the
+    // domain's slot, and hand it over at once.
+    private async Task PumpAsync(Lane lane, CancellationToken stop)
     {
         try
         {
@@ -117,8 +131,9 @@ internal sealed partial class RateLimitLanes(
                     await Task.Delay(TimeSpan.FromMilliseconds(250), stop);
                 }
 
-                await limiter.WaitAsync(RateLimitSettings.DomainKey(lane.Domain), lane.Rate, stop);
-                await work.WriteAsync(delivery with { Admitted = true }, stop);
+                await _admitted.Writer.WaitToWriteAsync(stop);
+                await limiter.HoldAsync(RateLimitSettings.DomainKey(lane.Domain), lane.Rate, stop);
+                await _admitted.Writer.WriteAsync(delivery with { Admitted = true }, stop);
             }
         }
         catch (OperationCanceledException) when (stop.IsCancellationRequested)
@@ -152,7 +167,7 @@ internal sealed partial class RateLimitLanes(
         }
     }
 
-    [LoggerMessage(Level = LogLevel.Warning, Message = "Rate-limit lane of {Domain} failed; trying again")]
+    [LoggerMessage(EventId = 4114, Level = LogLevel.Warning, Message = "Rate-limit lane of {Domain} failed; trying again")]
     private static partial void LogLaneFailed(ILogger logger, string domain, Exception exception);
 
     private sealed class Lane(string domain, Rate rate, string queue, int prefetch)

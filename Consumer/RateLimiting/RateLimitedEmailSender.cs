@@ -3,10 +3,12 @@ using Notifications.Consumer.Sending;
 namespace Notifications.Consumer.RateLimiting;
 
 /// <summary>
-/// Around a handler's sender: every send waits for its slot under <c>RateLimits:Relay</c> (when set), and a
+/// Around a handler's sender: every send waits for its slot under <c>RateLimits:Relay</c> (when set), a send to a
+/// limited domain spends the domain's slot held for it (or waits for a new one) right before the transaction, and a
 /// "slow down" reply lowers the rate of its destination for the whole fleet — the recipient's domain when that
-/// domain has a limit, else the relay when it has one. The reply itself is rethrown unchanged (the message
-/// takes the ordinary retry path).
+/// domain has a limit, else the relay when it has one. The reply is rethrown marked
+/// <see cref="SmtpSendException.HandledByRateLimiter"/>: the message takes the ordinary retry path, and the relay breaker
+/// leaves the pacing to the limiter (it would otherwise stop every domain for its break, and the slow-down would end unseen).
 /// </summary>
 internal sealed class RateLimitedEmailSender(IEmailSender inner, FleetRateLimiter limiter, RateLimitSettings settings) : IEmailSender
 {
@@ -17,6 +19,11 @@ internal sealed class RateLimitedEmailSender(IEmailSender inner, FleetRateLimite
             await limiter.WaitAsync(RateLimitSettings.RelayKey, relay, cancellationToken);
         }
 
+        if (RateLimitSettings.DomainOf(message.To) is { } domain && settings.Domains.TryGetValue(domain, out var rate))
+        {
+            await limiter.SpendAsync(RateLimitSettings.DomainKey(domain), rate, cancellationToken);
+        }
+
         try
         {
             await inner.SendAsync(message, cancellationToken);
@@ -24,7 +31,7 @@ internal sealed class RateLimitedEmailSender(IEmailSender inner, FleetRateLimite
         catch (SmtpSendException ex) when (SlowDownReplies.IsSlowDown(ex) && Destination(message) is { } key)
         {
             await limiter.SlowDownAsync(key, ex.Message, cancellationToken);
-            throw;
+            throw new SmtpSendException(ex.Kind, ex.ReplyCode, ex.Message, ex) { HandledByRateLimiter = true };
         }
     }
 

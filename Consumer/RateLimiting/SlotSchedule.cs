@@ -3,18 +3,33 @@ namespace Notifications.Consumer.RateLimiting;
 /// <summary>
 /// One limit's slots as this process holds them: the current lease from the database, handed out one slot
 /// at a time in order, each at its own moment (first slot + k × interval), so the process sends at the
-/// fleet's pace and never early. A new lease is taken when the current one is used up, or when its slots are more
-/// than one lease's span overdue (left over while idle: using them all now would be a burst beyond GCRA's tolerance).
+/// fleet's pace and never early. A slot more than one lease's span overdue is given up, never spent late: a process
+/// that comes late to its slots (idle, or stalled) would otherwise send them all at once, on top of the slots due now —
+/// a burst beyond GCRA's tolerance. So every send under the limit happens between its slot's moment and one lease's
+/// span after it, and any one second holds at most rate × (1 s + span) + 1 sends for the whole fleet. A new lease is
+/// taken when the current one is used up or given up.
+/// A rate-limit lane takes a slot when it lets a message in and holds it for that message's send: the handler spends a
+/// held slot right before the SMTP transaction (<see cref="TrySpendHeld"/>) while it is within that span of its moment,
+/// else it takes a new one — a message delayed on its way (the delivery-log check, a busy machine) never sends late.
+/// Slot moments come from the database's clock (<see cref="DatabaseClock"/>), so all processes agree on them.
 /// </summary>
 internal sealed class SlotSchedule(TimeProvider time) : IDisposable
 {
     private readonly SemaphoreSlim _gate = new(1, 1);
-    private long _leasedAt;
+    // Slots taken for messages on their way to their send, oldest first: when each is due and until when it may be spent.
+    private readonly Queue<(long Due, long Expires)> _held = new();
+    private readonly Lock _heldLock = new();
+    private readonly DatabaseClock _clock = new(time);
+    // The current lease's first slot as a timestamp of this process.
+    private long _firstAt;
     private Lease _lease;
     private int _next;
 
-    /// <summary>Takes the next slot (leasing more through <paramref name="lease"/> when none is left); returns how long until it is due.</summary>
-    public async ValueTask<TimeSpan> TakeAsync(Func<CancellationToken, Task<Lease>> lease, CancellationToken cancellationToken)
+    /// <summary>
+    /// Takes the next slot (leasing more through <paramref name="lease"/> when none is left); returns how long until it is due.
+    /// With <paramref name="hold"/> it is held for a send to spend (<see cref="TrySpendHeld"/>).
+    /// </summary>
+    public async ValueTask<TimeSpan> TakeAsync(Func<CancellationToken, Task<Lease>> lease, CancellationToken cancellationToken, bool hold = false)
     {
         await _gate.WaitAsync(cancellationToken);
         try
@@ -23,13 +38,19 @@ internal sealed class SlotSchedule(TimeProvider time) : IDisposable
             {
                 long before = time.GetTimestamp();
                 _lease = await lease(cancellationToken);
-                // The database's "now" lies within the round trip; its middle is the best guess of it here.
-                _leasedAt = before + ((time.GetTimestamp() - before) / 2);
+                _clock.Observe(_lease.FirstUs - (long)_lease.FirstIn.TotalMicroseconds, before, time.GetTimestamp());
+                _firstAt = _clock.ToTimestamp(_lease.FirstUs);
                 _next = 0;
             }
 
-            var due = _lease.FirstIn + (_lease.Interval * _next++);
-            return due - time.GetElapsedTime(_leasedAt);
+            long due = Due(_next);
+            if (hold)
+            {
+                Hold(_next);
+            }
+
+            _next++;
+            return time.GetElapsedTime(time.GetTimestamp(), due);
         }
         finally
         {
@@ -37,7 +58,7 @@ internal sealed class SlotSchedule(TimeProvider time) : IDisposable
         }
     }
 
-    /// <summary>Takes the next slot only when this process holds it already and it is due: never waits, never leases.</summary>
+    /// <summary>Takes and holds the next slot only when this process holds it already and it is due: never waits, never leases.</summary>
     public bool TryTakeDue()
     {
         if (!_gate.Wait(0))
@@ -47,12 +68,12 @@ internal sealed class SlotSchedule(TimeProvider time) : IDisposable
 
         try
         {
-            if (!HasCurrentSlot() || _lease.FirstIn + (_lease.Interval * _next) > time.GetElapsedTime(_leasedAt))
+            if (!HasCurrentSlot() || Due(_next) > time.GetTimestamp())
             {
                 return false;
             }
 
-            _next++;
+            Hold(_next++);
             return true;
         }
         finally
@@ -61,11 +82,64 @@ internal sealed class SlotSchedule(TimeProvider time) : IDisposable
         }
     }
 
+    /// <summary>Spends the oldest held slot that is due and still within a lease's span of its moment; false when there is none.</summary>
+    public bool TrySpendHeld()
+    {
+        long now = time.GetTimestamp();
+        lock (_heldLock)
+        {
+            while (_held.TryPeek(out var slot) && slot.Expires < now)
+            {
+                _held.Dequeue();
+            }
+
+            if (!_held.TryPeek(out var oldest) || oldest.Due > now)
+            {
+                return false;
+            }
+
+            _held.Dequeue();
+            return true;
+        }
+    }
+
     public void Dispose() => _gate.Dispose();
 
+    // Holds slot k of the current lease (under the gate).
+    private void Hold(int k)
+    {
+        long due = Due(k);
+        long expires = due + Timestamp(_lease.Interval * _lease.Count);
+        lock (_heldLock)
+        {
+            while (_held.TryPeek(out var slot) && slot.Expires < time.GetTimestamp())
+            {
+                _held.Dequeue();
+            }
+
+            _held.Enqueue((due, expires));
+        }
+    }
+
+    private long Due(int k) => _firstAt + Timestamp(_lease.Interval * k);
+
+    private long Timestamp(TimeSpan span) => (long)(span.TotalSeconds * time.TimestampFrequency);
+
+    // Skips the slots more than one lease's span overdue; true when one is left.
     private bool HasCurrentSlot()
     {
-        var span = _lease.Interval * _lease.Count;
-        return _next < _lease.Count && time.GetElapsedTime(_leasedAt) <= _lease.FirstIn + span + span;
+        if (_next >= _lease.Count)
+        {
+            return false;
+        }
+
+        // Slot k is overdue by (now - first) - k × interval; stale while that exceeds the span.
+        var late = time.GetElapsedTime(_firstAt) - (_lease.Interval * _lease.Count);
+        if (late > TimeSpan.Zero)
+        {
+            _next = (int)Math.Max(_next, Math.Min(_lease.Count, Math.Ceiling(late / _lease.Interval)));
+        }
+
+        return _next < _lease.Count;
     }
 }

@@ -32,4 +32,10 @@ internal sealed class SmtpSendException : Exception
     public SmtpFailureKind Kind { get; }
 
     public int? ReplyCode { get; }
+
+    /// <summary>
+    /// A "slow down" reply the fleet's rate limiter took up: it lowered the rate of the destination's limit. The relay
+    /// answered, so the relay breaker does not count it as a relay failure; the message takes the ordinary retry path.
+    /// </summary>
+    public bool HandledByRateLimiter { get; init; }
 }

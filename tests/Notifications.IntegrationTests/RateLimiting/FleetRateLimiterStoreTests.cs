@@ -112,8 +112,12 @@ public sealed class FleetRateLimiterStoreTests : IAsyncDisposable
         string key = RateLimitSettings.DomainKey("slowdown.test");
         Assert.Equal(Interval, (await _store.LeaseAsync(key, 1, Interval, TimeSpan.Zero, CancellationToken.None)).Interval);
 
-        // The reply reaches the caller unchanged; the domain's interval doubles for everyone leasing it.
-        Assert.Same(reply, await Assert.ThrowsAsync<SmtpSendException>(() => sender.SendAsync(email, CancellationToken.None)));
+        // The reply reaches the caller, marked as the limiter's (the relay breaker leaves it alone); the domain's interval
+        // doubles for everyone leasing it.
+        var thrown = await Assert.ThrowsAsync<SmtpSendException>(() => sender.SendAsync(email, CancellationToken.None));
+        Assert.True(thrown.HandledByRateLimiter);
+        Assert.Same(reply, thrown.InnerException);
+        Assert.Equal((SmtpFailureKind.Transient, 451, reply.Message), (thrown.Kind, thrown.ReplyCode, thrown.Message));
         Assert.Equal(2.0, await FactorAsync(key));
         Assert.Equal(2 * Interval, (await _store.LeaseAsync(key, 1, Interval, TimeSpan.Zero, CancellationToken.None)).Interval);
 
@@ -141,11 +145,14 @@ public sealed class FleetRateLimiterStoreTests : IAsyncDisposable
         await using var sender = new RateLimitedEmailSender(
             new FailingSender(new SmtpSendException(SmtpFailureKind.Transient, 450, "RCPT TO: 450 4.2.1 Mailbox busy")), limiter, settings);
 
-        await Assert.ThrowsAsync<SmtpSendException>(() => sender.SendAsync(
+        var thrown = await Assert.ThrowsAsync<SmtpSendException>(() => sender.SendAsync(
             new EmailMessage(1, "someone@other.test", "s", "b", false, DateTimeOffset.UtcNow), CancellationToken.None));
 
+        // The send spent a slot of the domain (its row exists), and the reply slowed nothing down.
+        Assert.False(thrown.HandledByRateLimiter);
         await using var connection = await TestDatabase.OpenAsync();
-        Assert.Equal(0L, await connection.ExecuteScalarAsync<long>($"SELECT count(*) FROM {TestDatabase.Schema}.rate_limit"));
+        Assert.Equal(0L, await connection.ExecuteScalarAsync<long>($"SELECT count(*) FROM {TestDatabase.Schema}.rate_limit WHERE slow_until_us <> 0"));
+        Assert.Equal(1.0, await FactorAsync(RateLimitSettings.DomainKey("other.test")));
     }
 
     public async ValueTask DisposeAsync() => await _dataSource.DisposeAsync();

@@ -35,6 +35,56 @@ internal static class SinkArrivals
     public static double RateWithin(IReadOnlyList<DateTime> times, DateTime from, TimeSpan length) =>
         times.Count(t => t >= from && t < from + length) / length.TotalSeconds;
 
+    /// <summary>Arrivals in each whole second [<paramref name="from"/> + k s, + 1 s) that ends by <paramref name="to"/>.</summary>
+    public static int[] PerSecond(IReadOnlyList<DateTime> times, DateTime from, DateTime to)
+    {
+        int seconds = (int)Math.Floor((to - from).TotalSeconds);
+        var counts = new int[Math.Max(0, seconds)];
+        foreach (var t in times.Where(t => t >= from && t < from.AddSeconds(seconds)))
+        {
+            counts[(int)((t - from).Ticks / TimeSpan.TicksPerSecond)]++;
+        }
+
+        return counts;
+    }
+
+    /// <summary>The most arrivals in any window of <paramref name="length"/> (sliding: each window starts at an arrival).</summary>
+    public static int MostInAnyWindow(IReadOnlyList<DateTime> sorted, TimeSpan length) => BusiestWindow(sorted, length).Count;
+
+    /// <summary>The window of <paramref name="length"/> with the most arrivals: how many, and when it starts.</summary>
+    public static (int Count, DateTime Start) BusiestWindow(IReadOnlyList<DateTime> sorted, TimeSpan length)
+    {
+        var busiest = (Count: 0, Start: default(DateTime));
+        for (int first = 0, end = 0; first < sorted.Count; first++)
+        {
+            while (end < sorted.Count && sorted[end] < sorted[first] + length)
+            {
+                end++;
+            }
+
+            if (end - first > busiest.Count)
+            {
+                busiest = (end - first, sorted[first]);
+            }
+        }
+
+        return busiest;
+    }
+
+    /// <summary>The longest time without any arrival within [<paramref name="from"/>, <paramref name="to"/>).</summary>
+    public static TimeSpan LongestGap(IEnumerable<DateTime> times, DateTime from, DateTime to)
+    {
+        var longest = TimeSpan.Zero;
+        var last = from;
+        foreach (var t in times.Where(t => t >= from && t < to).Order().Append(to))
+        {
+            longest = t - last > longest ? t - last : longest;
+            last = t;
+        }
+
+        return longest;
+    }
+
     /// <summary>
     /// Inserts notifications in one statement, interleaved: of every <paramref name="every"/> rows, the first
     /// <paramref name="limitedPerEvery"/> go to <paramref name="limitedDomain"/>, the rest to <paramref name="freeDomain"/>.

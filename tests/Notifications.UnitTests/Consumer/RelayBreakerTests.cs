@@ -85,6 +85,20 @@ public sealed class RelayBreakerTests : IDisposable
     }
 
     [Fact]
+    public async Task SendAsync_SlowDownRepliesTheRateLimiterTookUp_LeaveTheBreakerClosed()
+    {
+        await FailAsync(20, new SmtpSendException(SmtpFailureKind.Transient, 452, "RCPT TO: 452 slow down") { HandledByRateLimiter = true });
+
+        Assert.Equal(CircuitState.Closed, _breaker.State);
+        Assert.False(_breaker.IsRejecting);
+        // The same reply for a destination without a limit is the relay's: it opens the breaker (those 20 were
+        // successes for it, so they are let out of the sampling window first).
+        _time.Advance(TimeSpan.FromSeconds(11));
+        await FailAsync(4, new SmtpSendException(SmtpFailureKind.Transient, 452, "RCPT TO: 452 slow down"));
+        Assert.Equal(CircuitState.Open, _breaker.State);
+    }
+
+    [Fact]
     public async Task SendAsync_ConnectionLostAfterTheDot_CountsAgainstTheRelay()
     {
         await FailAsync(4, new SmtpSendException(SmtpFailureKind.Unknown, null, "lost after the final '.'"));

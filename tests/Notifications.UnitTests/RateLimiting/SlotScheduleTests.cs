@@ -58,6 +58,36 @@ public sealed class SlotScheduleTests
         Assert.Equal(TimeSpan.FromMilliseconds(10), wait);
     }
 
+    [Fact]
+    public async Task TryTakeDue_SlotsMoreThanALeaseSpanOverdue_AreGivenUpNotSentInABurst()
+    {
+        using var schedule = new SlotSchedule(_time);
+        await schedule.TakeAsync(LeaseAsync, CancellationToken.None);   // slot 0 (10 ms)
+
+        // At 31 ms slot 1 (15 ms) is 16 ms late, more than the lease's span of 15 ms; slot 2 (20 ms) is 11 ms late.
+        _time.Advance(TimeSpan.FromMilliseconds(31));
+        Assert.True(schedule.TryTakeDue());    // slot 2
+        Assert.False(schedule.TryTakeDue());   // slot 1 was given up, not sent with slot 2
+        Assert.Equal(1, _leases);
+    }
+
+    [Fact]
+    public async Task TrySpendHeld_AHeldSlotOnceDueAndUntilALeaseSpanLate_NeverASlotTakenWithoutHolding()
+    {
+        using var schedule = new SlotSchedule(_time);
+        await schedule.TakeAsync(LeaseAsync, CancellationToken.None);   // slot 0 (10 ms), for a send at once: not held
+        await schedule.TakeAsync(LeaseAsync, CancellationToken.None, hold: true);   // slot 1 (15 ms), held
+        Assert.False(schedule.TrySpendHeld());   // not due yet
+
+        _time.Advance(TimeSpan.FromMilliseconds(15));
+        Assert.True(schedule.TrySpendHeld());
+        Assert.False(schedule.TrySpendHeld());   // spent once
+
+        await schedule.TakeAsync(LeaseAsync, CancellationToken.None, hold: true);   // slot 2 (20 ms)
+        _time.Advance(TimeSpan.FromMilliseconds(5 + 15 + 1));   // more than the lease's span of 15 ms past its moment
+        Assert.False(schedule.TrySpendHeld());
+    }
+
     private Task<Lease> LeaseAsync(CancellationToken cancellationToken)
     {
         _leases++;

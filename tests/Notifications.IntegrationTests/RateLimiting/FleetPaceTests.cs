@@ -1,0 +1,124 @@
+using Notifications.Consumer.RateLimiting;
+using Notifications.Shared.Hosting;
+using Notifications.IntegrationTests.Infrastructure;
+using Notifications.IntegrationTests.Pipeline;
+using Notifications.IntegrationTests.Shutdown;
+using Xunit.Abstractions;
+
+namespace Notifications.IntegrationTests.RateLimiting;
+
+/// <summary>
+/// The fleet's pace at the SMTP server second by second (issue 16, item 5): several consumer processes, a limited domain
+/// with a backlog in its lane while another domain floods the work queue. No sliding second at the sink holds more than
+/// the limit × 1.1 + 5 of the limited domain (no burst when the other traffic ends), and every whole second from its first
+/// arrival holds at least 90 % of the limit (not starved while the other domain flows).
+/// </summary>
+[Collection("services")]
+public sealed class FleetPaceTests(ITestOutputHelper output)
+{
+    private const string Limited = "paced.test";
+    private const string Free = "free.test";
+    private const int Limit = 50;
+    private const int Backlog = 400;   // 8 s at the limit
+    private const int Others = 4_000;
+    private static readonly TimeSpan Second = TimeSpan.FromSeconds(1);
+    private static readonly TimeSpan Patience = TimeSpan.FromSeconds(90);
+
+    [Theory]
+    [InlineData(2)]
+    [InlineData(4)]
+    public async Task ConsumerProcesses_LimitedDomainWhileAnotherFloods_NoSecondAboveTheLimitAndNoneStarved(int processes)
+    {
+        var db = await TestDatabase.CleanAsync();
+        await SinkArrivals.ClearLimitsAsync();
+        await using var broker = await TestBroker.CreateAsync();
+        broker.Owns(RateLimitLanes.QueueName(broker.Options, Limited));
+        await using var sink = await SmtpSink.StartAsync();
+        // The limited domain's rows first (its lane has a backlog from the start), then the flood of the other domain:
+        // prefetched by the consumers in envelopes of 50, thousands of items ahead of anything the lane lets in.
+        var ids = (await SinkArrivals.InsertAsync(Backlog, every: 1, limitedPerEvery: 1, Limited, Free)).ToList();
+        ids.AddRange(await SinkArrivals.InsertAsync(Others, every: 1, limitedPerEvery: 0, Limited, Free));
+        (string, string)[] settings =
+        [
+            ("Smtp:Host", sink.Host), ("Smtp:Port", sink.Port.ToString(System.Globalization.CultureInfo.InvariantCulture)),
+            ("Smtp:Security", "None"), ("Consumer:Handlers", "16"), ($"RateLimits:Domains:{Limited}", $"{Limit}/s"),
+        ];
+        var consumers = Enumerable.Range(0, processes).Select(_ => WorkerProcess.Start("Consumer", broker, settings)).ToList();
+        try
+        {
+            await using (await WorkerHost.StartProducerAsync(broker))
+            {
+                await consumers[0].WaitWhileRunningAsync(() => db.CountLogAsync("sent"), n => n >= ids.Count, Patience, "all delivered");
+                await sink.WaitForMessagesAsync(ids.Count, Patience);
+            }
+        }
+        finally
+        {
+            foreach (var consumer in consumers)
+            {
+                await consumer.DisposeAsync();
+            }
+        }
+
+        var arrivals = SinkArrivals.ByDomain(sink);
+        var limited = arrivals[Limited];
+        var free = arrivals[Free];
+        var perSecond = SinkArrivals.PerSecond(limited, limited[0], limited[^1]);
+        var (busiest, busiestAt) = SinkArrivals.BusiestWindow(limited, Second);
+        // A pause of the whole box (the sink included) shows as a gap in every domain's arrivals right before the busiest second.
+        var gap = SinkArrivals.LongestGap(arrivals.Values.SelectMany(t => t), busiestAt - Second, busiestAt + Second);
+        output.WriteLine($"{processes} consumers, limit {Limit}/s; load average {File.ReadAllText("/proc/loadavg").Trim()}");
+        output.WriteLine($"{Limited} per whole second from its first arrival: {string.Join(' ', perSecond)}; most in a sliding second: {busiest}, "
+            + $"from {(busiestAt - limited[0]).TotalSeconds:F2} s; the longest gap in all arrivals within a second of it: {gap.TotalMilliseconds:F0} ms");
+        output.WriteLine($"{Free} per second over the same seconds: {string.Join(' ', SinkArrivals.PerSecond(free, limited[0], limited[^1]))}; "
+            + $"its last arrival {(free[^1] - limited[0]).TotalSeconds:F1} s after the first {Limited}");
+
+        Assert.True(busiest <= (Limit * 1.1) + 5, $"{busiest} {Limited} messages reached the relay within one second (limit {Limit}/s)");
+        // The other domain flowed for at least the first three of those seconds: the test measures the pace while it floods.
+        Assert.True(free[^1] >= limited[0] + (3 * Second), $"the other domain was through {(free[^1] - limited[0]).TotalSeconds:F1} s after the first {Limited}");
+        Assert.All(perSecond, n => Assert.True(n >= Limit * 0.9, $"a second with only {n} {Limited} messages: {string.Join(' ', perSecond)}"));
+        PipelineTests.AssertExactlyOnce(ids, sink.CountByNotificationId());
+        Assert.Empty(await broker.DrainDeadLettersAsync());
+        Assert.Equal(0u, await broker.CountAsync(RateLimitLanes.QueueName(broker.Options, Limited)));
+    }
+
+    /// <summary>
+    /// A rate limit and a relay outage together (issue 16, item 8), with the product's breaker and retry delays: the relay
+    /// down for 5 s while the limited domain has a backlog. Nothing is dead-lettered or sent twice, and when the breaker
+    /// lets sends through again the backlog resumes at the limit — no second at the server above limit × 1.1 + 5.
+    /// </summary>
+    [Fact]
+    public async Task RelayDownWhileALaneHasABacklog_ResumesAtTheLimitWithoutABurst_NothingLostOrDoubled()
+    {
+        var db = await TestDatabase.CleanAsync();
+        await SinkArrivals.ClearLimitsAsync();
+        await using var broker = await TestBroker.CreateAsync(retryDelays: new RabbitMqOptions().RetryDelays);
+        broker.Owns(RateLimitLanes.QueueName(broker.Options, Limited));
+        await using var sink = await SmtpSink.StartAsync();
+        var ids = await SinkArrivals.InsertAsync(Backlog, every: 1, limitedPerEvery: 1, Limited, Free);
+        DateTime back;
+
+        await using (await WorkerHost.StartConsumerAsync(broker, sink, ($"RateLimits:Domains:{Limited}", $"{Limit}/s")))
+        await using (await WorkerHost.StartProducerAsync(broker))
+        {
+            await Eventually.WaitAsync(() => db.CountLogAsync("sent"), n => n >= 50, Patience, "the first second delivered");
+            await sink.StopAsync();
+            var down = DateTime.UtcNow;
+            await Eventually.WaitAsync(() => Task.FromResult(DateTime.UtcNow), now => now >= down + TimeSpan.FromSeconds(5), Patience, "relay down 5 s");
+            await sink.RestartAsync();
+            back = DateTime.UtcNow;
+            await Eventually.WaitAsync(() => db.CountLogAsync("sent"), n => n == ids.Count, Patience, "all delivered");
+        }
+
+        var limited = SinkArrivals.ByDomain(sink)[Limited];
+        var after = limited.Where(t => t >= back).ToList();
+        int busiest = SinkArrivals.MostInAnyWindow(limited, Second);
+        output.WriteLine($"{Limited} per second from the relay's return: {string.Join(' ', SinkArrivals.PerSecond(after, back, after[^1]))}; "
+            + $"most in a sliding second: {busiest}; load average {File.ReadAllText("/proc/loadavg").Trim()}");
+
+        Assert.True(busiest <= (Limit * 1.1) + 5, $"{busiest} {Limited} messages reached the relay within one second (limit {Limit}/s)");
+        PipelineTests.AssertExactlyOnce(ids, sink.CountByNotificationId());
+        Assert.Empty(await broker.DrainDeadLettersAsync());
+        Assert.Equal(0u, await broker.CountAsync(RateLimitLanes.QueueName(broker.Options, Limited)));
+    }
+}
