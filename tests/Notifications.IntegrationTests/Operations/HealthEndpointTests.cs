@@ -93,7 +93,7 @@ public sealed class HealthEndpointTests
         int port = FreePort();
         await using (var worker = Shutdown.WorkerProcess.Start("Producer", broker, ("Metrics:Port", port.ToString(System.Globalization.CultureInfo.InvariantCulture))))
         {
-            int healthy = await worker.WaitWhileRunningAsync(() => ProbeAsync(port), code => code == 0, TimeSpan.FromSeconds(60), "--healthcheck exit 0");
+            int healthy = await worker.WaitWhileRunningAsync(() => ProbeAsync(port), code => code == 0, TimeSpan.FromSeconds(60), "--healthcheck started exit 0");
             Assert.Equal(0, healthy);
         }
 
@@ -106,12 +106,13 @@ public sealed class HealthEndpointTests
         return (response.StatusCode, await response.Content.ReadAsStringAsync());
     }
 
-    // What docker-stack.yml's healthcheck runs: the worker binary in --healthcheck mode.
+    // What docker-stack.yml's healthcheck runs: the worker binary in --healthcheck started mode.
     private static async Task<int> ProbeAsync(int port)
     {
         var info = new System.Diagnostics.ProcessStartInfo("dotnet") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
         info.ArgumentList.Add(RepositoryLayout.WorkerDll("Producer"));
         info.ArgumentList.Add("--healthcheck");
+        info.ArgumentList.Add("started");
         info.Environment["Metrics__Port"] = port.ToString(System.Globalization.CultureInfo.InvariantCulture);
         using var process = System.Diagnostics.Process.Start(info)!;
         await process.StandardOutput.ReadToEndAsync();
