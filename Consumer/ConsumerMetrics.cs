@@ -25,6 +25,7 @@ internal sealed class ConsumerMetrics
     private readonly Counter<long> _sendFailed;
     private readonly Counter<long> _relayRejected;
     private readonly Counter<long> _relayOpened;
+    private readonly Counter<long> _idleReconnects;
     private readonly UpDownCounter<long> _inFlight;
     private readonly Histogram<double> _sendDuration;
     private readonly Histogram<double> _latency;
@@ -46,6 +47,8 @@ internal sealed class ConsumerMetrics
         _relayRejected = meter.CreateCounter<long>("notifications.relay.breaker.rejected", "{message}",
             "Sends the open relay breaker turned away; each message went back to the work queue without spending an attempt");
         _relayOpened = meter.CreateCounter<long>("notifications.relay.breaker.opened", "{event}", "Times the relay breaker opened after being closed");
+        _idleReconnects = meter.CreateCounter<long>("notifications.smtp.idle_reconnects", "{connection}",
+            "Idle SMTP connections found closed by the server (failed NOOP) and reopened: expected, not an error");
         meter.CreateObservableGauge("notifications.relay.breaker.state", () => Volatile.Read(ref _relayState), "{state}",
             "Relay circuit breaker: 0 closed (consuming), 1 half-open (a probe send under way), 2 open (not consuming)");
         _inFlight = meter.CreateUpDownCounter<long>("notifications.in_flight", "{message}", "Deliveries being handled right now");
@@ -95,6 +98,8 @@ internal sealed class ConsumerMetrics
     });
 
     public void RelayBreakerOpened() => _relayOpened.Add(1);
+
+    public void SmtpIdleReconnected() => _idleReconnects.Add(1);
 
     public void RelayRejected() => _relayRejected.Add(1);
 

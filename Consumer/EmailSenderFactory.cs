@@ -17,7 +17,7 @@ internal sealed class EmailSenderFactory(
             options.Value.Sender switch
             {
                 SenderKind.Simulated => new SimulatedEmailSender(options.Value.SimulatedSendDelay),
-                _ => new SmtpEmailSender(smtp.Value, loggers.CreateLogger<SmtpEmailSender>()),
+                _ => new SmtpEmailSender(smtp.Value, loggers.CreateLogger<SmtpEmailSender>(), metrics.SmtpIdleReconnected),
             },
             metrics);
         return limits.Any ? new RateLimitedEmailSender(sender, limiter, limits) : sender;

@@ -84,7 +84,7 @@ internal sealed class OutboxPublisherService(
                 }
                 catch (Exception ex) when (!stoppingToken.IsCancellationRequested)
                 {
-                    ProducerLog.BatchFailed(logger, lane.Name, errorDelay, ex);
+                    LogBatchFailed(lane, errorDelay, ex);
                     stats.AddFailure();
                     // A channel that saw an error (a closed channel, a return after a queue was deleted)
                     // is replaced, and the topology declared again with it.
@@ -126,6 +126,19 @@ internal sealed class OutboxPublisherService(
 
     // About how many notifications wait ready in the queue (messages x the envelope size).
     private async Task<long> QueuedAsync(IChannel channel, string queue) => (long)await channel.MessageCountAsync(queue) * _options.EnvelopeSize;
+
+    // While the database or the broker is not reachable (a stack still starting), one line per try, not a stack trace.
+    private void LogBatchFailed(ProducerLane lane, TimeSpan delay, Exception ex)
+    {
+        if (ConnectionFailure.IsExpected(ex))
+        {
+            ProducerLog.BatchFailedUnreachable(logger, lane.Name, ConnectionFailure.Describe(ex), delay);
+        }
+        else
+        {
+            ProducerLog.BatchFailed(logger, lane.Name, delay, ex);
+        }
+    }
 
     private static TimeSpan Min(TimeSpan a, TimeSpan b) => a < b ? a : b;
 

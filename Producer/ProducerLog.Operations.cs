@@ -10,4 +10,7 @@ internal static partial class ProducerLog
 
     [LoggerMessage(2051, LogLevel.Warning, "Counting the outbox backlog failed; the gauge keeps its last value")]
     public static partial void BacklogSampleFailed(ILogger logger, Exception exception);
+
+    [LoggerMessage(2101, LogLevel.Warning, "Counting the outbox backlog failed: {Reason}; the gauge keeps its last value")]
+    public static partial void BacklogSampleUnreachable(ILogger logger, string reason);
 }

@@ -8,6 +8,10 @@ internal static partial class ProducerLog
     [LoggerMessage(2000, LogLevel.Warning, "Batch of the {Lane} lane failed and was rolled back; its rows return to the outbox. Next try in about {Delay}")]
     public static partial void BatchFailed(ILogger logger, string lane, TimeSpan delay, Exception exception);
 
+    // A database or broker not reachable (yet): one line with the reason, no stack trace (Shared's ConnectionFailure).
+    [LoggerMessage(2100, LogLevel.Warning, "Batch of the {Lane} lane failed: {Reason}; its rows stay in the outbox. Next try in about {Delay}")]
+    public static partial void BatchFailedUnreachable(ILogger logger, string lane, string reason, TimeSpan delay);
+
     [LoggerMessage(2001, LogLevel.Information, "Producer stopped after publishing {Published} notifications")]
     public static partial void Stopped(ILogger logger, long published);
 

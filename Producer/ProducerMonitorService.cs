@@ -55,7 +55,14 @@ internal sealed class ProducerMonitorService(
         catch (Exception ex) when (!stoppingToken.IsCancellationRequested)
         {
             // The publisher loop reports database trouble itself; the gauge keeps its last value.
-            ProducerLog.BacklogSampleFailed(logger, ex);
+            if (ConnectionFailure.IsExpected(ex))
+            {
+                ProducerLog.BacklogSampleUnreachable(logger, ConnectionFailure.Describe(ex));
+            }
+            else
+            {
+                ProducerLog.BacklogSampleFailed(logger, ex);
+            }
         }
     }
 }

@@ -10,4 +10,8 @@ internal static partial class SharedLog
 
     [LoggerMessage(1071, LogLevel.Warning, "Retention cleanup failed; trying again in {Interval}")]
     public static partial void RetentionFailed(ILogger logger, TimeSpan interval, Exception exception);
+
+    // The database not reachable (yet): one line with the reason (Observability.ConnectionFailure), no stack trace.
+    [LoggerMessage(1100, LogLevel.Warning, "Retention cleanup failed: {Reason}; trying again in {Interval}")]
+    public static partial void RetentionFailedUnreachable(ILogger logger, string reason, TimeSpan interval);
 }

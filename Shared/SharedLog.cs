@@ -9,8 +9,9 @@ internal static partial class SharedLog
     [LoggerMessage(1000, LogLevel.Information, "Connected to RabbitMQ at {Host}:{Port} (attempt {Attempt})")]
     public static partial void BrokerConnected(ILogger logger, string host, int port, int attempt);
 
-    [LoggerMessage(1001, LogLevel.Warning, "RabbitMQ at {Endpoints} not reachable (attempt {Attempt}); retrying in {Delay}")]
-    public static partial void BrokerConnectFailed(ILogger logger, string endpoints, int attempt, TimeSpan delay, Exception exception);
+    // One line per attempt: while a stack starts, the broker's name may not even resolve yet; a stack trace says nothing more.
+    [LoggerMessage(1001, LogLevel.Warning, "RabbitMQ at {Endpoints} not reachable (attempt {Attempt}): {Reason}; retrying in {Delay}")]
+    public static partial void BrokerConnectFailed(ILogger logger, string endpoints, int attempt, string reason, TimeSpan delay);
 
     [LoggerMessage(1002, LogLevel.Warning, "Lost the broker: {Reason} (code {ReplyCode}, initiated by {Initiator}); reconnecting")]
     public static partial void BrokerLost(ILogger logger, string reason, ushort replyCode, ShutdownInitiator initiator);

@@ -17,6 +17,10 @@ internal static partial class SendingLog
     [LoggerMessage(3003, LogLevel.Debug, "The idle connection to SMTP server {Host}:{Port} was closed by the server or failed its NOOP; reconnecting")]
     public static partial void IdleConnectionClosed(ILogger logger, string host, int port);
 
+    // A relay closes idle sessions (Postfix after 300 s): expected, so Debug, counted by notifications.smtp.idle_reconnects.
+    [LoggerMessage(4120, LogLevel.Debug, "The idle connection to SMTP server {Host}:{Port} failed its NOOP ({Reason}); reconnecting")]
+    public static partial void IdleNoOpFailed(ILogger logger, string host, int port, string reason);
+
     [LoggerMessage(3004, LogLevel.Debug, "QUIT to SMTP server {Host}:{Port} failed; closing anyway")]
     public static partial void QuitFailed(ILogger logger, string host, int port, Exception exception);
 

@@ -25,12 +25,15 @@ internal sealed class SmtpEmailSender : IEmailSender
     private int busy;
     private bool disposed;
 
-    public SmtpEmailSender(SmtpOptions options, ILogger<SmtpEmailSender> logger)
+    /// <param name="options">The relay.</param>
+    /// <param name="logger">The sender's logger.</param>
+    /// <param name="idleReconnected">Called each time an idle connection is found closed and reopened (a metric).</param>
+    public SmtpEmailSender(SmtpOptions options, ILogger<SmtpEmailSender> logger, Action? idleReconnected = null)
     {
         ArgumentNullException.ThrowIfNull(options);
         this.options = options;
         this.logger = logger;
-        session = new SmtpSession(options, tracker, logger);
+        session = new SmtpSession(options, tracker, logger, idleReconnected);
         builder = new MimeMessageBuilder(options.From, options.MessageIdDomain);
         from = EnvelopeAddress.Resolve(options.From, "Smtp:From", serverOffersSmtpUtf8: true, out fromNeedsSmtpUtf8);
     }
@@ -57,6 +60,7 @@ internal sealed class SmtpEmailSender : IEmailSender
             if (!await TrySendAsync(message, staleRetryAllowed: reused, cancellationToken))
             {
                 SendingLog.IdleConnectionClosed(logger, options.Host, options.Port);
+                session.IdleReconnected();
                 await session.OpenAsync(cancellationToken);
                 await TrySendAsync(message, staleRetryAllowed: false, cancellationToken);
             }

@@ -10,13 +10,18 @@ namespace Notifications.Consumer.Sending;
 /// idle for longer than <see cref="SmtpOptions.IdleCheckAfter"/> must answer a NOOP before it is used again.
 /// Every failure to open it is <see cref="SmtpFailureKind.Transient"/> (see <see cref="SmtpFailures"/>).
 /// </summary>
-internal sealed class SmtpSession(SmtpOptions options, IProtocolLogger protocolLogger, ILogger logger) : IAsyncDisposable
+/// <param name="options">The relay and its timeouts.</param>
+/// <param name="protocolLogger">Sees what is written to the server (<see cref="FinalDataTracker"/>).</param>
+/// <param name="logger">The sender's logger.</param>
+/// <param name="idleReconnected">Called when an idle session is found closed and is reopened (a metric).</param>
+internal sealed class SmtpSession(SmtpOptions options, IProtocolLogger protocolLogger, ILogger logger, Action? idleReconnected = null) : IAsyncDisposable
 {
     // QUIT is a courtesy: the server cleans up after a dropped connection as well.
     private static readonly TimeSpan QuitTimeout = TimeSpan.FromSeconds(2);
 
     private long lastUsed;
     private bool lostConnection;
+    private bool idleReopen;   // the server closed the idle session: reopening it is routine, not worth an Information line
 
     public NotificationSmtpClient Client { get; } = new(protocolLogger)
     {
@@ -33,7 +38,9 @@ internal sealed class SmtpSession(SmtpOptions options, IProtocolLogger protocolL
             return true;
         }
 
-        if (lostConnection)
+        bool quiet = idleReopen;
+        idleReopen = false;
+        if (lostConnection && !quiet)
         {
             SendingLog.Reconnecting(logger, options.Host, options.Port);
         }
@@ -59,13 +66,24 @@ internal sealed class SmtpSession(SmtpOptions options, IProtocolLogger protocolL
             SendingLog.StartTlsNotOffered(logger, options.Host, options.Port);
         }
 
-        SendingLog.Connected(logger, options.Host, options.Port, Client.IsSecure, Client.Capabilities.ToString());
+        if (!quiet)
+        {
+            SendingLog.Connected(logger, options.Host, options.Port, Client.IsSecure, Client.Capabilities.ToString());
+        }
+
         lostConnection = false;
         MarkUsed();
         return false;
     }
 
     public void MarkUsed() => lastUsed = Stopwatch.GetTimestamp();
+
+    /// <summary>Counts an idle session found closed by the server (its NOOP failed, or a reused session's first command).</summary>
+    public void IdleReconnected()
+    {
+        idleReopen = true;
+        idleReconnected?.Invoke();
+    }
 
     /// <summary>Closes the connection after a failure, without QUIT; the next send reopens it.</summary>
     public async Task DropAsync(string step, Exception? reason)
@@ -140,8 +158,10 @@ internal sealed class SmtpSession(SmtpOptions options, IProtocolLogger protocolL
         }
         catch (Exception e) when (SmtpFailures.IsSessionFailure(e) && !cancellationToken.IsCancellationRequested)
         {
-            SendingLog.IdleConnectionClosed(logger, options.Host, options.Port);
-            await DropAsync("NOOP", e);
+            // Not a warning: a relay that closed an idle session is normal; the next open reconnects at once.
+            SendingLog.IdleNoOpFailed(logger, options.Host, options.Port, e.Message);
+            await DropAsync("NOOP", null);
+            IdleReconnected();
             return false;
         }
     }

@@ -1,3 +1,4 @@
+using System.Data.Common;
 using System.Diagnostics;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
@@ -59,7 +60,7 @@ public static class NotificationsHostingExtensions
     {
         services.AddOptions<DatabaseOptions>().BindConfiguration(DatabaseOptions.SectionName)
             .ValidateDataAnnotations().ValidateOnStart();
-        services.AddSingleton(sp => new NpgsqlDataSourceBuilder(Options(sp).ConnectionString)
+        services.AddSingleton(sp => PostgresDataSource(Options(sp).ConnectionString)
             // Commands are traced only inside a trace (a batch, a delivery-log statement): the outbox polls,
             // backlog counts and health checks would otherwise each make a trace of their own, as would the
             // pool's physical connection opens, which have no filter.
@@ -82,6 +83,23 @@ public static class NotificationsHostingExtensions
         });
         services.AddNotificationStatusStores();
         return services;
+    }
+
+    // Npgsql 10 tries GSS session encryption first (GSS Encryption Mode=Prefer) and so loads libgssapi_krb5 at every
+    // worker's first connection: images without Kerberos log "Cannot load library libgssapi_krb5.so.2", and a host
+    // with the library spends a Kerberos round on each new connection only to fall back. These deployments log in with
+    // a password over TLS or a private network, never Kerberos: off, unless the connection string sets it.
+    private static NpgsqlDataSourceBuilder PostgresDataSource(string connectionString)
+    {
+        var builder = new NpgsqlDataSourceBuilder(connectionString);
+        var keys = new DbConnectionStringBuilder { ConnectionString = connectionString }.Keys.Cast<string>()
+            .Select(k => k.Replace(" ", "", StringComparison.Ordinal));
+        if (!keys.Any(k => k.Equals("GssEncryptionMode", StringComparison.OrdinalIgnoreCase) || k.Equals("GssEncMode", StringComparison.OrdinalIgnoreCase)))
+        {
+            builder.ConnectionStringBuilder.GssEncryptionMode = GssEncryptionMode.Disable;
+        }
+
+        return builder;
     }
 
     // The binder appends configured array items to an initialized array (the default delays) instead of

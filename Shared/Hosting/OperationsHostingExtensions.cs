@@ -31,10 +31,14 @@ public static class OperationsHostingExtensions
             .ValidateOnStart();
         services.TryAddSingleton(TimeProvider.System);
         services.AddSingleton<WorkerHealth>();
+        // live: the process and its loop; ready: broker and database now; started: live, and ready at least once
+        // (what Docker's healthcheck asks: see StartupHealthCheck). The startup check is a singleton: it remembers.
+        services.AddSingleton<StartupHealthCheck>();
         services.AddHealthChecks()
-            .AddCheck<LoopHealthCheck>("loop", tags: ["live"])
+            .AddCheck<LoopHealthCheck>("loop", tags: ["live", "started"])
             .AddCheck<BrokerHealthCheck>("broker", tags: ["ready"])
-            .AddCheck<DatabaseHealthCheck>("database", tags: ["ready"]);
+            .AddCheck<DatabaseHealthCheck>("database", tags: ["ready"])
+            .AddCheck<StartupHealthCheck>("startup", tags: ["started"]);
         services.AddSingleton<OperationsEndpoint>();
         services.AddHostedService(sp => sp.GetRequiredService<OperationsEndpoint>());
         return builder;

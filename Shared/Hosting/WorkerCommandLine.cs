@@ -19,7 +19,7 @@ public static class WorkerCommandLine
             {name} — {summary}
 
             Usage: dotnet Notifications.{name}.dll [--Section:Key=value ...]
-                   dotnet Notifications.{name}.dll --healthcheck [live|ready]
+                   dotnet Notifications.{name}.dll --healthcheck [live|ready|started]
 
             Configuration comes from appsettings.json beside the dll, environment variables (Section__Key),
             files in /run/secrets named Section__Key (Docker secrets), and --Section:Key=value arguments.

@@ -1,5 +1,6 @@
 using Microsoft.Extensions.Logging;
 using Notifications.Shared.Hosting;
+using Notifications.Shared.Observability;
 using RabbitMQ.Client;
 using RabbitMQ.Client.Exceptions;
 
@@ -45,7 +46,7 @@ public static class RabbitConnector
             catch (Exception ex) when (ex is BrokerUnreachableException or OperationInterruptedException or IOException
                                            or TimeoutException && !cancellationToken.IsCancellationRequested)
             {
-                SharedLog.BrokerConnectFailed(logger, endpointList, attempt, delay, ex);
+                SharedLog.BrokerConnectFailed(logger, endpointList, attempt, ConnectionFailure.Describe(ex), delay);
                 await Task.Delay(delay, cancellationToken);
                 delay = TimeSpan.FromTicks(Math.Min(delay.Ticks * 2, options.MaxConnectRetryDelay.Ticks));
             }

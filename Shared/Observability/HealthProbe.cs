@@ -4,7 +4,7 @@ using Microsoft.Extensions.Configuration;
 namespace Notifications.Shared.Observability;
 
 /// <summary>
-/// The worker binary's <c>--healthcheck [live|ready]</c> mode, for container healthchecks in an image
+/// The worker binary's <c>--healthcheck [live|ready|started]</c> mode, for container healthchecks in an image
 /// without curl: asks the running worker's endpoint and exits 0 (healthy) or 1.
 /// </summary>
 public static class HealthProbe
@@ -18,9 +18,9 @@ public static class HealthProbe
         ArgumentNullException.ThrowIfNull(args);
         int consumed = args.Length > 1 && !args[1].StartsWith("--", StringComparison.Ordinal) ? 2 : 1;
         string check = consumed == 2 ? args[1] : "live";
-        if (check is not ("live" or "ready"))
+        if (check is not ("live" or "ready" or "started"))
         {
-            await Console.Error.WriteLineAsync($"usage: --healthcheck [live|ready]   ('{check}' is neither)");
+            await Console.Error.WriteLineAsync($"usage: --healthcheck [live|ready|started]   ('{check}' is none of them)");
             return 2;
         }
 

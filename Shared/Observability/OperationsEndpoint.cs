@@ -16,7 +16,8 @@ namespace Notifications.Shared.Observability;
 
 /// <summary>
 /// A small Kestrel server beside the worker: <c>/metrics</c> (OpenTelemetry's Prometheus exporter over the
-/// worker's meter provider), <c>/health/live</c> and <c>/health/ready</c>. It is a server of its own, not the worker's host, so the
+/// worker's meter provider), <c>/health/live</c>, <c>/health/ready</c> and <c>/health/started</c> (live, and ready once:
+/// Docker's healthcheck). It is a server of its own, not the worker's host, so the
 /// workers stay plain generic hosts; a port that cannot be bound is logged and the worker keeps working.
 /// </summary>
 public sealed class OperationsEndpoint(
@@ -89,7 +90,8 @@ public sealed class OperationsEndpoint(
     {
         "/health/live" => HealthAsync(context, "live"),
         "/health/ready" => HealthAsync(context, "ready"),
-        _ => WriteAsync(context, StatusCodes.Status404NotFound, "text/plain; charset=utf-8", "not found: try /metrics, /health/live or /health/ready\n"),
+        "/health/started" => HealthAsync(context, "started"),
+        _ => WriteAsync(context, StatusCodes.Status404NotFound, "text/plain; charset=utf-8", "not found: try /metrics, /health/live, /health/ready or /health/started\n"),
     };
 
     private async Task HealthAsync(HttpContext context, string tag)

@@ -3,7 +3,7 @@ using System.ComponentModel.DataAnnotations;
 namespace Notifications.Shared.Observability;
 
 /// <summary>
-/// The operations endpoint (Prometheus <c>/metrics</c>, <c>/health/live</c>, <c>/health/ready</c>) and
+/// The operations endpoint (Prometheus <c>/metrics</c>, <c>/health/live</c>, <c>/health/ready</c>, <c>/health/started</c>) and
 /// the periodic progress log. Section <c>Metrics</c>; env vars <c>Metrics__Port</c> etc.
 /// </summary>
 public sealed class OperationsOptions

@@ -3,6 +3,7 @@ using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 using Notifications.Shared.Data;
+using Notifications.Shared.Observability;
 
 namespace Notifications.Shared.Retention;
 
@@ -40,7 +41,14 @@ public sealed class RetentionService(
             }
             catch (Exception ex) when (!stoppingToken.IsCancellationRequested)
             {
-                SharedLog.RetentionFailed(logger, settings.Interval, ex);
+                if (ConnectionFailure.IsExpected(ex))
+                {
+                    SharedLog.RetentionFailedUnreachable(logger, ConnectionFailure.Describe(ex), settings.Interval);
+                }
+                else
+                {
+                    SharedLog.RetentionFailed(logger, settings.Interval, ex);
+                }
             }
 
             await Task.Delay(settings.Interval, time, stoppingToken);

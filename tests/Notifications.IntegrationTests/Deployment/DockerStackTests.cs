@@ -54,13 +54,14 @@ public sealed class DockerStackTests
     [Theory]
     [InlineData("producer", "Notifications.Producer.dll")]
     [InlineData("consumer", "Notifications.Consumer.dll")]
-    public async Task StackConfig_Worker_HealthcheckAsksItsOwnLivenessEndpoint(string service, string dll)
+    public async Task StackConfig_Worker_HealthcheckWaitsUntilItReachedBrokerAndDatabase(string service, string dll)
     {
         var block = StackYaml.Block(await RenderAsync(RepositoryLayout.File("docker-stack.yml")), "services", service);
 
+        // started = live, and ready (broker and database) at least once: "healthy" no longer before either is reached.
         Assert.Contains($"        - /app/{dll}", block);
         Assert.Contains("        - --healthcheck", block);
-        Assert.Contains("        - live", block);
+        Assert.Contains("        - started", block);
         Assert.Contains("      Metrics__Address: 0.0.0.0", block);
     }
 

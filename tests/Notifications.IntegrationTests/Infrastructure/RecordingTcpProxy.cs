@@ -11,15 +11,16 @@ namespace Notifications.IntegrationTests.Infrastructure;
 /// </summary>
 internal sealed class RecordingTcpProxy : IAsyncDisposable
 {
-    private readonly TcpListener listener = new(IPAddress.Loopback, 0);
+    private readonly TcpListener listener;
     private readonly ConcurrentQueue<string> clientReads = new();
     private readonly CancellationTokenSource stop = new();
     private readonly string targetHost;
     private readonly int targetPort;
     private Task? forwarding;
 
-    private RecordingTcpProxy(string targetHost, int targetPort)
+    private RecordingTcpProxy(string targetHost, int targetPort, int listenPort)
     {
+        listener = new TcpListener(IPAddress.Loopback, listenPort);
         this.targetHost = targetHost;
         this.targetPort = targetPort;
     }
@@ -29,9 +30,10 @@ internal sealed class RecordingTcpProxy : IAsyncDisposable
     /// <summary>What the client sent, one entry per read at the proxy, as ASCII.</summary>
     public IReadOnlyList<string> ClientReads => clientReads.ToArray();
 
-    public static RecordingTcpProxy Start(string targetHost, int targetPort)
+    /// <summary>Listens on <paramref name="listenPort"/> (0: any free port) and forwards to the target.</summary>
+    public static RecordingTcpProxy Start(string targetHost, int targetPort, int listenPort = 0)
     {
-        var proxy = new RecordingTcpProxy(targetHost, targetPort);
+        var proxy = new RecordingTcpProxy(targetHost, targetPort, listenPort);
         proxy.listener.Start();
         proxy.forwarding = proxy.ForwardAsync(proxy.stop.Token);
         return proxy;

@@ -4,7 +4,7 @@ using Notifications.Shared.Observability;
 
 namespace Notifications.IntegrationTests.Operations;
 
-/// <summary>/health/live and /health/ready of a running worker, against the real broker and database.</summary>
+/// <summary>/health/live, /health/ready and /health/started of a running worker, against the real broker and database.</summary>
 [Collection("services")]
 public sealed class HealthEndpointTests
 {
@@ -45,6 +45,46 @@ public sealed class HealthEndpointTests
         Assert.Equal(HttpStatusCode.OK, liveStatus);
     }
 
+    // Docker's healthcheck asks /health/started: a worker was "healthy" while it still retried an unresolvable broker.
+    [Fact]
+    public async Task Health_BrokerUnreachableAtStart_NotReadyNorStartedUntilConnected()
+    {
+        await TestDatabase.CleanAsync();
+        await using var broker = await TestBroker.CreateAsync();
+        int port = FreePort();   // nothing listens here until the proxy below starts: connections are refused
+        var unreachable = new UriBuilder(broker.Options.Uri) { Port = port }.Uri;
+        await using var producer = await WorkerHost.StartProducerAsync(broker,
+            ("RabbitMq:Uri", unreachable.ToString()), ("RabbitMq:MaxConnectRetryDelay", "00:00:00.500"));
+        var address = producer.Get<OperationsEndpoint>().Address!;
+
+        var (readyBefore, readyBody) = await GetAsync(address, "health/ready");
+        var (startedBefore, startedBody) = await GetAsync(address, "health/started");
+        var (liveBefore, _) = await GetAsync(address, "health/live");
+        Assert.Equal(HttpStatusCode.ServiceUnavailable, readyBefore);
+        Assert.Contains("broker: Unhealthy", readyBody, StringComparison.Ordinal);
+        Assert.Equal(HttpStatusCode.ServiceUnavailable, startedBefore);
+        Assert.Contains("startup: Unhealthy", startedBody, StringComparison.Ordinal);
+        Assert.Equal(HttpStatusCode.OK, liveBefore);
+
+        await using (RecordingTcpProxy.Start(broker.Options.Uri.Host, broker.Options.Uri.Port, listenPort: port))
+        {
+            var ready = await Eventually.WaitAsync(() => GetAsync(address, "health/ready"), r => r.Status == HttpStatusCode.OK,
+                TimeSpan.FromSeconds(30), "ready once the broker is reachable");
+            var started = await GetAsync(address, "health/started");
+
+            Assert.Contains("broker: Healthy", ready.Body, StringComparison.Ordinal);
+            Assert.Equal(HttpStatusCode.OK, started.Status);
+            Assert.Contains("startup: Healthy", started.Body, StringComparison.Ordinal);
+        }
+
+        // The broker gone again: not ready, but started stays healthy (a restart would not bring the broker back).
+        var (readyAfter, _) = await Eventually.WaitAsync(() => GetAsync(address, "health/ready"), r => r.Status != HttpStatusCode.OK,
+            TimeSpan.FromSeconds(30), "not ready once the broker is gone");
+        var (startedAfter, _) = await GetAsync(address, "health/started");
+        Assert.Equal(HttpStatusCode.ServiceUnavailable, readyAfter);
+        Assert.Equal(HttpStatusCode.OK, startedAfter);
+    }
+
     [Fact]
     public async Task HealthcheckMode_WorkerProcess_ExitsZeroWhileItRunsAndOneAfter()
     {
@@ -53,7 +93,7 @@ public sealed class HealthEndpointTests
         int port = FreePort();
         await using (var worker = Shutdown.WorkerProcess.Start("Producer", broker, ("Metrics:Port", port.ToString(System.Globalization.CultureInfo.InvariantCulture))))
         {
-            int healthy = await worker.WaitWhileRunningAsync(() => ProbeAsync(port), code => code == 0, TimeSpan.FromSeconds(60), "--healthcheck exit 0");
+            int healthy = await worker.WaitWhileRunningAsync(() => ProbeAsync(port), code => code == 0, TimeSpan.FromSeconds(60), "--healthcheck started exit 0");
             Assert.Equal(0, healthy);
         }
 
@@ -66,12 +106,13 @@ public sealed class HealthEndpointTests
         return (response.StatusCode, await response.Content.ReadAsStringAsync());
     }
 
-    // What docker-stack.yml's healthcheck runs: the worker binary in --healthcheck mode.
+    // What docker-stack.yml's healthcheck runs: the worker binary in --healthcheck started mode.
     private static async Task<int> ProbeAsync(int port)
     {
         var info = new System.Diagnostics.ProcessStartInfo("dotnet") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
         info.ArgumentList.Add(RepositoryLayout.WorkerDll("Producer"));
         info.ArgumentList.Add("--healthcheck");
+        info.ArgumentList.Add("started");
         info.Environment["Metrics__Port"] = port.ToString(System.Globalization.CultureInfo.InvariantCulture);
         using var process = System.Diagnostics.Process.Start(info)!;
         await process.StandardOutput.ReadToEndAsync();

@@ -1,3 +1,4 @@
+using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Logging.Abstractions;
 using Notifications.Consumer.Sending;
 using Notifications.IntegrationTests.Infrastructure;
@@ -236,6 +237,28 @@ public sealed class SmtpEmailSenderTests
         Assert.Equal(new Dictionary<long, int> { [1] = 1, [2] = 1 }, sink.CountByNotificationId());
     }
 
+    // An idle consumer logged a "ConnectionDropped ... NOOP" warning, with a stack trace, per handler whenever the relay had
+    // closed its idle session: routine, so now one Debug line and a count.
+    [Fact]
+    public async Task SendAsync_IdleSessionClosedByServer_ReconnectsQuietlyAndCountsIt()
+    {
+        await using SmtpSink sink = await SmtpSink.StartAsync();
+        SmtpOptions options = Options(sink.Port);
+        options.IdleCheckAfter = TimeSpan.Zero;
+        var logger = new LevelCountingLogger();
+        int reconnects = 0;
+        await using var sender = new SmtpEmailSender(options, logger, () => Interlocked.Increment(ref reconnects));
+        await sender.SendAsync(Message(1), CancellationToken.None);
+
+        await sink.RestartAsync();
+        await sender.SendAsync(Message(2), CancellationToken.None);
+
+        await sink.WaitForMessagesAsync(2, Patience);
+        Assert.Equal(1, reconnects);
+        Assert.Equal(0, logger.AtLeast(LogLevel.Warning));
+        Assert.Equal(1, logger.AtLeast(LogLevel.Information));   // the first connect only
+    }
+
     [Fact]
     public async Task SendAsync_ReplyToRcptTimesOut_ThrowsTransient()
     {
@@ -344,5 +367,20 @@ public sealed class SmtpEmailSenderTests
         {
             await Task.Delay(20, timeout.Token);
         }
+    }
+
+    private sealed class LevelCountingLogger : ILogger<SmtpEmailSender>
+    {
+        private readonly int[] _counts = new int[7];
+
+        public int AtLeast(LogLevel level) => _counts.Skip((int)level).Take(LogLevel.Critical - level + 1).Sum();
+
+        public IDisposable? BeginScope<TState>(TState state)
+            where TState : notnull => null;
+
+        public bool IsEnabled(LogLevel logLevel) => true;
+
+        public void Log<TState>(LogLevel logLevel, EventId eventId, TState state, Exception? exception, Func<TState, Exception?, string> formatter) =>
+            Interlocked.Increment(ref _counts[(int)logLevel]);
     }
 }
