@@ -48,8 +48,12 @@ internal sealed class ConsumerService(
         // The urgent lane's delivery-log statements are coalesced apart from the standard lane's, so an urgent
         // check or record never waits for (or rides in) a statement of hundreds of bulk ids.
         await using var urgentLog = new DeliveryLog(logStore, _options.LogBatchSize);
+        // Likewise a message a rate-limit lane let in: its slot is held for it only briefly, so its check must not wait
+        // behind the backlog's statements (FleetRateLimiter.SpendAsync).
+        await using var admittedLog = new DeliveryLog(logStore, _options.LogBatchSize);
         var inFlight = new InFlightNotifications();
         var handler = new DeliveryHandler(log, inFlight, outbound, relay, lanes, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>());
+        var admittedHandler = new DeliveryHandler(admittedLog, inFlight, outbound, relay, lanes, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>());
         var urgentHandler = new DeliveryHandler(urgentLog, inFlight, outbound, relay, lanes, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>());
         await using (var setup = await connection.CreateChannelAsync(cancellationToken: stoppingToken))
         {
@@ -80,8 +84,8 @@ internal sealed class ConsumerService(
         using var abort = new CancellationTokenSource();
         // The standard lane's handlers take a message a rate-limit lane let in (its slot is due) before the prefetched backlog.
         var standardWork = new PriorityReader<Delivery>(lanes.Admitted, standard.Work.Reader);
-        var handlers = Enumerable.Range(0, _options.Handlers).Select(_ => RunHandlerAsync(standardWork, handler, stoppingToken, abort.Token))
-            .Concat(Enumerable.Range(0, _options.UrgentHandlers).Select(_ => RunHandlerAsync(urgent.Work.Reader, urgentHandler, stoppingToken, abort.Token)))
+        var handlers = Enumerable.Range(0, _options.Handlers).Select(_ => RunHandlerAsync(standardWork, handler, admittedHandler, stoppingToken, abort.Token))
+            .Concat(Enumerable.Range(0, _options.UrgentHandlers).Select(_ => RunHandlerAsync(urgent.Work.Reader, urgentHandler, urgentHandler, stoppingToken, abort.Token)))
             .ToArray();
         await SuperviseAsync(connection, channels, outbound, stoppingToken);
         await ShutdownAsync(channels, handlers, abort);
@@ -165,7 +169,8 @@ internal sealed class ConsumerService(
     }
 
     // A handler takes deliveries until shutdown begins; the one in hand is finished (and acked) first.
-    private async Task RunHandlerAsync(ChannelReader<Delivery> work, DeliveryHandler handler, CancellationToken stopTaking, CancellationToken abort)
+    private async Task RunHandlerAsync(
+        ChannelReader<Delivery> work, DeliveryHandler handler, DeliveryHandler admittedHandler, CancellationToken stopTaking, CancellationToken abort)
     {
         await Task.Yield();
         await using var sender = senders.Create();
@@ -179,7 +184,7 @@ internal sealed class ConsumerService(
                     using var activity = ConsumerTracing.StartProcessing(delivery);
                     try
                     {
-                        await handler.HandleAsync(delivery, sender, abort);
+                        await (delivery.Admitted ? admittedHandler : handler).HandleAsync(delivery, sender, abort);
                     }
                     finally
                     {
