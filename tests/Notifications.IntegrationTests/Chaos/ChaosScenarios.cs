@@ -101,12 +101,14 @@ internal static class ChaosScenarios
             run.StartConsumer();
             await run.WaitReceivedAsync(0.3);
             victim.Kill();
+            run.Killed(victim);
         }),
         [10] = ("consumer killed between SMTP 250 and ack", async run =>
         {
             run.StartProducer();
             var victim = run.StartConsumer(("Faults:KillAt", "after-send:2000"));
             await WaitExitAsync(victim);
+            run.Killed(victim);
             run.StartConsumer();
         }),
         [11] = ("consumer killed between ack and send", async run =>
@@ -122,24 +124,32 @@ internal static class ChaosScenarios
 
             var victim = run.StartConsumer(("Faults:KillAt", "after-ack:2000"));
             await WaitExitAsync(victim);
+            run.Killed(victim);
             run.StartConsumer();
         }),
         [12] = ("SMTP connection dropped after DATA", async run =>
         {
             StartPipeline(run);
             await run.WaitReceivedAsync(0.3);
+            run.RelayCut("relay restarted");
+            run.RelayCutWindow("relay dropping after DATA for 2 s");
             await run.Sink.RestartAsync("-q .");
             await Task.Delay(TimeSpan.FromSeconds(2));
+            run.RelayCut("relay restarted");
             await run.Sink.RestartAsync();
         }),
         [13] = ("SMTP 4xx for 3 s, then 5xx for 1 s", async run =>
         {
             StartPipeline(run);
             await run.WaitReceivedAsync(0.3);
+            // A 4xx or 5xx reply cuts no send; the three restarts of the relay may.
+            run.RelayCut("relay restarted");
             await run.Sink.RestartAsync("-r RCPT");
             await Task.Delay(TimeSpan.FromSeconds(3));
+            run.RelayCut("relay restarted");
             await run.Sink.RestartAsync("-f RCPT");
             await Task.Delay(TimeSpan.FromSeconds(1));
+            run.RelayCut("relay restarted");
             await run.Sink.RestartAsync();
         }),
         [14] = ("poison messages", async run =>
@@ -160,8 +170,12 @@ internal static class ChaosScenarios
             {
                 StartPipeline(run);
                 await run.WaitReceivedAsync(0.3);
+                // The broker takes back what a slowed consumer holds: a copy may be sent while the first is cut.
+                run.RelayCut("relay restarted");
+                run.RelayCutWindow("relay slower than the ack timeout for 8 s");
                 await run.Sink.RestartAsync("-w 4");
                 await Task.Delay(TimeSpan.FromSeconds(8));
+                run.RelayCut("relay restarted");
                 await run.Sink.RestartAsync();
             }
             finally
@@ -203,6 +217,7 @@ internal static class ChaosScenarios
             var consumer = run.StartConsumer();
             run.StartProducer();
             await run.WaitReceivedAsync(0.3);
+            run.RelayCut("relay stopped");
             await run.Sink.StopAsync();
             await Task.Delay(TimeSpan.FromMinutes(5));
             await run.Sink.RestartAsync();
@@ -263,7 +278,7 @@ internal static class ChaosScenarios
             var receivedAt = new List<string>();
             for (int node = 1; node <= 3; node++)
             {
-                receivedAt.Add($"{100.0 * run.Sink.MessageCount() / Count:F0} %");
+                receivedAt.Add($"{100.0 * run.Sink.MessageCount() / run.Count:F0} %");
                 await Infrastructure.TestCluster.RunAsync($"restart {node}");
             }
 
@@ -278,6 +293,7 @@ internal static class ChaosScenarios
             string point = run.Mode == "AtLeastOnce" ? "after-send:150" : "after-ack:150";
             var victim = run.StartConsumer(("Faults:KillAt", point), ("Consumer:Handlers", "8"), ("Consumer:Prefetch", "4"));
             await WaitExitAsync(victim);
+            run.Killed(victim);
             int atKill = run.Sink.MessageCount();
             run.Notes.Add($"killed at {point} with envelopes of 100; {atKill} at the sink then");
             if (atKill is < 100 or >= 200)

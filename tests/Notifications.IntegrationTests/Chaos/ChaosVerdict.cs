@@ -11,7 +11,18 @@ internal sealed record ChaosVerdict(
     int DeadLettered, int Unaccounted, long LeftInOutbox, uint LeftInQueues, TimeSpan Elapsed, string Notes, bool NoDeadLetters = false)
 {
     public bool Passed => Unexpected == 0 && Unaccounted == 0 && LeftInOutbox == 0 && LeftInQueues == 0
-        && (Mode == "AtLeastOnce" ? Lost == 0 : Duplicated == 0) && (!NoDeadLetters || DeadLettered == 0);
+        && WithinBudget && (!NoDeadLetters || DeadLettered == 0);
+
+    /// <summary>The sends the scenario's fault may have cut; none unless the run says otherwise.</summary>
+    public ChaosBudget Budget { get; init; } = ChaosBudget.None;
+
+    /// <summary>
+    /// The mode's promise, with only what <see cref="Budget"/> excuses: at least once loses nothing and sends
+    /// no more extra copies than sends were cut; at most once sends nothing twice and loses no more than that.
+    /// </summary>
+    public bool WithinBudget => Mode == "AtLeastOnce"
+        ? Lost == 0 && Duplicated <= Budget.Sends
+        : Duplicated == 0 && Lost <= Budget.Sends;
 
     public static ChaosVerdict Judge(
         int scenario, string name, string mode, IReadOnlyList<long> committed, IReadOnlyList<long> rolledBack,
@@ -34,10 +45,10 @@ internal sealed record ChaosVerdict(
         Delivered.ToString(CultureInfo.InvariantCulture), Lost.ToString(CultureInfo.InvariantCulture),
         Duplicated.ToString(CultureInfo.InvariantCulture), Unexpected.ToString(CultureInfo.InvariantCulture),
         DeadLettered.ToString(CultureInfo.InvariantCulture), Unaccounted.ToString(CultureInfo.InvariantCulture),
-        Passed ? "pass" : "FAIL", Elapsed.TotalSeconds.ToString("F0", CultureInfo.InvariantCulture), Notes);
+        Budget.ToString(), Passed ? "pass" : "FAIL", Elapsed.TotalSeconds.ToString("F0", CultureInfo.InvariantCulture), Notes);
 
     public override string ToString() =>
         $"#{Scenario} {Name} [{Mode}]: inserted {Inserted}, delivered {Delivered}, lost {Lost}, duplicated {Duplicated}, "
         + $"unexpected {Unexpected}, dead-lettered {DeadLettered}, unaccounted {Unaccounted}, left in outbox {LeftInOutbox}, "
-        + $"left in queues {LeftInQueues} -> {(Passed ? "pass" : "FAIL")} ({Notes})";
+        + $"left in queues {LeftInQueues}, budget {Budget} -> {(Passed ? "pass" : "FAIL")} ({Notes})";
 }
