@@ -68,13 +68,14 @@ internal static class ChaosScenarios
         {
             StartPipeline(run);
             await run.WaitReceivedAsync(0.3);
+            int seconds = OutageSeconds(run, 10);
             if (Infrastructure.TestServices.BrokerContainer is { } container)
             {
-                await container.PauseAsync(TimeSpan.FromSeconds(10));   // the cgroup freezer: SIGSTOP for the whole container
+                await container.PauseAsync(TimeSpan.FromSeconds(seconds));   // the cgroup freezer: SIGSTOP for the whole container
             }
             else
             {
-                await ShellAsync($"pid=$({Beam}); kill -STOP $pid; sleep 10; kill -CONT $pid");
+                await ShellAsync($"pid=$({Beam}); kill -STOP $pid; sleep {seconds}; kill -CONT $pid");
             }
         }),
         [7] = ("connections dropped", async run =>
@@ -91,7 +92,7 @@ internal static class ChaosScenarios
             run.StartProducer(("RabbitMq:Uri", uri));
             await run.WaitReceivedAsync(0.3);
             proxy.Blackhole();
-            await Task.Delay(TimeSpan.FromSeconds(12));
+            await Task.Delay(TimeSpan.FromSeconds(OutageSeconds(run, 12)));
             proxy.Restore();
         }),
         [9] = ("consumer SIGKILLed with a full prefetch window", async run =>
@@ -304,6 +305,19 @@ internal static class ChaosScenarios
             run.StartConsumer();
         }),
     };
+
+    // A short variant (fewer rows) keeps a broker outage to 6 s: still three of the workers' 2 s heartbeats,
+    // more than the two missed ones after which either side gives the connection up.
+    private static int OutageSeconds(ChaosRun run, int seconds)
+    {
+        if (run.Count < DefaultCount)
+        {
+            seconds = 6;
+            run.Notes.Add($"short variant: {run.Count} rows, outage {seconds} s");
+        }
+
+        return seconds;
+    }
 
     private static void StartPipeline(ChaosRun run)
     {
