@@ -4,7 +4,8 @@ namespace Notifications.IntegrationTests.Chaos;
 
 /// <summary>
 /// The fault matrix: each scenario × delivery mode with 10,000 notifications, judged by the oracle.
-/// The test command runs a fast subset; <c>scripts/chaos</c> (NOTIFICATIONS_CHAOS=full) runs all. Scenarios
+/// The test command runs a fast subset, and short variants (fewer rows) of the scenarios that guard the
+/// README's broker, network and relay promises; <c>scripts/chaos</c> (NOTIFICATIONS_CHAOS=full) runs all at full length. Scenarios
 /// 20-22 run on the 3-node cluster of <c>scripts/cluster</c> with quorum queues.
 /// Each verdict is appended to .run/chaos/results.tsv for the table scripts/chaos prints.
 /// </summary>
@@ -14,21 +15,45 @@ public sealed class ChaosMatrixTests
 {
     private static readonly int[] FastSubset = [2, 3, 7, 9, 13, 16, 23, 24];
 
-    public static TheoryData<int, string> Matrix()
+    private const int BrokerCrash = 5;
+
+    /// <summary>
+    /// Broker crashed, broker hung, SMTP cut after the final ".": in the test command with <see cref="ShortRows"/>. Not yet
+    /// the silent network loss (8): its short variant left messages in the queues in 2 of 4 runs (a consumer that does not
+    /// resume after the lost connection, every notification delivered once), a defect still open; scripts/chaos runs it.
+    /// </summary>
+    private static readonly int[] ShortSubset = [BrokerCrash, 6, 12];
+
+    private const int ShortRows = 3_000;
+
+    public static TheoryData<int, string, int> Matrix()
     {
-        // NOTIFICATIONS_CHAOS: unset = the fast subset; "full" = all; "4,5" = those scenarios.
+        // NOTIFICATIONS_CHAOS: unset = the fast subset and the short variants; "short" = the short variants only;
+        // "full" = all; "4,5" = those scenarios. NOTIFICATIONS_CHAOS_ROWS: the rows of a chosen or "full" run (default 10,000).
         string? choice = Environment.GetEnvironmentVariable("NOTIFICATIONS_CHAOS");
         int[] scenarios = choice switch
         {
             null or "" => FastSubset,
+            "short" => [],
             "full" => [.. ChaosScenarios.All.Keys.Order()],
             _ => [.. choice.Split(',').Select(n => int.Parse(n, System.Globalization.CultureInfo.InvariantCulture))],
         };
-        var data = new TheoryData<int, string>();
+        string? rowsChoice = Environment.GetEnvironmentVariable("NOTIFICATIONS_CHAOS_ROWS");
+        int rows = string.IsNullOrEmpty(rowsChoice) || string.IsNullOrEmpty(choice) ? ChaosRun.DefaultCount : int.Parse(rowsChoice, System.Globalization.CultureInfo.InvariantCulture);
+        var data = new TheoryData<int, string, int>();
         foreach (int scenario in scenarios)
         {
-            data.Add(scenario, "AtLeastOnce");
-            data.Add(scenario, "AtMostOnce");
+            data.Add(scenario, "AtLeastOnce", rows);
+            data.Add(scenario, "AtMostOnce", rows);
+        }
+
+        // A container's port mapping does not survive its broker being killed: there, a clean restart (4) stands in for the crash.
+        bool containerBroker = Environment.GetEnvironmentVariable(TestServices.RabbitMqVariable) is null;
+        foreach (int scenario in string.IsNullOrEmpty(choice) || choice == "short" ? ShortSubset : [])
+        {
+            int variant = scenario == BrokerCrash && containerBroker ? 4 : scenario;
+            data.Add(variant, "AtLeastOnce", ShortRows);
+            data.Add(variant, "AtMostOnce", ShortRows);
         }
 
         return data;
@@ -36,10 +61,10 @@ public sealed class ChaosMatrixTests
 
     [Theory]
     [MemberData(nameof(Matrix))]
-    public async Task Scenario_FaultMidRun_ModeKeepsItsPromise(int scenario, string mode)
+    public async Task Scenario_FaultMidRun_ModeKeepsItsPromise(int scenario, string mode, int rows)
     {
         var (name, inject) = ChaosScenarios.All[scenario];
-        await using var run = await ChaosRun.StartAsync(mode, onCluster: ChaosScenarios.OnCluster.Contains(scenario));
+        await using var run = await ChaosRun.StartAsync(mode, onCluster: ChaosScenarios.OnCluster.Contains(scenario), count: rows);
 
         await inject(run);
         await run.DrainAsync();

@@ -7,16 +7,18 @@ using Notifications.IntegrationTests.Shutdown;
 namespace Notifications.IntegrationTests.Chaos;
 
 /// <summary>
-/// One scenario in one delivery mode: 10,000 committed notifications, worker processes (the real built
+/// One scenario in one delivery mode: 10,000 committed notifications (fewer in a short variant), worker processes (the real built
 /// dlls), a private smtp-sink, a private queue set in the broker's <c>chaos</c> vhost (so connection
 /// faults touch nothing else), and helpers to inject faults mid-run and drain.
 /// </summary>
 internal sealed class ChaosRun : IAsyncDisposable
 {
-    public const int Count = 10_000;
+    public const int DefaultCount = 10_000;
     private static readonly TimeSpan Patience = TimeSpan.FromMinutes(4);
     private readonly List<WorkerProcess> _workers = [];
     private readonly List<IAsyncDisposable> _owned = [];
+    private readonly Dictionary<WorkerProcess, (string Key, string Value)[]> _consumerSettings = [];
+    private int _envelopeSize = new Notifications.Producer.ProducerOptions().EnvelopeSize;
     private readonly Stopwatch _clock = Stopwatch.StartNew();
 
     private ChaosRun(string mode, TestDatabase db, TestBroker broker, SmtpSink sink, IReadOnlyList<long> committed)
@@ -26,7 +28,14 @@ internal sealed class ChaosRun : IAsyncDisposable
         Broker = broker;
         Sink = sink;
         Committed = committed;
+        Count = committed.Count;
     }
+
+    /// <summary>How many notifications the run committed: <see cref="DefaultCount"/>, or fewer in a short variant.</summary>
+    public int Count { get; }
+
+    /// <summary>How many sends the injected fault may have cut (see <see cref="ChaosBudget"/>).</summary>
+    public ChaosBudget Budget { get; private set; } = ChaosBudget.None;
 
     public string Mode { get; }
 
@@ -55,7 +64,7 @@ internal sealed class ChaosRun : IAsyncDisposable
     /// scenarios — quorum queues on the 3-node cluster of <c>scripts/cluster</c> (started when missing), with
     /// the workers given all three nodes as <c>RabbitMq:Endpoints</c>.
     /// </summary>
-    public static async Task<ChaosRun> StartAsync(string mode, bool onCluster = false)
+    public static async Task<ChaosRun> StartAsync(string mode, bool onCluster = false, int count = DefaultCount)
     {
         var db = await TestDatabase.CleanAsync();
         // Long enough that a few seconds of SMTP 4xx are retried, not dead-lettered.
@@ -69,19 +78,58 @@ internal sealed class ChaosRun : IAsyncDisposable
             ? await TestBroker.CreateAsync(TestCluster.Uri, delays, Notifications.Shared.Hosting.RabbitQueueType.Quorum, TestCluster.Endpoints)
             : await TestBroker.CreateAsync(VhostUri, delays);
         var sink = await SmtpSink.StartAsync();
-        return new ChaosRun(mode, db, broker, sink, await db.InsertAsync(Count));
+        return new ChaosRun(mode, db, broker, sink, await db.InsertAsync(count));
     }
 
-    public WorkerProcess StartProducer(params (string Key, string Value)[] settings) =>
-        Track(WorkerProcess.Start("Producer", Broker, [("Producer:BatchSize", "200"), ("RabbitMq:Heartbeat", "00:00:02"), .. settings]));
+    public WorkerProcess StartProducer(params (string Key, string Value)[] settings)
+    {
+        _envelopeSize = Math.Max(_envelopeSize, Setting(settings, "Producer:EnvelopeSize", _envelopeSize));
+        return Track(WorkerProcess.Start("Producer", Broker, [("Producer:BatchSize", "200"), ("RabbitMq:Heartbeat", "00:00:02"), .. settings]));
+    }
 
-    public WorkerProcess StartConsumer(params (string Key, string Value)[] settings) =>
-        Track(WorkerProcess.Start("Consumer", Broker,
+    public WorkerProcess StartConsumer(params (string Key, string Value)[] settings)
+    {
+        (string Key, string Value)[] all =
         [
             ("Consumer:DeliveryMode", Mode), ("Consumer:Handlers", "32"), ("Consumer:Prefetch", "100"),
             ("Smtp:Host", Sink.Host), ("Smtp:Port", Sink.Port.ToString(CultureInfo.InvariantCulture)), ("Smtp:Security", "None"),
             ("Smtp:CommandTimeout", "00:00:05"), ("RabbitMq:Heartbeat", "00:00:02"), .. settings,
-        ]));
+        ];
+        var consumer = Track(WorkerProcess.Start("Consumer", Broker, all));
+        _consumerSettings[consumer] = all;
+        return consumer;
+    }
+
+    /// <summary>
+    /// <paramref name="consumer"/> was killed (from outside or by its own <c>Faults:KillAt</c>): each of its
+    /// handlers may have been mid-send.
+    /// </summary>
+    public void Killed(WorkerProcess consumer) =>
+        Budget = Budget.Plus(SendsUnderWay(consumer), $"consumer killed: {SendsUnderWay(consumer)} handlers");
+
+    /// <summary>The relay cut every SMTP connection at one instant (restarted or stopped): each running handler may have been mid-send.</summary>
+    public void RelayCut(string how)
+    {
+        foreach (var consumer in RunningConsumers())
+        {
+            Budget = Budget.Plus(SendsUnderWay(consumer), $"{how}: {SendsUnderWay(consumer)} handlers");
+        }
+    }
+
+    /// <summary>
+    /// The relay cut sends for a while: every notification a consumer holds unacknowledged (channels ×
+    /// prefetch × envelope size) may have been cut once.
+    /// </summary>
+    public void RelayCutWindow(string how)
+    {
+        foreach (var consumer in RunningConsumers())
+        {
+            var settings = _consumerSettings[consumer];
+            var defaults = new Notifications.Consumer.ConsumerOptions();
+            int window = Setting(settings, "Consumer:Channels", defaults.Channels) * Setting(settings, "Consumer:Prefetch", defaults.Prefetch) * _envelopeSize;
+            Budget = Budget.Plus(window, $"{how}: a window of {window}");
+        }
+    }
 
     /// <summary>Waits until the SMTP server has received <paramref name="fraction"/> of the notifications.</summary>
     public Task WaitReceivedAsync(double fraction) =>
@@ -172,10 +220,11 @@ internal sealed class ChaosRun : IAsyncDisposable
         var marked = (await connection.QueryAsync<long>("SELECT notification_id FROM notifications.delivery_log WHERE status = 'sending'")).ToHashSet();
         return ChaosVerdict.Judge(scenario, name, Mode, Committed, RolledBack, received, deadIds, rejected, marked,
             await Db.CountAsync("outbox"), await QueuedAsync(), Elapsed, string.Join("; ", Notes.Concat(Violations)), ChaosScenarios.NoDeadLetters.Contains(scenario),
-            ChaosScenarios.NoDuplicates.Contains(scenario), Violations.Count)
+            Violations.Count)
         with
         {
             DeadLetterTable = DeadLetterTableCheck.Compare(deadLetters, deadLetterRows),
+            Budget = Budget,
         };
     }
 
@@ -208,6 +257,19 @@ internal sealed class ChaosRun : IAsyncDisposable
         await worker.TerminateAsync();
         await worker.WaitForExitAsync(TimeSpan.FromSeconds(45));
     }
+
+    private static int Setting((string Key, string Value)[] settings, string key, int fallback) =>
+        settings.LastOrDefault(s => s.Key == key) is { Value: { } value } ? int.Parse(value, CultureInfo.InvariantCulture) : fallback;
+
+    // One SMTP send at a time per handler, bulk and urgent lane alike.
+    private int SendsUnderWay(WorkerProcess consumer)
+    {
+        var settings = _consumerSettings[consumer];
+        var defaults = new Notifications.Consumer.ConsumerOptions();
+        return Setting(settings, "Consumer:Handlers", defaults.Handlers) + Setting(settings, "Consumer:UrgentHandlers", defaults.UrgentHandlers);
+    }
+
+    private IEnumerable<WorkerProcess> RunningConsumers() => _consumerSettings.Keys.Where(c => !c.HasExited);
 
     private WorkerProcess Track(WorkerProcess worker)
     {

@@ -9,19 +9,29 @@ namespace Notifications.IntegrationTests.Chaos;
 internal sealed record ChaosVerdict(
     int Scenario, string Name, string Mode, int Inserted, int Delivered, int Lost, int Duplicated, int Unexpected,
     int DeadLettered, int Unaccounted, long LeftInOutbox, uint LeftInQueues, TimeSpan Elapsed, string Notes, bool NoDeadLetters = false,
-    bool NoDuplicates = false, int Violations = 0)
+    int Violations = 0)
 {
     public bool Passed => Unexpected == 0 && Unaccounted == 0 && LeftInOutbox == 0 && LeftInQueues == 0
-        && (Mode == "AtLeastOnce" ? Lost == 0 : Duplicated == 0) && (!NoDeadLetters || DeadLettered == 0)
-        && (!NoDuplicates || Duplicated == 0) && Violations == 0 && DeadLetterTable is not { Agrees: false };
+        && WithinBudget && (!NoDeadLetters || DeadLettered == 0) && Violations == 0 && DeadLetterTable is not { Agrees: false };
 
     /// <summary>The <c>dead_letter</c> table against the dead-letter queue (null when not compared).</summary>
     public DeadLetterTableCheck? DeadLetterTable { get; init; }
 
+    /// <summary>The sends the scenario's fault may have cut; none unless the run says otherwise.</summary>
+    public ChaosBudget Budget { get; init; } = ChaosBudget.None;
+
+    /// <summary>
+    /// The mode's promise, with only what <see cref="Budget"/> excuses: at least once loses nothing and sends
+    /// no more extra copies than sends were cut; at most once sends nothing twice and loses no more than that.
+    /// </summary>
+    public bool WithinBudget => Mode == "AtLeastOnce"
+        ? Lost == 0 && Duplicated <= Budget.Sends
+        : Duplicated == 0 && Lost <= Budget.Sends;
+
     public static ChaosVerdict Judge(
         int scenario, string name, string mode, IReadOnlyList<long> committed, IReadOnlyList<long> rolledBack,
         IReadOnlyDictionary<long, int> received, IReadOnlySet<long> dead, IReadOnlySet<long> rejected, IReadOnlySet<long> markedSending,
-        long leftInOutbox, uint leftInQueues, TimeSpan elapsed, string notes, bool noDeadLetters = false, bool noDuplicates = false, int violations = 0)
+        long leftInOutbox, uint leftInQueues, TimeSpan elapsed, string notes, bool noDeadLetters = false, int violations = 0)
     {
         var committedSet = committed.ToHashSet();
         var lost = committed.Where(id => !received.ContainsKey(id) && !dead.Contains(id) && !rejected.Contains(id)).ToList();
@@ -31,7 +41,7 @@ internal sealed record ChaosVerdict(
         return new ChaosVerdict(scenario, name, mode, committed.Count,
             received.Keys.Count(committedSet.Contains), lost.Count, received.Values.Sum(n => Math.Max(0, n - 1)), unexpected,
             dead.Count(committedSet.Contains) + rejected.Count(committedSet.Contains), unaccounted, leftInOutbox, leftInQueues, elapsed, notes,
-            noDeadLetters, noDuplicates, violations);
+            noDeadLetters, violations);
     }
 
     public string ToTsv() => string.Join('\t',
@@ -39,10 +49,10 @@ internal sealed record ChaosVerdict(
         Delivered.ToString(CultureInfo.InvariantCulture), Lost.ToString(CultureInfo.InvariantCulture),
         Duplicated.ToString(CultureInfo.InvariantCulture), Unexpected.ToString(CultureInfo.InvariantCulture),
         DeadLettered.ToString(CultureInfo.InvariantCulture), Unaccounted.ToString(CultureInfo.InvariantCulture),
-        Passed ? "pass" : "FAIL", Elapsed.TotalSeconds.ToString("F0", CultureInfo.InvariantCulture), Notes);
+        Budget.ToString(), Passed ? "pass" : "FAIL", Elapsed.TotalSeconds.ToString("F0", CultureInfo.InvariantCulture), Notes);
 
     public override string ToString() =>
         $"#{Scenario} {Name} [{Mode}]: inserted {Inserted}, delivered {Delivered}, lost {Lost}, duplicated {Duplicated}, "
         + $"unexpected {Unexpected}, dead-lettered {DeadLettered}, unaccounted {Unaccounted}, left in outbox {LeftInOutbox}, "
-        + $"left in queues {LeftInQueues} -> {(Passed ? "pass" : "FAIL")} ({Notes}){(DeadLetterTable is { } table ? $"; {table}" : "")}";
+        + $"left in queues {LeftInQueues}, budget {Budget} -> {(Passed ? "pass" : "FAIL")} ({Notes}){(DeadLetterTable is { } table ? $"; {table}" : "")}";
 }

@@ -72,6 +72,24 @@ internal sealed class TestBroker : IAsyncDisposable
     /// <summary>Ready messages in a queue (unacked ones are not counted).</summary>
     public Task<uint> CountAsync(string queue) => RetryAsync(async () => (await _channel.QueueDeclarePassiveAsync(queue)).MessageCount);
 
+    /// <summary>
+    /// Ready messages in every queue of the topology that holds notifications: each work queue (standard, urgent),
+    /// its retry queues, and the dead-letter queue; those that hold any, by name.
+    /// </summary>
+    public async Task<Dictionary<string, uint>> NonEmptyQueuesAsync()
+    {
+        var queues = Options.WorkQueues
+            .SelectMany(work => Enumerable.Range(1, Options.RetryDelays.Length).Select(attempt => RabbitMqOptions.RetryQueue(work, attempt)).Prepend(work))
+            .Append(Options.DeadLetterQueue);
+        var counts = new Dictionary<string, uint>();
+        foreach (string queue in queues)
+        {
+            counts[queue] = await CountAsync(queue);
+        }
+
+        return counts.Where(c => c.Value > 0).ToDictionary();
+    }
+
     /// <summary>Consumers subscribed to a queue right now.</summary>
     public Task<uint> ConsumersAsync(string queue) => RetryAsync(async () => (await _channel.QueueDeclarePassiveAsync(queue)).ConsumerCount);
 
