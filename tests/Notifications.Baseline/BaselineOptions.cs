@@ -41,7 +41,7 @@ internal sealed record BaselineOptions
 
         Usage: dotnet Notifications.Baseline.dll [--Section:Key=value ...]
 
-        The algorithm of the original article's "Producer-Consumer" part (README, "Benchmarks"): one RabbitMQ
+        The algorithm of the original article's "Producer-Consumer" part (docs/benchmarks/README.md): one RabbitMQ
         connection (MessageConsumer) and N NotificationSenders, each with its own channel, BasicQos(0, prefetch,
         false) and one consumer. Each message, strictly in sequence on its sender: deserialize the JSON, SELECT
         the delivery log row by id (skip the send if it says 'sent'), send the e-mail with MailKit over the

@@ -4,7 +4,7 @@ using Notifications.Baseline;
 using Npgsql;
 using RabbitMQ.Client.Exceptions;
 
-// The original experiment's consumer, run by the benchmark harness (scripts/bench run --baseline); README "Benchmarks".
+// The original experiment's consumer, run by the benchmark harness (scripts/bench run --baseline); docs/benchmarks/README.md.
 if (args.Any(a => a is "--help" or "-h" or "-?"))
 {
     Console.WriteLine(BaselineOptions.Help);

@@ -1,7 +1,7 @@
 using System.Globalization;
 using Notifications.Harness;
 
-// scripts/bench builds Release and runs this from the repository root; see README "Benchmarks".
+// scripts/bench builds Release and runs this from the repository root; see docs/benchmarks/README.md.
 HarnessOptions options;
 try
 {
