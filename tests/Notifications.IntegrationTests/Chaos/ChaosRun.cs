@@ -158,11 +158,23 @@ internal sealed class ChaosRun : IAsyncDisposable
         info.ArgumentList.Add("-c");
         info.ArgumentList.Add(command);
         using var process = Process.Start(info)!;
-        string output = await process.StandardOutput.ReadToEndAsync() + await process.StandardError.ReadToEndAsync();
-        await process.WaitForExitAsync();
-        if (process.ExitCode != 0)
+        // A fault command that never returns would hold the whole run: give up on it after a few minutes.
+        using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(3));
+        try
         {
-            throw new InvalidOperationException($"`{command}` exited {process.ExitCode}: {output}");
+            var stdout = process.StandardOutput.ReadToEndAsync(timeout.Token);
+            var stderr = process.StandardError.ReadToEndAsync(timeout.Token);
+            await process.WaitForExitAsync(timeout.Token);
+            string output = await stdout + await stderr;
+            if (process.ExitCode != 0)
+            {
+                throw new InvalidOperationException($"`{command}` exited {process.ExitCode}: {output}");
+            }
+        }
+        catch (OperationCanceledException) when (timeout.IsCancellationRequested)
+        {
+            process.Kill(entireProcessTree: true);
+            throw new TimeoutException($"`{command}` did not return within 3 minutes");
         }
     }
 

@@ -12,7 +12,9 @@ namespace Notifications.IntegrationTests.Chaos;
 /// </summary>
 internal static class ChaosScenarios
 {
-    private const string Beam = "pgrep -f 'beam.smp.*rabbit' | head -n1";
+    // The broker's own word for its OS pid: a pgrep for 'beam.smp.*rabbit' also matched the shell running it (whose
+    // command line holds the pattern), and stopped or killed that shell instead whenever its pid was the lower one.
+    private const string Beam = "rabbitmqctl -q eval 'list_to_integer(os:getpid()).'";
 
     /// <summary>Scenarios whose fault must not dead-letter anything (on top of the oracle), in both modes.</summary>
     public static readonly IReadOnlySet<int> NoDeadLetters = new HashSet<int> { 19, 24, 25 };
