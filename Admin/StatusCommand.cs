@@ -82,13 +82,17 @@ internal static class StatusCommand
     {
         var rabbit = admin.Rabbit;
         await using var connection = await admin.ConnectAsync(cancellationToken);
-        await output.WriteLineAsync("Queues                     ready   consumers");
         var queues = rabbit.WorkQueues
             .SelectMany(work => Enumerable.Range(1, rabbit.RetryDelays.Length).Select(n => RabbitMqOptions.RetryQueue(work, n)).Prepend(work))
-            .Append(rabbit.DeadLetterQueue);
+            .Append(rabbit.DeadLetterQueue)
+            .ToList();
+
+        // The names column is as wide as the longest name (notifications.urgent.retry.4 is 28), so the counts line up.
+        int width = Math.Max(22, queues.Max(queue => queue.Length));
+        await output.WriteLineAsync($"{"Queues".PadRight(width + 2)}   ready   consumers");
         foreach (string queue in queues)
         {
-            await output.WriteLineAsync($"  {queue,-22} {await DescribeAsync(connection, queue, cancellationToken)}");
+            await output.WriteLineAsync($"  {queue.PadRight(width)} {await DescribeAsync(connection, queue, cancellationToken)}");
         }
     }
 
