@@ -41,6 +41,7 @@ internal sealed class ConsumerService(
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
     {
         await using var connection = await RabbitConnector.ConnectAsync(_rabbit, "notifications-consumer", _logger, stoppingToken);
+        var recovery = ConnectionRecoveryWatch.Attach(connection);
         health.BrokerConnected(connection);
         await using var deadLetters = new DeadLetterRecorder(deadLetterStore, _options.LogBatchSize);
         await using var outbound = new OutboundPublisher(connection, _rabbit, time, deadLetters);
@@ -77,7 +78,7 @@ internal sealed class ConsumerService(
             Array.ForEach(channels, c => c.Acks.Reset());
             return Task.CompletedTask;
         };
-        await lanes.StartAsync(connection, outbound, stoppingToken);
+        await lanes.StartAsync(connection, recovery, outbound, stoppingToken);
         ConsumerLog.Started(_logger, _options.Handlers, _options.Channels, _options.Prefetch, _options.DeliveryMode, _options.Sender);
         ConsumerLog.UrgentLane(_logger, _rabbit.UrgentQueue, _options.UrgentHandlers, _options.UrgentPrefetch);
 
@@ -87,13 +88,14 @@ internal sealed class ConsumerService(
         var handlers = Enumerable.Range(0, _options.Handlers).Select(_ => RunHandlerAsync(standardWork, handler, admittedHandler, stoppingToken, abort.Token))
             .Concat(Enumerable.Range(0, _options.UrgentHandlers).Select(_ => RunHandlerAsync(urgent.Work.Reader, urgentHandler, urgentHandler, stoppingToken, abort.Token)))
             .ToArray();
-        await SuperviseAsync(connection, channels, outbound, stoppingToken);
+        await SuperviseAsync(connection, recovery, channels, outbound, stoppingToken);
         await ShutdownAsync(channels, handlers, abort);
     }
 
     // Until shutdown: a consumer channel closed by a channel error is not recovered by the client; reopen it.
     // Consume while the relay breaker is closed, not while it is open (RelayGate).
-    private async Task SuperviseAsync(IConnection connection, ConsumerChannel[] channels, OutboundPublisher outbound, CancellationToken stoppingToken)
+    private async Task SuperviseAsync(
+        IConnection connection, ConnectionRecoveryWatch recovery, ConsumerChannel[] channels, OutboundPublisher outbound, CancellationToken stoppingToken)
     {
         var gate = new RelayGate(relay, time, _logger);
         var closedTicks = new int[channels.Length];
@@ -106,11 +108,12 @@ internal sealed class ConsumerService(
                 health.Beat();
                 for (int i = 0; i < channels.Length; i++)
                 {
-                    // A channel closed with its connection is brought back by the client's recovery, a moment
-                    // after the connection: replacing it meanwhile would race that recovery (deliveries still
-                    // arriving on the old one). Only one still closed after several looks, with the connection
-                    // open, was closed on its own (a channel error) and is replaced.
-                    closedTicks[i] = channels[i].IsOpen || !connection.IsOpen ? 0 : closedTicks[i] + 1;
+                    // A channel closed with its connection is brought back by the client's recovery, after the
+                    // connection and the topology: replacing it meanwhile would race that recovery (deliveries still
+                    // arriving on the old one, never acked). Only one still closed after several looks, with the
+                    // connection open and its recovery over, was closed on its own (a channel error) and is replaced.
+                    // The looks alone were not enough: on a loaded machine the topology took longer than three of them.
+                    closedTicks[i] = channels[i].IsOpen || !connection.IsOpen || recovery.InProgress ? 0 : closedTicks[i] + 1;
                     if (closedTicks[i] < ClosedTicksBeforeReopen)
                     {
                         continue;

@@ -2,6 +2,7 @@ using System.Threading.Channels;
 using Microsoft.Extensions.Logging;
 using Notifications.Shared.Contract;
 using Notifications.Shared.Hosting;
+using Notifications.Shared.Messaging;
 using RabbitMQ.Client;
 
 namespace Notifications.Consumer.RateLimiting;
@@ -50,8 +51,9 @@ internal sealed partial class RateLimitLanes(
     /// <summary>
     /// Declares the lanes, starts consuming them and letting their messages into <see cref="Admitted"/> at their rate. An
     /// envelope a lane receives goes back through <paramref name="outbound"/> as the work queue's do (see <see cref="EnvelopeSettlement"/>).
+    /// A lane channel is replaced only while the client is not recovering the connection (<paramref name="recovery"/>).
     /// </summary>
-    public async Task StartAsync(IConnection connection, OutboundPublisher outbound, CancellationToken cancellationToken)
+    public async Task StartAsync(IConnection connection, ConnectionRecoveryWatch recovery, OutboundPublisher outbound, CancellationToken cancellationToken)
     {
         if (settings.Domains.Count == 0)
         {
@@ -82,7 +84,7 @@ internal sealed partial class RateLimitLanes(
             return Task.CompletedTask;
         };
         var stop = _stop.Token;
-        _running = Task.WhenAll(_lanes.Select(l => PumpAsync(l, stop)).Append(SuperviseAsync(connection, stop)));
+        _running = Task.WhenAll(_lanes.Select(l => PumpAsync(l, stop)).Append(SuperviseAsync(connection, recovery, stop)));
     }
 
     /// <summary>Stops taking from the lanes (shutdown); what they hold unacked goes back to the broker with their channels.</summary>
@@ -141,15 +143,16 @@ internal sealed partial class RateLimitLanes(
         }
     }
 
-    // A lane channel closed by a channel error is not recovered by the client: open it again.
-    private async Task SuperviseAsync(IConnection connection, CancellationToken stop)
+    // A lane channel closed by a channel error is not recovered by the client: open it again. One closed with its connection is
+    // the client's to recover, after the connection and the topology: not while that recovery is under way.
+    private async Task SuperviseAsync(IConnection connection, ConnectionRecoveryWatch recovery, CancellationToken stop)
     {
         try
         {
             while (!stop.IsCancellationRequested)
             {
                 await Task.Delay(Tick, stop);
-                foreach (var lane in _lanes.Where(l => connection.IsOpen && l.Channel is not { IsOpen: true }))
+                foreach (var lane in _lanes.Where(l => connection.IsOpen && !recovery.InProgress && l.Channel is not { IsOpen: true }))
                 {
                     try
                     {

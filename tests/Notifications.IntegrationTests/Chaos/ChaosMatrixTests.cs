@@ -18,11 +18,12 @@ public sealed class ChaosMatrixTests
     private const int BrokerCrash = 5;
 
     /// <summary>
-    /// Broker crashed, broker hung, SMTP cut after the final ".": in the test command with <see cref="ShortRows"/>. Not yet
-    /// the silent network loss (8): its short variant left messages in the queues in 2 of 4 runs (a consumer that does not
-    /// resume after the lost connection, every notification delivered once), a defect still open; scripts/chaos runs it.
+    /// Broker crashed, broker hung, silent network loss, SMTP cut after the final ".": in the test command with <see cref="ShortRows"/>.
+    /// The silent network loss (8) was left out while its short variant failed in 2 of 4 runs (messages left in the queues, every
+    /// notification delivered once): the drain stopped the consumer while it was still settling the window the broker redelivered
+    /// after the reconnect (<see cref="ChaosRun.DrainAsync"/>, <see cref="ChaosDrainTests"/>).
     /// </summary>
-    private static readonly int[] ShortSubset = [BrokerCrash, 6, 12];
+    private static readonly int[] ShortSubset = [BrokerCrash, 6, 8, 12];
 
     private const int ShortRows = 3_000;
 

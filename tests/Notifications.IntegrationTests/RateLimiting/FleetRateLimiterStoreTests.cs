@@ -93,10 +93,11 @@ public sealed class FleetRateLimiterStoreTests : IAsyncDisposable
         int inWindow = all.Count(t => t >= start + TimeSpan.FromSeconds(1) && t < start + TimeSpan.FromSeconds(6));
         _output.WriteLine($"{inWindow} passes in 5 s = {inWindow / 5.0:F1}/s (limit 200/s); "
             + $"{passes.Take(4).Sum(t => t.Count)} and {passes.Skip(4).Sum(t => t.Count)} in all; load average {File.ReadAllText("/proc/loadavg").Trim()}");
-        // Together they keep to one rate, not one each (2,000): at most 5 % above it. Below it, the limiter gives up a slot it
-        // reaches more than a lease's span late rather than send it in a burst (SlotSchedule), so a loaded machine undershoots
-        // (790 in one fresh-clone run of the test command, at least 950 in the runs before it): half the rate is the floor here.
-        Assert.InRange(inWindow, 500, 1050);
+        // Together they keep to one rate, not one each (2,000): at most 5 % above it, and at least 90 % of it. The limiter gives
+        // up a slot it reaches more than a lease's span late rather than send it in a burst (SlotSchedule); both limiters share
+        // this process, so a stall of its thread pool stops both (790 of 1,000 in one fresh-clone run, 854-910 on a loaded box
+        // until the test host kept threads ready: see the project file's ThreadPoolMinThreads).
+        Assert.InRange(inWindow, 900, 1050);
         Assert.True(passes.Take(4).Sum(t => t.Count) > all.Count / 4, "the first limiter got a share");
         Assert.True(passes.Skip(4).Sum(t => t.Count) > all.Count / 4, "the second limiter got a share");
     }
