@@ -8,16 +8,19 @@ namespace Notifications.Consumer;
 /// <summary>Makes each handler its own sender (an SMTP client is one connection, not thread-safe).</summary>
 /// <remarks>With <c>RateLimits</c> configured, each sender waits for the relay's fleet-wide rate and reports slow-down replies.</remarks>
 internal sealed class EmailSenderFactory(
-    IOptions<ConsumerOptions> options, IOptions<SmtpOptions> smtp, ConsumerMetrics metrics, RateLimitSettings limits, FleetRateLimiter limiter,
-    ILoggerFactory loggers)
+    IOptions<ConsumerOptions> options, IOptions<SmtpOptions> smtp, IOptions<DkimOptions> dkim, ConsumerMetrics metrics, RateLimitSettings limits,
+    FleetRateLimiter limiter, ILoggerFactory loggers)
 {
+    // One signer for every handler: the key is read once (and was checked at start).
+    private readonly Lazy<DkimMessageSigner?> signer = new(() => DkimMessageSigner.Create(dkim.Value));
+
     public IEmailSender Create()
     {
         IEmailSender sender = new MeteredEmailSender(
             options.Value.Sender switch
             {
                 SenderKind.Simulated => new SimulatedEmailSender(options.Value.SimulatedSendDelay),
-                _ => new SmtpEmailSender(smtp.Value, loggers.CreateLogger<SmtpEmailSender>(), metrics.SmtpIdleReconnected),
+                _ => new SmtpEmailSender(smtp.Value, loggers.CreateLogger<SmtpEmailSender>(), metrics.SmtpIdleReconnected, signer.Value),
             },
             metrics);
         return limits.Any ? new RateLimitedEmailSender(sender, limiter, limits) : sender;
