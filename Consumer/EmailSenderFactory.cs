@@ -12,7 +12,7 @@ internal sealed class EmailSenderFactory(
     FleetRateLimiter limiter, ILoggerFactory loggers)
 {
     // One signer for every handler: the key is read once (and was checked at start).
-    private readonly Lazy<DkimMessageSigner?> signer = new(() => DkimMessageSigner.Create(dkim.Value));
+    private readonly Lazy<DkimMessageSigner?> signer = new(() => CreateSigner(dkim.Value, loggers.CreateLogger<DkimMessageSigner>()));
 
     public IEmailSender Create()
     {
@@ -24,5 +24,16 @@ internal sealed class EmailSenderFactory(
             },
             metrics);
         return limits.Any ? new RateLimitedEmailSender(sender, limiter, limits) : sender;
+    }
+
+    private static DkimMessageSigner? CreateSigner(DkimOptions options, ILogger logger)
+    {
+        var signer = DkimMessageSigner.Create(options);
+        if (signer is not null)
+        {
+            SendingLog.DkimSigningOn(logger, options.Domain!, options.Selector!, string.Join(':', options.SignedHeaders), options.PrivateKeyFile!);
+        }
+
+        return signer;
     }
 }

@@ -32,9 +32,9 @@ internal sealed class SmtpEmailSender : IEmailSender
     /// <param name="dkim">Signs each message once it is final, if DKIM is configured.</param>
     public SmtpEmailSender(SmtpOptions options, ILogger<SmtpEmailSender> logger, Action? idleReconnected = null, DkimMessageSigner? dkim = null)
     {
-        this.dkim = dkim;
         ArgumentNullException.ThrowIfNull(options);
         this.options = options;
+        this.dkim = dkim;
         this.logger = logger;
         session = new SmtpSession(options, tracker, logger, idleReconnected);
         builder = new MimeMessageBuilder(options.From, options.MessageIdDomain);
