@@ -74,6 +74,21 @@ public sealed class HeaderFieldsTests
         Assert.True(HeaderFields.Resolve(email, serverOffersSmtpUtf8: true).NeedsSmtpUtf8);
     }
 
+    // Every printable ASCII character but the colon is ftext (RFC 5322 3.6.8): what the validator accepts, MimeKit writes.
+    [Theory]
+    [InlineData("X-A!#$%&'*+.^_`|~")]
+    [InlineData("X(1)[2]{3}<4>\"5\",@;=?/")]
+    public void Build_AnyFieldNameTheValidatorAccepts_WrittenAsGiven(string name)
+    {
+        var email = new EmailMessage(1, "a@example.test", "s", "b", false, DateTimeOffset.UnixEpoch)
+        {
+            Headers = System.Text.Json.JsonSerializer.Serialize(new Dictionary<string, string> { [name] = "v" }),
+        };
+        using MimeMessage message = builder.Build(email, new MailboxAddress(string.Empty, "a@example.test"), HeaderFields.Resolve(email, false));
+
+        Assert.Contains($"\r\n{name}: v\r\n", Headers(message), StringComparison.Ordinal);
+    }
+
     private static string Headers(MimeMessage message)
     {
         using var stream = new MemoryStream();
