@@ -7,4 +7,17 @@ internal sealed record EmailMessage(
     string Subject,
     string Body,
     bool IsHtml,
-    DateTimeOffset CreatedAt);
+    DateTimeOffset CreatedAt)
+{
+    /// <summary>Reply-To, Cc and Bcc address lists and the custom headers' JSON, as on the wire (<see cref="HeaderFields"/>).</summary>
+    public string? ReplyTo { get; init; }
+
+    /// <inheritdoc cref="ReplyTo"/>
+    public string? Cc { get; init; }
+
+    /// <inheritdoc cref="ReplyTo"/>
+    public string? Bcc { get; init; }
+
+    /// <inheritdoc cref="ReplyTo"/>
+    public string? Headers { get; init; }
+}

@@ -1,3 +1,5 @@
+using System.Text.Json.Serialization;
+
 namespace Notifications.Shared.Contract;
 
 /// <summary>
@@ -19,4 +21,24 @@ public sealed record NotificationMessage(
     string? Body,
     bool IsHtml,
     DateTimeOffset CreatedAt,
-    DateTimeOffset? ExpiresAt);
+    DateTimeOffset? ExpiresAt)
+{
+    // Optional fields are init-only, not positional, and left out of the JSON when null: a message without them
+    // has the same bytes as before they existed, and every existing constructor call stays as it is.
+
+    /// <summary>Reply-To: an RFC 5322 address list (comma-separated mailboxes), see <see cref="MessageHeaders"/>.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public string? ReplyTo { get; init; }
+
+    /// <summary>Cc: an address list; each mailbox is a recipient and appears in the Cc header.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public string? Cc { get; init; }
+
+    /// <summary>Bcc: an address list; each mailbox is a recipient (RCPT TO) and appears in no header.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public string? Bcc { get; init; }
+
+    /// <summary>Custom headers: a JSON object text of names to string values, as stored in the outbox.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public string? Headers { get; init; }
+}

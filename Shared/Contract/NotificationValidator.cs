@@ -31,7 +31,7 @@ public static class NotificationValidator
         }
 
         return ValidateRecipient(message.Recipient) ?? ValidateSubject(message.Subject)
-            ?? ValidateBody(message.Body);
+            ?? ValidateBody(message.Body) ?? MessageHeaders.Validate(message);
     }
 
     /// <summary>True when the notification's expiry lies before <paramref name="now"/>.</summary>
