@@ -7,4 +7,8 @@ internal sealed record EmailMessage(
     string Subject,
     string Body,
     bool IsHtml,
-    DateTimeOffset CreatedAt);
+    DateTimeOffset CreatedAt)
+{
+    /// <summary>Header fields to add as they are (e.g. List-Unsubscribe of bulk mail), or null for none.</summary>
+    public IReadOnlyList<KeyValuePair<string, string>>? Headers { get; init; }
+}

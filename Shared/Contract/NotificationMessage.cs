@@ -19,4 +19,16 @@ public sealed record NotificationMessage(
     string? Body,
     bool IsHtml,
     DateTimeOffset CreatedAt,
-    DateTimeOffset? ExpiresAt);
+    DateTimeOffset? ExpiresAt)
+{
+    /// <summary>
+    /// The outbox row's priority (<c>urgent</c>, <c>normal</c>, <c>bulk</c>); absent (null) means normal. The consumer
+    /// gives bulk mail its List-Unsubscribe headers and applies bulk-only suppression entries to it.
+    /// </summary>
+    [System.Text.Json.Serialization.JsonIgnore(Condition = System.Text.Json.Serialization.JsonIgnoreCondition.WhenWritingNull)]
+    public string? Priority { get; init; }
+
+    /// <summary>Whether it travels in the bulk lane (priority <c>bulk</c>).</summary>
+    [System.Text.Json.Serialization.JsonIgnore]
+    public bool IsBulk => Priority == "bulk";
+}

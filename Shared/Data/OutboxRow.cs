@@ -42,5 +42,9 @@ public sealed class OutboxRow
     public bool IsUrgent => Priority == "urgent";
 
     /// <summary>The row as a wire message.</summary>
-    public NotificationMessage ToMessage() => new(Id, Recipient, Subject, Body, IsHtml, CreatedAt, ExpiresAt);
+    public NotificationMessage ToMessage() => new(Id, Recipient, Subject, Body, IsHtml, CreatedAt, ExpiresAt)
+    {
+        // Only bulk travels with its priority (the consumer's one use of it): normal and urgent mail keep their bytes.
+        Priority = Priority == "bulk" ? Priority : null,
+    };
 }
