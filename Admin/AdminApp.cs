@@ -36,7 +36,8 @@ internal static class AdminApp
         root.Subcommands.Add(CleanupCommand.Create(context, console));
         root.Subcommands.Add(SuppressionCommands.Create(context, console));
 
-        var parsed = root.Parse(args);
+        // No response files: '@example.com' is a domain to suppress, not a file of arguments to read.
+        var parsed = root.Parse(args, new ParserConfiguration { ResponseFileTokenReplacer = null });
         if (parsed.Errors.Count > 0)
         {
             foreach (var error in parsed.Errors)
