@@ -27,14 +27,14 @@ internal sealed class UnsubscribeEndpoint(UnsubscribeLinks links, SuppressionLis
             return;
         }
 
-        if (await RefusalAsync(context) is { } refusal)
+        var (token, refusal) = await CheckAsync(context);
+        if (refusal is { } refused)
         {
-            ConsumerLog.UnsubscribeRefused(logger, refusal.Status, refusal.Reason, context.Connection.RemoteIpAddress?.ToString());
-            await ReplyAsync(context, refusal.Status, refusal.Reason);
+            ConsumerLog.UnsubscribeRefused(logger, refused.Status, refused.Reason, context.Connection.RemoteIpAddress?.ToString());
+            await ReplyAsync(context, refused.Status, refused.Reason);
             return;
         }
 
-        var token = links.Token!.Verify(request.Query["token"]);
         try
         {
             bool added = await suppression.AddUnsubscribeAsync(token.Address, $"one-click unsubscribe (RFC 8058) from notification {token.NotificationId}", context.RequestAborted);
@@ -48,18 +48,19 @@ internal sealed class UnsubscribeEndpoint(UnsubscribeLinks links, SuppressionLis
         }
     }
 
-    // Why the request is refused (status and reason), or null when it is a valid one-click unsubscribe.
-    private async Task<(int Status, string Reason)?> RefusalAsync(HttpContext context)
+    // The token's check, and why the request is refused (status and reason), or null when it is a valid one-click unsubscribe.
+    private async Task<(UnsubscribeTokenCheck Token, (int Status, string Reason)? Refusal)> CheckAsync(HttpContext context)
     {
+        var none = UnsubscribeTokenCheck.Malformed;
         var request = context.Request;
         if (links.Token is null)
         {
-            return (StatusCodes.Status404NotFound, "one-click unsubscribe is not configured (Unsubscribe:UrlTemplate)");
+            return (none, (StatusCodes.Status404NotFound, "one-click unsubscribe is not configured (Unsubscribe:UrlTemplate)"));
         }
 
         if (request.ContentLength is > MaxBodyBytes || !request.HasFormContentType)
         {
-            return (StatusCodes.Status400BadRequest, "the body must be a form (application/x-www-form-urlencoded or multipart/form-data) of at most 8 KiB");
+            return (none, (StatusCodes.Status400BadRequest, "the body must be a form (application/x-www-form-urlencoded or multipart/form-data) of at most 8 KiB"));
         }
 
         IFormCollection form;
@@ -69,20 +70,21 @@ internal sealed class UnsubscribeEndpoint(UnsubscribeLinks links, SuppressionLis
         }
         catch (Exception ex) when (ex is InvalidDataException or IOException or BadHttpRequestException)
         {
-            return (StatusCodes.Status400BadRequest, $"unreadable form: {ex.Message}");
+            return (none, (StatusCodes.Status400BadRequest, $"unreadable form: {ex.Message}"));
         }
 
         if (form["List-Unsubscribe"] != "One-Click")
         {
-            return (StatusCodes.Status400BadRequest, "the body must be List-Unsubscribe=One-Click (RFC 8058)");
+            return (none, (StatusCodes.Status400BadRequest, "the body must be List-Unsubscribe=One-Click (RFC 8058)"));
         }
 
-        return links.Token.Verify(request.Query["token"]).Outcome switch
+        var token = links.Token.Verify(request.Query["token"]);
+        return (token, token.Outcome switch
         {
             UnsubscribeTokenOutcome.Valid => null,
             UnsubscribeTokenOutcome.Forged => (StatusCodes.Status403Forbidden, "the token's signature is not valid"),
             _ => (StatusCodes.Status400BadRequest, "missing or malformed token"),
-        };
+        });
     }
 
     private static async Task ReplyAsync(HttpContext context, int status, string text)
