@@ -16,6 +16,7 @@ internal static class SuppressionHostingExtensions
             .ValidateDataAnnotations().ValidateOnStart();
         services.AddSingleton<IValidateOptions<UnsubscribeOptions>, UnsubscribeOptionsValidator>();
         services.AddSingleton<SuppressionCache>();
+        services.AddSingleton<SuppressionMetrics>();
         services.AddSingleton<SuppressionList>();
         services.AddHostedService<SuppressionRefreshService>();
         services.AddSingleton<UnsubscribeLinks>();

@@ -14,12 +14,14 @@ internal sealed class SuppressionList : IAsyncDisposable
     private static readonly IReadOnlySet<SentNotification> None = new HashSet<SentNotification>();
     private readonly ISuppressionStore _store;
     private readonly SuppressionCache _cache;
+    private readonly SuppressionMetrics _metrics;
     private readonly CoalescingBatcher<SentNotification> _recordSuppressed;
 
-    public SuppressionList(ISuppressionStore store, SuppressionCache cache, ConsumerOptions options)
+    public SuppressionList(ISuppressionStore store, SuppressionCache cache, ConsumerOptions options, SuppressionMetrics metrics)
     {
         _store = store;
         _cache = cache;
+        _metrics = metrics;
         _recordSuppressed = new(async (batch, ct) => { await store.RecordSuppressedAsync(batch, ct); return None; },
             options.LogBatchSize, spanName: "delivery log record suppressed");
     }
@@ -36,8 +38,11 @@ internal sealed class SuppressionList : IAsyncDisposable
     }
 
     /// <summary>Records the notification as 'suppressed' in the delivery log (a row it has already stays).</summary>
-    public Task RecordSuppressedAsync(NotificationMessage message, int attempt, CancellationToken cancellationToken) =>
-        _recordSuppressed.SubmitAsync(new SentNotification(message.Id, message.CreatedAt == default ? null : message.CreatedAt, attempt), cancellationToken);
+    public async Task RecordSuppressedAsync(NotificationMessage message, int attempt, CancellationToken cancellationToken)
+    {
+        await _recordSuppressed.SubmitAsync(new SentNotification(message.Id, message.CreatedAt == default ? null : message.CreatedAt, attempt), cancellationToken);
+        _metrics.Suppressed();
+    }
 
     /// <summary>Suppresses <paramref name="recipient"/> for all mail after a hard bounce; <paramref name="reply"/> is the server's answer.</summary>
     public async Task AddHardBounceAsync(string recipient, string reply, CancellationToken cancellationToken)
@@ -45,6 +50,7 @@ internal sealed class SuppressionList : IAsyncDisposable
         string key = SuppressionKeys.ForAddress(recipient);
         await _store.AddAsync(key, SuppressionReasons.HardBounce, SuppressionReasons.AllScope, reply, cancellationToken);
         _cache.Add(key, bulkOnly: false);
+        _metrics.Added(SuppressionReasons.HardBounce);
     }
 
     /// <summary>Suppresses <paramref name="recipient"/> for bulk mail (a one-click unsubscribe); true if the entry is new or revived.</summary>
@@ -53,6 +59,7 @@ internal sealed class SuppressionList : IAsyncDisposable
         string key = SuppressionKeys.ForAddress(recipient);
         bool added = await _store.AddAsync(key, SuppressionReasons.Unsubscribed, SuppressionReasons.BulkScope, detail, cancellationToken);
         _cache.Add(key, bulkOnly: true);
+        _metrics.Added(SuppressionReasons.Unsubscribed);
         return added;
     }
 

@@ -66,7 +66,7 @@ public sealed class SuppressionPipelineTests
         long unsubscribedNormal = await SuppressionProbe.EnqueueAsync("reader@example.com");
         long otherBulk = await SuppressionProbe.EnqueueAsync("other@example.com", Priority.Bulk);
 
-        await using (await WorkerHost.StartConsumerAsync(broker, sink))
+        await using (var consumer = await WorkerHost.StartConsumerAsync(broker, sink))
         await using (await WorkerHost.StartProducerAsync(broker))
         {
             foreach (long id in (long[])[domain, domainBulk, unsubscribedBulk])
@@ -76,6 +76,10 @@ public sealed class SuppressionPipelineTests
 
             await StatusProbe.WaitForAsync(unsubscribedNormal, "sent");
             await StatusProbe.WaitForAsync(otherBulk, "sent");
+            using var http = new HttpClient { BaseAddress = consumer.Get<Shared.Observability.OperationsEndpoint>().Address };
+            string metrics = await http.GetStringAsync("/metrics");
+            Assert.Matches(@"(?m)^notifications_suppressed_total(\{[^}]*\})? 3( |$)", metrics);
+            Assert.Matches(@"(?m)^notifications_suppression_entries(\{[^}]*\})? 2( |$)", metrics);
         }
 
         var counts = sink.CountByNotificationId();
