@@ -363,7 +363,7 @@ internal sealed class DeliveryHandler(
 
     // Not sent, recorded 'suppressed', acked. A crash before the ack redelivers it, to the same end; a row the log has
     // already ('sent', or at most once 'sending') stays, so a notification sent before its address was suppressed stays sent.
-    private async Task SuppressedAsync(Delivery delivery, Shared.Contract.NotificationMessage message, string key, CancellationToken cancellationToken)
+    private async Task SuppressedAsync(Delivery delivery, NotificationMessage message, string key, CancellationToken cancellationToken)
     {
         await suppression.RecordSuppressedAsync(message, delivery.Attempt, cancellationToken);
         ConsumerLog.Suppressed(logger, message.Id, key);
