@@ -39,6 +39,8 @@ internal sealed class AdminContext : IAsyncDisposable
 
     public INotificationStatusStore Status => Store<INotificationStatusStore>();
 
+    public ISuppressionStore Suppression => Store<ISuppressionStore>();
+
     public RetentionOptions RetentionOptions => Resolve<RetentionOptions>();
 
     public RetentionCleanup Retention

@@ -27,7 +27,7 @@ internal static class ShowCommand
                 return default;
             },
         };
-        var command = new Command("show", "What happened to one notification: waiting (and until when), in flight, sent (when, on which attempt), dead-lettered (why, when) or rejected (why); from the database") { id };
+        var command = new Command("show", "What happened to one notification: waiting (and until when), in flight, sent (when, on which attempt), suppressed, dead-lettered (why, when) or rejected (why); from the database") { id };
         command.SetAction(async (parsed, ct) =>
         {
             await using var admin = context(parsed);
@@ -71,6 +71,7 @@ internal static class ShowCommand
         "waiting" => "waiting in the outbox",
         "in_flight" => "in flight",
         "sent" => "sent",
+        "suppressed" => "suppressed, not sent",
         "dead_lettered" => "dead-lettered",
         "rejected" => "rejected",
         "unknown" => "unknown id",
@@ -82,6 +83,7 @@ internal static class ShowCommand
         "waiting" => "inserted",
         "in_flight" => "marked",
         "sent" => "sent at",
+        "suppressed" => "recorded",
         "dead_lettered" => "dead at",
         "rejected" => "rejected at",
         _ => "at",

@@ -3,6 +3,7 @@ using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Options;
 using Notifications.Consumer.RateLimiting;
 using Notifications.Consumer.Sending;
+using Notifications.Consumer.Suppression;
 using Notifications.Shared.Hosting;
 
 namespace Notifications.Consumer;
@@ -34,6 +35,7 @@ public static class ConsumerHostingExtensions
         builder.Services.AddHostedService<KillSwitchService>();
         builder.Services.AddHostedService<ConsumerMonitorService>();
         builder.Services.AddRetentionCleanup();
+        builder.Services.AddSuppression();
         // In-flight handlers get ConsumerOptions.ShutdownTimeout; the host must wait a little longer.
         builder.Services.Configure<HostOptions>(o => o.ShutdownTimeout = TimeSpan.FromSeconds(30));
         return builder;

@@ -1,6 +1,8 @@
 using Microsoft.Extensions.Logging;
 using Notifications.Consumer.RateLimiting;
 using Notifications.Consumer.Sending;
+using Notifications.Consumer.Suppression;
+using Notifications.Consumer.Unsubscribe;
 using Notifications.Shared.Contract;
 using Notifications.Shared.Hosting;
 using Polly.CircuitBreaker;
@@ -16,7 +18,8 @@ namespace Notifications.Consumer;
 /// </summary>
 internal sealed class DeliveryHandler(
     DeliveryLog log, InFlightNotifications inFlight, OutboundPublisher outbound, RelayBreaker relay, RateLimitLanes lanes, ConsumerOptions options,
-    RabbitMqOptions rabbit, ConsumerStats stats, TimeProvider time, FaultInjector faults, ILogger<DeliveryHandler> logger)
+    RabbitMqOptions rabbit, ConsumerStats stats, TimeProvider time, FaultInjector faults, ILogger<DeliveryHandler> logger,
+    SuppressionList suppression, UnsubscribeLinks unsubscribe)
 {
     public async Task HandleAsync(Delivery delivery, IEmailSender sender, CancellationToken cancellationToken)
     {
@@ -41,6 +44,13 @@ internal sealed class DeliveryHandler(
             return;
         }
 
+        if (await suppression.MatchAsync(message, cancellationToken) is { } key)
+        {
+            // Before the lanes and the breaker: nothing to wait for, in either delivery mode nothing is sent.
+            await SuppressedAsync(delivery, message, key, cancellationToken);
+            return;
+        }
+
         if (!delivery.Admitted && lanes.LaneFor(message) is { } lane)
         {
             // A rate-limited domain: into its lane, where it waits for its slot without holding this handler.
@@ -58,6 +68,7 @@ internal sealed class DeliveryHandler(
         var email = new EmailMessage(message.Id, message.Recipient!, message.Subject!, message.Body!, message.IsHtml, message.CreatedAt)
         {
             ReplyTo = message.ReplyTo, Cc = message.Cc, Bcc = message.Bcc, Headers = message.Headers,
+            SystemHeaders = unsubscribe.HeadersFor(message),
         };
         if (options.DeliveryMode == DeliveryMode.AtMostOnce)
         {
@@ -143,6 +154,7 @@ internal sealed class DeliveryHandler(
         }
         catch (SmtpSendException ex)
         {
+            await SuppressIfBouncedAsync(email, ex, cancellationToken);
             await DeadLetterAsync(delivery, Describe(ex), cancellationToken);
             return;
         }
@@ -215,6 +227,7 @@ internal sealed class DeliveryHandler(
                     : RetryOrDeadLetterAsync(delivery, Describe(ex), cancellationToken));
                 break;
             case SmtpSendException { Kind: SmtpFailureKind.Permanent }:
+                await SuppressIfBouncedAsync(email, ex, cancellationToken);
                 await DeadLetterAsync(delivery, Describe(ex), cancellationToken);
                 break;
             default:
@@ -347,6 +360,37 @@ internal sealed class DeliveryHandler(
         {
             await GiveBackAsync(delivery, ex, cancellationToken);
         }
+    }
+
+    // Not sent, recorded 'suppressed', acked. A crash before the ack redelivers it, to the same end; a row the log has
+    // already ('sent', or at most once 'sending') stays, so a notification sent before its address was suppressed stays sent.
+    private async Task SuppressedAsync(Delivery delivery, NotificationMessage message, string key, CancellationToken cancellationToken)
+    {
+        await suppression.RecordSuppressedAsync(message, delivery.Attempt, cancellationToken);
+        ConsumerLog.Suppressed(logger, message.Id, key);
+        await delivery.AckAsync();
+    }
+
+    // A 5xx to RCPT TO: the address goes on the suppression list before the message is dead-lettered. If the list cannot be
+    // written the dead letter still is: the message's record matters more than the next one's saved attempt.
+    private async Task SuppressIfBouncedAsync(EmailMessage email, Exception ex, CancellationToken cancellationToken)
+    {
+        if (!SuppressionList.IsHardBounce(ex))
+        {
+            return;
+        }
+
+        try
+        {
+            await suppression.AddHardBounceAsync(email.To, ex.Message, cancellationToken);
+            ConsumerLog.HardBounceSuppressed(logger, email.NotificationId, ex.Message);
+        }
+        catch (Exception failure) when (!cancellationToken.IsCancellationRequested)
+        {
+            ConsumerLog.HardBounceNotRecorded(logger, email.NotificationId, failure);
+        }
+
+        faults.Reached("after-suppress");
     }
 
     private void Delivered(EmailMessage email)

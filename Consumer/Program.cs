@@ -10,7 +10,7 @@ if (HealthProbe.IsRequested(args))
     return await HealthProbe.RunAsync(args, defaultPort: 9465);
 }
 
-if (WorkerCommandLine.PrintedHelp(args, "Consumer", "competing handlers that deliver notifications from RabbitMQ over SMTP", "Database, RabbitMq, Consumer, Smtp, RateLimits, Metrics, Logging, Serilog"))
+if (WorkerCommandLine.PrintedHelp(args, "Consumer", "competing handlers that deliver notifications from RabbitMQ over SMTP", "Database, RabbitMq, Consumer, Smtp, RateLimits, Suppression, Unsubscribe, Metrics, Logging, Serilog"))
 {
     return 0;
 }

@@ -20,4 +20,7 @@ internal sealed record EmailMessage(
 
     /// <inheritdoc cref="ReplyTo"/>
     public string? Headers { get; init; }
+
+    /// <summary>Header fields to add as they are (e.g. List-Unsubscribe of bulk mail), or null for none.</summary>
+    public IReadOnlyList<KeyValuePair<string, string>>? SystemHeaders { get; init; }
 }

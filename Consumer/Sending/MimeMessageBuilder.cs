@@ -45,6 +45,10 @@ internal sealed class MimeMessageBuilder(string from, string messageIdDomain)
             rawMessageId ? Raw(HeaderId.MessageId, messageId) : new(HeaderId.MessageId, messageId),
             Raw("X-Notification-Id", id),
         };
+        foreach (var (field, value) in email.SystemHeaders ?? [])
+        {
+            headers.Add(new Header(field, value));
+        }
 
         var body = new PreparedTextPart(email.IsHtml ? TextFormat.Html : TextFormat.Plain, NormalizeLineBreaks(email.Body));
         var message = new MimeMessage(headers) { Body = body };

@@ -41,4 +41,15 @@ public sealed record NotificationMessage(
     /// <summary>Custom headers: a JSON object text of names to string values, as stored in the outbox.</summary>
     [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
     public string? Headers { get; init; }
+
+    /// <summary>
+    /// The outbox row's priority (<c>urgent</c>, <c>normal</c>, <c>bulk</c>); absent (null) means normal. The consumer
+    /// gives bulk mail its List-Unsubscribe headers and applies bulk-only suppression entries to it.
+    /// </summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public string? Priority { get; init; }
+
+    /// <summary>Whether it travels in the bulk lane (priority <c>bulk</c>).</summary>
+    [JsonIgnore]
+    public bool IsBulk => Priority == "bulk";
 }

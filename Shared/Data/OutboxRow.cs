@@ -57,5 +57,7 @@ public sealed class OutboxRow
     public NotificationMessage ToMessage() => new(Id, Recipient, Subject, Body, IsHtml, CreatedAt, ExpiresAt)
     {
         ReplyTo = ReplyTo, Cc = Cc, Bcc = Bcc, Headers = Headers,
+        // Only bulk travels with its priority (the consumer's one use of it): normal and urgent mail keep their bytes.
+        Priority = Priority == "bulk" ? Priority : null,
     };
 }

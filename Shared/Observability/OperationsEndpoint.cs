@@ -17,14 +17,15 @@ namespace Notifications.Shared.Observability;
 /// <summary>
 /// A small Kestrel server beside the worker: <c>/metrics</c> (OpenTelemetry's Prometheus exporter over the
 /// worker's meter provider), <c>/health/live</c>, <c>/health/ready</c> and <c>/health/started</c> (live, and ready once:
-/// Docker's healthcheck). It is a server of its own, not the worker's host, so the
+/// Docker's healthcheck), and the worker's own <see cref="OperationsRoute"/>s. It is a server of its own, not the worker's host, so the
 /// workers stay plain generic hosts; a port that cannot be bound is logged and the worker keeps working.
 /// </summary>
 public sealed class OperationsEndpoint(
     MeterProvider meters,
     HealthCheckService health,
     IOptions<OperationsOptions> options,
-    ILoggerFactory loggers) : IHostedService, IAsyncDisposable
+    ILoggerFactory loggers,
+    IEnumerable<OperationsRoute> routes) : IHostedService, IAsyncDisposable
 {
     private readonly ILogger _logger = loggers.CreateLogger<OperationsEndpoint>();
     private WebApplication? _app;
@@ -91,6 +92,7 @@ public sealed class OperationsEndpoint(
         "/health/live" => HealthAsync(context, "live"),
         "/health/ready" => HealthAsync(context, "ready"),
         "/health/started" => HealthAsync(context, "started"),
+        var path when routes.FirstOrDefault(r => r.Path == path) is { } route => route.Handler(context),
         _ => WriteAsync(context, StatusCodes.Status404NotFound, "text/plain; charset=utf-8", "not found: try /metrics, /health/live, /health/ready or /health/started\n"),
     };
 

@@ -31,7 +31,7 @@ internal sealed class SqlServerRetentionStore : IRetentionStore
             DECLARE @gone TABLE (notification_id bigint NULL);
             DELETE TOP (@BatchSize) FROM [{s}].[delivery_log] WITH (ROWLOCK, READPAST)
             OUTPUT DELETED.notification_id INTO @gone
-            WHERE status = 'sent' AND updated_at < @Cutoff;
+            WHERE status IN ('sent', 'suppressed') AND updated_at < @Cutoff;
             SELECT CAST(COUNT(*) AS int) AS Deleted, MAX(notification_id) AS MaxNotificationId FROM @gone;
             """;
         DeleteDeadLettersSql = $"""

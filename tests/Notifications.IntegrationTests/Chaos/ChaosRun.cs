@@ -257,9 +257,15 @@ internal sealed class ChaosRun : IAsyncDisposable
             "SELECT letter_key, notification_id FROM notifications.dead_letter")).ToList();
         var rejected = (await connection.QueryAsync<long>("SELECT id FROM notifications.rejected")).ToHashSet();
         var marked = (await connection.QueryAsync<long>("SELECT notification_id FROM notifications.delivery_log WHERE status = 'sending'")).ToHashSet();
+        var suppressed = (await connection.QueryAsync<long>("SELECT notification_id FROM notifications.delivery_log WHERE status = 'suppressed'")).ToHashSet();
+        if (suppressed.Count > 0)
+        {
+            Notes.Add($"{suppressed.Count} recorded suppressed");
+        }
+
         return ChaosVerdict.Judge(scenario, name, Mode, Committed, RolledBack, received, deadIds, rejected, marked,
             await Db.CountAsync("outbox"), await QueuedAsync(), Elapsed, string.Join("; ", Notes.Concat(Violations)), ChaosScenarios.NoDeadLetters.Contains(scenario),
-            Violations.Count)
+            Violations.Count, suppressed)
         with
         {
             DeadLetterTable = DeadLetterTableCheck.Compare(deadLetters, deadLetterRows),

@@ -8,7 +8,8 @@ namespace Notifications.IntegrationTests.Chaos;
 /// <summary>
 /// The fault scenarios of RELIABILITY.md (1-19), each injected mid-run on the real services, the
 /// cluster scenarios (20-22: quorum queues on the 3-node cluster of <c>scripts/cluster</c>), and 23: a consumer
-/// killed with an envelope half-delivered; 24-25: the relay down from the start, with envelopes.
+/// killed with an envelope half-delivered; 24-25: the relay down from the start, with envelopes; 26: a consumer killed
+/// between a hard bounce's suppression insert and the message's dead letter and ack.
 /// </summary>
 internal static class ChaosScenarios
 {
@@ -307,6 +308,18 @@ internal static class ChaosScenarios
             run.StartConsumer();
         }),
         [24] = ("relay down 60 s from the start, envelopes of 50", run => RelayDownFromTheStartAsync(run, TimeSpan.FromSeconds(60))),
+        [26] = ("consumer killed between the suppression insert and the ack", async run =>
+        {
+            // Every recipient refused for good (5xx to RCPT TO): each address goes on the suppression list, then its message
+            // is dead-lettered and acked. The kill falls between the two for one message; its redelivered copy (and those of
+            // the window the victim held) meets a suppressed address: recorded 'suppressed', never sent, not lost.
+            await run.Sink.RestartAsync("-f RCPT");
+            run.StartProducer();
+            var victim = run.StartConsumer(("Faults:KillAt", "after-suppress:500"));
+            await WaitExitAsync(victim);
+            run.Killed(victim);
+            run.StartConsumer();
+        }),
         [25] = ("relay down 300 s from the start, envelopes of 50", run => RelayDownFromTheStartAsync(run, TimeSpan.FromMinutes(5))),
     };
 

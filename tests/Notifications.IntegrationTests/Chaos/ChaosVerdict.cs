@@ -31,10 +31,12 @@ internal sealed record ChaosVerdict(
     public static ChaosVerdict Judge(
         int scenario, string name, string mode, IReadOnlyList<long> committed, IReadOnlyList<long> rolledBack,
         IReadOnlyDictionary<long, int> received, IReadOnlySet<long> dead, IReadOnlySet<long> rejected, IReadOnlySet<long> markedSending,
-        long leftInOutbox, uint leftInQueues, TimeSpan elapsed, string notes, bool noDeadLetters = false, int violations = 0)
+        long leftInOutbox, uint leftInQueues, TimeSpan elapsed, string notes, bool noDeadLetters = false, int violations = 0,
+        IReadOnlySet<long>? suppressed = null)
     {
         var committedSet = committed.ToHashSet();
-        var lost = committed.Where(id => !received.ContainsKey(id) && !dead.Contains(id) && !rejected.Contains(id)).ToList();
+        // Suppressed (recorded so in the delivery log, never sent) is kept with its reason, as a dead letter is.
+        var lost = committed.Where(id => !received.ContainsKey(id) && !dead.Contains(id) && !rejected.Contains(id) && suppressed?.Contains(id) != true).ToList();
         // At most once may lose what it marked and acked before a crash; every such loss carries the mark.
         int unaccounted = mode == "AtLeastOnce" ? lost.Count : lost.Count(id => !markedSending.Contains(id));
         int unexpected = received.Keys.Count(id => !committedSet.Contains(id)) + rolledBack.Count(received.ContainsKey);

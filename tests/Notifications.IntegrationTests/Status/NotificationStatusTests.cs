@@ -176,7 +176,9 @@ public sealed class NotificationStatusTests
     {
         var db = await TestDatabase.CleanAsync();
         await using var broker = await TestBroker.CreateAsync();
-        await using var sink = await SmtpSink.StartAsync("-f RCPT");
+        // A 5xx to the message (its final "."), not to RCPT TO: a refused recipient is suppressed, and its requeued
+        // copy would be recorded suppressed instead of tried again (docs/suppression.md).
+        await using var sink = await SmtpSink.StartAsync("-f .");
         long id = (await db.InsertAsync(1))[0];
         await using var consumer = await WorkerHost.StartConsumerAsync(broker, sink);
         await using (await WorkerHost.StartProducerAsync(broker))

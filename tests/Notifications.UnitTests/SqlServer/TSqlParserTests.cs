@@ -42,6 +42,8 @@ public sealed class TSqlParserTests
             "SqlServerRetentionStore.DeleteIdempotencyKeysSql",
             "SqlServerOutbox.InsertSql", "SqlServerOutbox.InsertOnceSql",
             "SqlServerRateLimitStore.LeaseSql", "SqlServerRateLimitStore.SlowDownSql",
+            "SqlServerSuppressionStore.AddSql", "SqlServerSuppressionStore.RemoveSql", "SqlServerSuppressionStore.ListSql",
+            "SqlServerSuppressionStore.ChangesSql", "SqlServerSuppressionStore.LoadSql", "SqlServerSuppressionStore.RecordSuppressedSql",
         ];
 
         Assert.Empty(expected.Except(TSqlStatements.InCode.Keys));
@@ -61,6 +63,7 @@ public sealed class TSqlParserTests
         Assert.Contains("013_idempotency_key.sql", files);
         Assert.Contains("008_outbox_lane_indexes.sql", files);
         Assert.Contains("012_dead_letter_per_message.sql", files);
+        Assert.Contains("015_suppression.sql", files);
         Assert.Contains("016_message_headers.sql", files);
     }
 

@@ -1,0 +1,28 @@
+namespace Notifications.Shared.Data;
+
+/// <summary>
+/// The <c>suppression</c> table (db/*/015_suppression.sql), one implementation per SQL dialect: entries added by the
+/// consumer (hard bounces, unsubscribes) and operators, read by every consumer's cache through <see cref="ChangesSinceAsync"/>.
+/// </summary>
+public interface ISuppressionStore
+{
+    /// <summary>
+    /// Adds <paramref name="key"/> (see <see cref="SuppressionKeys"/>). An entry already in force is left as it is unless
+    /// the new one widens its scope from bulk to all; a removed one is revived. True if a row was inserted or changed.
+    /// </summary>
+    Task<bool> AddAsync(string key, string reason, string scope, string? detail, CancellationToken cancellationToken);
+
+    /// <summary>Removes the entry of <paramref name="key"/> (keeping a tombstone for the caches). True if one was in force.</summary>
+    Task<bool> RemoveAsync(string key, CancellationToken cancellationToken);
+
+    /// <summary>The entries in force, newest first, optionally of one <paramref name="reason"/>, at most <paramref name="limit"/>.</summary>
+    Task<IReadOnlyList<SuppressionEntry>> ListAsync(string? reason, int limit, CancellationToken cancellationToken);
+
+    /// <summary>
+    /// The rows changed at or after <paramref name="since"/>, removed ones included; with null, every entry in force (a full load).
+    /// </summary>
+    Task<IReadOnlyList<SuppressionEntry>> ChangesSinceAsync(DateTimeOffset? since, CancellationToken cancellationToken);
+
+    /// <summary>Records the notifications as 'suppressed' in the delivery log; an id that has a row already keeps it.</summary>
+    Task RecordSuppressedAsync(IReadOnlyCollection<SentNotification> notifications, CancellationToken cancellationToken);
+}

@@ -1,0 +1,87 @@
+using Dapper;
+using Notifications.Shared.Hosting;
+using Npgsql;
+
+namespace Notifications.Shared.Data.Postgres;
+
+/// <summary>The suppression list on PostgreSQL.</summary>
+internal sealed class PostgresSuppressionStore : ISuppressionStore
+{
+    private const string Columns = "address AS Address, reason AS Reason, scope AS Scope, since AS Since, detail AS Detail, changed_at AS ChangedAt, removed_at AS RemovedAt";
+    private readonly NpgsqlDataSource _dataSource;
+    private readonly int _timeoutSeconds;
+    private readonly string _addSql;
+    private readonly string _removeSql;
+    private readonly string _listSql;
+    private readonly string _changesSql;
+    private readonly string _loadSql;
+    private readonly string _recordSuppressedSql;
+
+    public PostgresSuppressionStore(NpgsqlDataSource dataSource, DatabaseOptions options)
+    {
+        _dataSource = dataSource;
+        _timeoutSeconds = (int)options.CommandTimeout.TotalSeconds;
+        string s = options.Schema;
+        // clock_timestamp(), not now(): the watermark orders changes by when they were made, not when their transaction began.
+        _addSql = $"""
+            INSERT INTO "{s}".suppression AS x (address, reason, scope, detail) VALUES (@Key, @Reason, @Scope, @Detail)
+            ON CONFLICT (address) DO UPDATE
+                SET reason = EXCLUDED.reason, scope = EXCLUDED.scope, detail = EXCLUDED.detail, since = now(),
+                    changed_at = clock_timestamp(), removed_at = NULL
+                WHERE x.removed_at IS NOT NULL OR (x.scope = 'bulk' AND EXCLUDED.scope = 'all')
+            """;
+        _removeSql = $"""
+            UPDATE "{s}".suppression SET removed_at = now(), changed_at = clock_timestamp() WHERE address = @Key AND removed_at IS NULL
+            """;
+        _listSql = $"""
+            SELECT {Columns} FROM "{s}".suppression
+            WHERE removed_at IS NULL AND (@Reason::varchar IS NULL OR reason = @Reason::varchar)
+            ORDER BY since DESC, address LIMIT @Limit
+            """;
+        _changesSql = $"""SELECT {Columns} FROM "{s}".suppression WHERE changed_at >= @Since""";
+        _loadSql = $"""SELECT {Columns} FROM "{s}".suppression WHERE removed_at IS NULL""";
+        _recordSuppressedSql = $"""
+            INSERT INTO "{s}".delivery_log (notification_id, status, created_at, attempts)
+            SELECT id, 'suppressed', created_at, attempts FROM unnest(@Ids, @CreatedAts, @Attempts) AS n(id, created_at, attempts)
+            ON CONFLICT (notification_id) DO NOTHING
+            """;
+    }
+
+    public async Task<bool> AddAsync(string key, string reason, string scope, string? detail, CancellationToken cancellationToken) =>
+        await ExecuteAsync(_addSql, new { Key = key, Reason = reason, Scope = scope, Detail = SuppressionRow.TruncateDetail(detail) }, cancellationToken) > 0;
+
+    public async Task<bool> RemoveAsync(string key, CancellationToken cancellationToken) =>
+        await ExecuteAsync(_removeSql, new { Key = key }, cancellationToken) > 0;
+
+    public Task<IReadOnlyList<SuppressionEntry>> ListAsync(string? reason, int limit, CancellationToken cancellationToken) =>
+        QueryAsync(_listSql, new { Reason = reason, Limit = limit }, cancellationToken);
+
+    public Task<IReadOnlyList<SuppressionEntry>> ChangesSinceAsync(DateTimeOffset? since, CancellationToken cancellationToken) => since is { } from
+        ? QueryAsync(_changesSql, new { Since = from.UtcDateTime }, cancellationToken)
+        : QueryAsync(_loadSql, null, cancellationToken);
+
+    public async Task RecordSuppressedAsync(IReadOnlyCollection<SentNotification> notifications, CancellationToken cancellationToken)
+    {
+        var distinct = notifications.DistinctBy(n => n.Id).ToArray();
+        await ExecuteAsync(_recordSuppressedSql, new
+        {
+            Ids = distinct.Select(n => n.Id).ToArray(),
+            CreatedAts = distinct.Select(n => n.CreatedAt?.UtcDateTime).ToArray(),
+            Attempts = distinct.Select(n => n.Attempts).ToArray(),
+        }, cancellationToken);
+    }
+
+    private async Task<int> ExecuteAsync(string sql, object parameters, CancellationToken cancellationToken)
+    {
+        await using var connection = await _dataSource.OpenConnectionAsync(cancellationToken);
+        return await connection.ExecuteAsync(new CommandDefinition(sql, parameters, commandTimeout: _timeoutSeconds, cancellationToken: cancellationToken));
+    }
+
+    private async Task<IReadOnlyList<SuppressionEntry>> QueryAsync(string sql, object? parameters, CancellationToken cancellationToken)
+    {
+        await using var connection = await _dataSource.OpenConnectionAsync(cancellationToken);
+        var rows = await connection.QueryAsync<SuppressionRow>(
+            new CommandDefinition(sql, parameters, commandTimeout: _timeoutSeconds, cancellationToken: cancellationToken));
+        return rows.Select(r => r.ToEntry()).ToList();
+    }
+}

@@ -1,0 +1,26 @@
+namespace Notifications.Shared.Data;
+
+/// <summary>The values of <c>suppression.reason</c> and <c>suppression.scope</c>.</summary>
+public static class SuppressionReasons
+{
+    /// <summary>A 5xx reply to RCPT TO: the address does not exist. Written by the consumer, scope all.</summary>
+    public const string HardBounce = "hard_bounce";
+
+    /// <summary>A complaint (feedback loop) reported by the mailbox provider.</summary>
+    public const string Complaint = "complaint";
+
+    /// <summary>The recipient unsubscribed (RFC 8058 one-click), scope bulk.</summary>
+    public const string Unsubscribed = "unsubscribed";
+
+    /// <summary>An operator's entry (<c>scripts/admin suppression add</c>).</summary>
+    public const string Manual = "manual";
+
+    /// <summary>Scope: every notification to the key.</summary>
+    public const string AllScope = "all";
+
+    /// <summary>Scope: only notifications of priority bulk.</summary>
+    public const string BulkScope = "bulk";
+
+    /// <summary>Every reason the table's check constraint allows.</summary>
+    public static readonly IReadOnlyList<string> All = [HardBounce, Complaint, Unsubscribed, Manual];
+}
