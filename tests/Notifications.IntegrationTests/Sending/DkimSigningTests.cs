@@ -1,3 +1,4 @@
+using System.Text.RegularExpressions;
 using MimeKit;
 using Notifications.Client;
 using Notifications.IntegrationTests.Infrastructure;
@@ -23,12 +24,18 @@ public sealed class DkimSigningTests
             Cc = "copy@example.test", ReplyTo = "help@example.test", Headers = new Dictionary<string, string> { ["X-Campaign"] = "spring" },
         });
         await TestDatabase.EnqueueAsync(new NewNotification("plain@example.test", "Plain", "ASCII only.") { IsHtml = true });
+        // Bulk mail: RFC 8058 wants List-Unsubscribe and List-Unsubscribe-Post under the signature.
+        await TestDatabase.EnqueueAsync(new NewNotification("bulk@example.test", "News", "Monthly.") { Priority = NotificationPriority.Bulk });
 
-        await using (await WorkerHost.StartConsumerAsync(broker, sink,
-            ("Dkim:Domain", "example.test"), ("Dkim:Selector", "mail2026"), ("Dkim:PrivateKeyFile", key.PrivateKeyFile)))
+        (string, string?)[] settings =
+        [
+            ("Dkim:Domain", "example.test"), ("Dkim:Selector", "mail2026"), ("Dkim:PrivateKeyFile", key.PrivateKeyFile),
+            .. Suppression.SuppressionProbe.UnsubscribeSettings,
+        ];
+        await using (await WorkerHost.StartConsumerAsync(broker, sink, settings))
         await using (await WorkerHost.StartProducerAsync(broker))
         {
-            await sink.WaitForMessagesAsync(2, Patience);
+            await sink.WaitForMessagesAsync(3, Patience);
         }
 
         foreach (string file in sink.MessageFiles())
@@ -39,6 +46,13 @@ public sealed class DkimSigningTests
             Assert.Contains("s=mail2026", signature, StringComparison.Ordinal);
             Assert.Contains("c=relaxed/relaxed", signature, StringComparison.Ordinal);
             Assert.True(key.Verifies(received), $"the DKIM signature of {file} does not verify");
+            if (received.Headers.Contains("List-Unsubscribe"))
+            {
+                string signed = Regex.Match(Regex.Replace(signature, @"\s+", ""), "(?:^|;)h=([^;]*)").Groups[1].Value;
+                var names = signed.Split(':').Select(n => n.Trim().ToLowerInvariant()).ToList();
+                Assert.Contains("list-unsubscribe", names);
+                Assert.Contains("list-unsubscribe-post", names);
+            }
 
             // The same check can fail: one changed header and the signature no longer holds.
             received.Subject += "!";
