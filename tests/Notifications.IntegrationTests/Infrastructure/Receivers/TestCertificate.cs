@@ -43,8 +43,8 @@ internal sealed class TestCertificate : IDisposable
     };
 
     /// <summary>
-    /// A real client: SocketsHttpHandler, HTTP/2 asked for (<paramref name="version"/>) with an exact version policy,
-    /// so that a server refusing it fails the request instead of quietly falling back.
+    /// A real client: SocketsHttpHandler trusting this certificate; <paramref name="version"/> with an exact policy for
+    /// its own helpers (GetAsync, PostAsync...). A request built by hand carries its own Version and VersionPolicy.
     /// </summary>
     public HttpClient CreateClient(Version version, TimeSpan timeout)
     {
