@@ -41,6 +41,10 @@ public sealed class FcmServerTests : IAsyncLifetime
         await AssertInvalidGrantAsync(push.Keys.CreateAssertion(push.Server.TokenUrl, DateTimeOffset.UtcNow, TimeSpan.FromHours(2)));
 
     [Fact]
+    public async Task Token_AssertionIssuedInTheFuture_InvalidGrant() =>
+        await AssertInvalidGrantAsync(push.Keys.CreateAssertion(push.Server.TokenUrl, DateTimeOffset.UtcNow.AddMinutes(10), TimeSpan.FromMinutes(50)));
+
+    [Fact]
     public async Task Token_AssertionForAnotherAudience_InvalidGrant() =>
         await AssertInvalidGrantAsync(push.Keys.CreateAssertion(new Uri("https://oauth2.example.com/token"), DateTimeOffset.UtcNow, TimeSpan.FromHours(1)));
 

@@ -10,7 +10,7 @@ namespace Notifications.IntegrationTests.Infrastructure.Receivers;
 /// Google's OAuth2 token endpoint for service accounts (<c>POST /token</c>, form <c>grant_type=
 /// urn:ietf:params:oauth:grant-type:jwt-bearer&amp;assertion=JWT</c>): the RS256 signature is checked against the
 /// service account's public key, iss is its client email, aud this endpoint, scope includes firebase.messaging (or
-/// cloud-platform), iat and exp present, at most an hour apart and not expired. Answers Google's
+/// cloud-platform), iat and exp present, at most an hour apart, iat not in the future and exp not past. Answers Google's
 /// <c>{access_token, expires_in, token_type}</c> or 400 <c>invalid_grant</c>.
 /// </summary>
 internal sealed class FcmTokenEndpoint(PushTrust trust)
@@ -18,6 +18,7 @@ internal sealed class FcmTokenEndpoint(PushTrust trust)
     public const string GrantType = "urn:ietf:params:oauth:grant-type:jwt-bearer";
     private const string CloudPlatformScope = "https://www.googleapis.com/auth/cloud-platform";
     private static readonly TimeSpan MaxLifetime = TimeSpan.FromHours(1);
+    private static readonly TimeSpan Skew = TimeSpan.FromSeconds(30);
     private static readonly TimeSpan TokenLifetime = TimeSpan.FromSeconds(3599);
 
     private readonly RsaSecurityKey key = new(trust.ServiceAccountPublicKey);
@@ -64,7 +65,7 @@ internal sealed class FcmTokenEndpoint(PushTrust trust)
             IssuerSigningKey = key,
             ValidAlgorithms = [SecurityAlgorithms.RsaSha256],
             RequireExpirationTime = true,
-            ClockSkew = TimeSpan.FromSeconds(30),
+            ClockSkew = Skew,
         });
         if (!result.IsValid)
         {
@@ -74,7 +75,8 @@ internal sealed class FcmTokenEndpoint(PushTrust trust)
         }
 
         var token = (JsonWebToken)result.SecurityToken;
-        if (token.IssuedAt == DateTime.MinValue || token.ValidTo - token.IssuedAt > MaxLifetime)
+        if (token.IssuedAt == DateTime.MinValue || token.ValidTo - token.IssuedAt > MaxLifetime
+            || token.IssuedAt > DateTime.UtcNow + Skew)
         {
             return "Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe. Check your iat and exp values in the JWT claim.";
         }
