@@ -1,0 +1,48 @@
+using System.Collections.Concurrent;
+using Microsoft.AspNetCore.Http;
+
+namespace Notifications.IntegrationTests.Infrastructure.Receivers;
+
+/// <summary>Every send the push server got, counted per notification id; and the device tokens a test marked unregistered.</summary>
+internal sealed class PushLog
+{
+    /// <summary>
+    /// Where a test puts its notification id: an FCM <c>data</c> entry, or a top-level key of the APNs payload
+    /// (else the <c>apns-collapse-id</c>, else the <c>apns-id</c> counts).
+    /// </summary>
+    public const string NotificationIdKey = "notification_id";
+
+    private readonly ConcurrentQueue<PushRequest> requests = new();
+    private readonly ConcurrentDictionary<string, int> counts = new(StringComparer.Ordinal);
+    private readonly ConcurrentDictionary<string, byte> unregistered = new(StringComparer.Ordinal);
+
+    public IReadOnlyList<PushRequest> Requests => requests.ToArray();
+
+    public int CountFor(string notificationId) => counts.GetValueOrDefault(notificationId);
+
+    public int AcceptedCountFor(string notificationId) =>
+        requests.Count(r => r.NotificationId == notificationId && r.Verdict.Accepted && r.AnsweredStatus is 200);
+
+    public void MarkUnregistered(string deviceToken) => unregistered[deviceToken] = 0;
+
+    public bool IsUnregistered(string deviceToken) => unregistered.ContainsKey(deviceToken);
+
+    public void Record(PushRequest request)
+    {
+        requests.Enqueue(request);
+        if (request.NotificationId is { } id)
+        {
+            counts.AddOrUpdate(id, 1, static (_, n) => n + 1);
+        }
+    }
+
+    public static IReadOnlyDictionary<string, string> HeadersOf(HttpRequest request) =>
+        request.Headers.ToDictionary(h => h.Key.ToLowerInvariant(), h => h.Value.ToString(), StringComparer.Ordinal);
+
+    public static async Task<byte[]> ReadBodyAsync(HttpRequest request, CancellationToken ct)
+    {
+        using var buffer = new MemoryStream();
+        await request.Body.CopyToAsync(buffer, ct);
+        return buffer.ToArray();
+    }
+}

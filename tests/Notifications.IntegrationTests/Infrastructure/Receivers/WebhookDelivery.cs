@@ -1,0 +1,11 @@
+namespace Notifications.IntegrationTests.Infrastructure.Receivers;
+
+/// <summary>One request the webhook receiver got: its webhook-id, headers and body as sent, the verdict and the status answered.</summary>
+internal sealed record WebhookDelivery(
+    string? Id,
+    string Path,
+    IReadOnlyDictionary<string, string> Headers,
+    byte[] Body,
+    WebhookVerdict Verdict,
+    int? AnsweredStatus,
+    DateTimeOffset ArrivedAt);

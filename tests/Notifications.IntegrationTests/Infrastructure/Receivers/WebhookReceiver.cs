@@ -1,0 +1,117 @@
+using System.Collections.Concurrent;
+using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Http;
+using Microsoft.AspNetCore.Server.Kestrel.Core;
+
+namespace Notifications.IntegrationTests.Infrastructure.Receivers;
+
+/// <summary>
+/// A webhook endpoint that checks Standard Webhooks signatures (<see cref="StandardWebhookVerifier"/>) on every POST
+/// to any path, over HTTPS with the test certificate (HTTP/1.1 and h2) and, when asked, plain HTTP on loopback.
+/// It records every delivery and answers 200, the verifier's 400/401, or what the test scripted in <see cref="Script"/>.
+/// </summary>
+internal sealed class WebhookReceiver : IAsyncDisposable
+{
+    private const int MaxBodyBytes = 1 << 20;
+
+    private readonly StandardWebhookVerifier verifier;
+    private readonly ConcurrentQueue<WebhookDelivery> deliveries = new();
+    private readonly ConcurrentDictionary<string, int> counts = new(StringComparer.Ordinal);
+    private ReceiverHost? host;
+
+    private WebhookReceiver(TestCertificate certificate, IReadOnlyList<string> secrets)
+    {
+        Certificate = certificate;
+        verifier = new StandardWebhookVerifier(secrets);
+    }
+
+    public TestCertificate Certificate { get; }
+
+    /// <summary>The HTTPS endpoint (any path below it is accepted).</summary>
+    public Uri Url => new(Host.BaseAddress(0), "hooks");
+
+    /// <summary>The plain-HTTP endpoint on loopback, when started with <c>plainHttp</c>.</summary>
+    public Uri? PlainUrl { get; private set; }
+
+    public AnswerScript Script { get; } = new();
+
+    public IReadOnlyList<WebhookDelivery> Deliveries => deliveries.ToArray();
+
+    private ReceiverHost Host => host ?? throw new InvalidOperationException("The receiver is not started.");
+
+    /// <summary>Starts a receiver that knows <paramref name="secrets"/> (one, or two during a rotation).</summary>
+    public static async Task<WebhookReceiver> StartAsync(
+        IReadOnlyList<string> secrets, bool plainHttp = false, CancellationToken ct = default)
+    {
+        var receiver = new WebhookReceiver(TestCertificate.Create(), secrets);
+        List<ReceiverEndpoint> endpoints = [new(HttpProtocols.Http1AndHttp2, Tls: true)];
+        if (plainHttp)
+        {
+            endpoints.Add(new(HttpProtocols.Http1, Tls: false));
+        }
+
+        receiver.host = await ReceiverHost.StartAsync(receiver.Certificate, endpoints,
+            (app, host) => app.MapPost("/{**path}", context => receiver.ReceiveAsync(context, host)), ct);
+        receiver.PlainUrl = plainHttp ? new Uri(receiver.host.BaseAddress(1), "hooks") : null;
+        return receiver;
+    }
+
+    /// <summary>How many deliveries (verified or not) carried this webhook-id.</summary>
+    public int CountFor(string webhookId) => counts.GetValueOrDefault(webhookId);
+
+    /// <summary>How many verified deliveries carried this webhook-id.</summary>
+    public int VerifiedCountFor(string webhookId) =>
+        deliveries.Count(d => d.Id == webhookId && d.Verdict.Verified);
+
+    private async Task ReceiveAsync(HttpContext context, ReceiverHost server)
+    {
+        var arrived = DateTimeOffset.UtcNow;
+        byte[] body = await ReadBodyAsync(context.Request, context.RequestAborted);
+        var headers = context.Request.Headers.ToDictionary(h => h.Key.ToLowerInvariant(), h => h.Value.ToString(), StringComparer.Ordinal);
+        string? id = headers.GetValueOrDefault(StandardWebhookVerifier.IdHeader);
+        var verdict = verifier.Verify(id, headers.GetValueOrDefault(StandardWebhookVerifier.TimestampHeader),
+            headers.GetValueOrDefault(StandardWebhookVerifier.SignatureHeader), body, arrived);
+
+        var scripted = Script.Take();
+        int? status = scripted switch { null => verdict.Status, { Hang: true } => null, _ => (int)scripted.Status };
+        deliveries.Enqueue(new WebhookDelivery(id, context.Request.Path, headers, body, verdict, status, arrived));
+        if (id is not null)
+        {
+            counts.AddOrUpdate(id, 1, static (_, n) => n + 1);
+        }
+
+        if (scripted is not null)
+        {
+            await server.WriteScriptedAsync(context, scripted, body: null, "text/plain");
+            return;
+        }
+
+        context.Response.StatusCode = verdict.Status;
+        if (!verdict.Verified)
+        {
+            await context.Response.WriteAsync(verdict.Reason, context.RequestAborted);
+        }
+    }
+
+    private static async Task<byte[]> ReadBodyAsync(HttpRequest request, CancellationToken ct)
+    {
+        using var buffer = new MemoryStream();
+        await request.Body.CopyToAsync(buffer, ct);
+        if (buffer.Length > MaxBodyBytes)
+        {
+            throw new Microsoft.AspNetCore.Http.BadHttpRequestException($"webhook body over {MaxBodyBytes} bytes", StatusCodes.Status413PayloadTooLarge);
+        }
+
+        return buffer.ToArray();
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        if (host is not null)
+        {
+            await host.DisposeAsync();
+        }
+
+        Certificate.Dispose();
+    }
+}
