@@ -3,6 +3,7 @@ using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Options;
 using Notifications.Consumer.RateLimiting;
 using Notifications.Consumer.Sending;
+using Notifications.Consumer.Templates;
 using Notifications.Shared.Hosting;
 
 namespace Notifications.Consumer;
@@ -20,7 +21,7 @@ public static class ConsumerHostingExtensions
             .ValidateDataAnnotations().ValidateOnStart();
         builder.Services.AddOptions<SmtpOptions>().BindConfiguration(SmtpOptions.SectionName)
             .ValidateDataAnnotations().ValidateOnStart();
-        builder.Services.AddRabbitMqOptions().AddNotificationsDatabase().AddFaultInjection().AddRateLimiting();
+        builder.Services.AddRabbitMqOptions().AddNotificationsDatabase().AddFaultInjection().AddRateLimiting().AddTemplateRendering();
         builder.Services.AddSingleton(TimeProvider.System);
         builder.AddNotificationsOperations(defaultPort: 9465, "notifications-consumer", ConsumerMetrics.MeterName);
         builder.Services.AddSingleton<ConsumerMetrics>();

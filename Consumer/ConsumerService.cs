@@ -30,7 +30,8 @@ internal sealed class ConsumerService(
     WorkerHealth health,
     TimeProvider time,
     FaultInjector faults,
-    ILoggerFactory loggers) : BackgroundService
+    ILoggerFactory loggers,
+    Templates.NotificationRenderer renderer) : BackgroundService
 {
     private readonly ConsumerOptions _options = options.Value;
     private readonly RabbitMqOptions _rabbit = rabbitOptions.Value;
@@ -53,9 +54,9 @@ internal sealed class ConsumerService(
         // behind the backlog's statements (FleetRateLimiter.SpendAsync).
         await using var admittedLog = new DeliveryLog(logStore, _options.LogBatchSize);
         var inFlight = new InFlightNotifications();
-        var handler = new DeliveryHandler(log, inFlight, outbound, relay, lanes, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>());
-        var admittedHandler = new DeliveryHandler(admittedLog, inFlight, outbound, relay, lanes, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>());
-        var urgentHandler = new DeliveryHandler(urgentLog, inFlight, outbound, relay, lanes, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>());
+        var handler = new DeliveryHandler(log, inFlight, outbound, relay, lanes, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>(), renderer);
+        var admittedHandler = new DeliveryHandler(admittedLog, inFlight, outbound, relay, lanes, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>(), renderer);
+        var urgentHandler = new DeliveryHandler(urgentLog, inFlight, outbound, relay, lanes, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>(), renderer);
         await using (var setup = await connection.CreateChannelAsync(cancellationToken: stoppingToken))
         {
             await RabbitTopology.DeclareAsync(setup, _rabbit, stoppingToken);

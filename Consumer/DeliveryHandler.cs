@@ -1,6 +1,7 @@
 using Microsoft.Extensions.Logging;
 using Notifications.Consumer.RateLimiting;
 using Notifications.Consumer.Sending;
+using Notifications.Consumer.Templates;
 using Notifications.Shared.Contract;
 using Notifications.Shared.Hosting;
 using Polly.CircuitBreaker;
@@ -16,7 +17,8 @@ namespace Notifications.Consumer;
 /// </summary>
 internal sealed class DeliveryHandler(
     DeliveryLog log, InFlightNotifications inFlight, OutboundPublisher outbound, RelayBreaker relay, RateLimitLanes lanes, ConsumerOptions options,
-    RabbitMqOptions rabbit, ConsumerStats stats, TimeProvider time, FaultInjector faults, ILogger<DeliveryHandler> logger)
+    RabbitMqOptions rabbit, ConsumerStats stats, TimeProvider time, FaultInjector faults, ILogger<DeliveryHandler> logger,
+    NotificationRenderer renderer)
 {
     public async Task HandleAsync(Delivery delivery, IEmailSender sender, CancellationToken cancellationToken)
     {
@@ -55,7 +57,14 @@ internal sealed class DeliveryHandler(
             return;
         }
 
-        var email = new EmailMessage(message.Id, message.Recipient!, message.Subject!, message.Body!, message.IsHtml, message.CreatedAt);
+        // A templated notification is rendered here, at send time; one that cannot be rendered is dead-lettered with why.
+        var (email, unrenderable) = await renderer.PrepareAsync(message, cancellationToken);
+        if (email is null)
+        {
+            await DeadLetterAsync(delivery, unrenderable!, cancellationToken);
+            return;
+        }
+
         if (options.DeliveryMode == DeliveryMode.AtMostOnce)
         {
             // The mark in the log is taken atomically: of two copies at once, one gets it.

@@ -7,4 +7,8 @@ internal sealed record EmailMessage(
     string Subject,
     string Body,
     bool IsHtml,
-    DateTimeOffset CreatedAt);
+    DateTimeOffset CreatedAt)
+{
+    /// <summary>An HTML alternative to a plain-text <see cref="Body"/> (a template with both bodies): sent as multipart/alternative.</summary>
+    public string? HtmlBody { get; init; }
+}

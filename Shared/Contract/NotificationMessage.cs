@@ -1,3 +1,5 @@
+using System.Text.Json.Serialization;
+
 namespace Notifications.Shared.Contract;
 
 /// <summary>
@@ -12,6 +14,10 @@ namespace Notifications.Shared.Contract;
 /// <param name="IsHtml">Whether <paramref name="Body"/> is HTML.</param>
 /// <param name="CreatedAt">When the business transaction inserted the row.</param>
 /// <param name="ExpiresAt">After this instant the notification is not sent but dead-lettered as expired.</param>
+/// <param name="TemplateName">A templated notification's template (then no <paramref name="Subject"/> or <paramref name="Body"/>):
+/// the consumer renders it at send time. Absent from the JSON when null, so a prepared notification's bytes are unchanged.</param>
+/// <param name="TemplateData">The template's data: a JSON object, as text.</param>
+/// <param name="Locale">The wanted locale (BCP 47, e.g. <c>pt-BR</c>); null for the default.</param>
 public sealed record NotificationMessage(
     long Id,
     string? Recipient,
@@ -19,4 +25,12 @@ public sealed record NotificationMessage(
     string? Body,
     bool IsHtml,
     DateTimeOffset CreatedAt,
-    DateTimeOffset? ExpiresAt);
+    DateTimeOffset? ExpiresAt,
+    [property: JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)] string? TemplateName = null,
+    [property: JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)] string? TemplateData = null,
+    [property: JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)] string? Locale = null)
+{
+    /// <summary>Whether the consumer renders the subject and bodies from a template.</summary>
+    [JsonIgnore]
+    public bool IsTemplated => TemplateName is not null;
+}

@@ -38,9 +38,18 @@ public sealed class OutboxRow
     /// <summary>The column <c>not_before</c>: null, or the instant before which it was not to be sent.</summary>
     public DateTimeOffset? NotBefore { get; init; }
 
+    /// <summary>The column <c>template_name</c>: set for a templated row (then no subject or body).</summary>
+    public string? TemplateName { get; init; }
+
+    /// <summary>The column <c>template_data</c>: the template's data, a JSON object as text.</summary>
+    public string? TemplateData { get; init; }
+
+    /// <summary>The column <c>locale</c>: the wanted locale of a templated row, if any.</summary>
+    public string? Locale { get; init; }
+
     /// <summary>Whether the row travels in the urgent lane.</summary>
     public bool IsUrgent => Priority == "urgent";
 
     /// <summary>The row as a wire message.</summary>
-    public NotificationMessage ToMessage() => new(Id, Recipient, Subject, Body, IsHtml, CreatedAt, ExpiresAt);
+    public NotificationMessage ToMessage() => new(Id, Recipient, Subject, Body, IsHtml, CreatedAt, ExpiresAt, TemplateName, TemplateData, Locale);
 }
