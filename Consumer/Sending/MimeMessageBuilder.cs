@@ -51,8 +51,8 @@ internal sealed class MimeMessageBuilder(string from, string messageIdDomain)
     }
 
     // RFC 2046 5.1.4: the alternatives in increasing order of preference, so the plain text first and the HTML last.
-    private static Multipart Alternative(PreparedTextPart text, string html) =>
-        new("alternative") { text, new PreparedTextPart(TextFormat.Html, NormalizeLineBreaks(html)) };
+    private static MultipartAlternative Alternative(PreparedTextPart text, string html) =>
+        new() { text, new PreparedTextPart(TextFormat.Html, NormalizeLineBreaks(html)) };
 
     // Raw when MimeKit's encoder would write it unchanged; encoded whole when MimeKit's encoder would spoil it.
     private static Header SubjectHeader(string subject) =>

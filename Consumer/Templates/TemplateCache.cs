@@ -20,8 +20,8 @@ internal sealed class TemplateCache(ITemplateStore store, TemplateRenderer rende
     {
         while (true)
         {
-            long now = time.GetTimestamp();
-            if (_entries.TryGetValue(name, out var entry) && time.GetElapsedTime(entry.ReadAt, now) < options.RefreshInterval)
+            var now = time.GetUtcNow();
+            if (_entries.TryGetValue(name, out var entry) && now - entry.ReadAt < options.RefreshInterval)
             {
                 return await AwaitAsync(name, entry, cancellationToken);
             }
@@ -96,5 +96,5 @@ internal sealed class TemplateCache(ITemplateStore store, TemplateRenderer rende
         }
     }
 
-    private sealed record Entry(long ReadAt, Lazy<Task<IReadOnlyList<CachedTemplate>>> Versions);
+    private sealed record Entry(DateTimeOffset ReadAt, Lazy<Task<IReadOnlyList<CachedTemplate>>> Versions);
 }

@@ -42,6 +42,7 @@ public sealed class TSqlParserTests
             "SqlServerRetentionStore.DeleteIdempotencyKeysSql",
             "SqlServerOutbox.InsertSql", "SqlServerOutbox.InsertOnceSql",
             "SqlServerRateLimitStore.LeaseSql", "SqlServerRateLimitStore.SlowDownSql",
+            "SqlServerTemplateStore.NewestSql", "SqlServerTemplateStore.PutSql", "SqlServerTemplateStore.ListSql",
         ];
 
         Assert.Empty(expected.Except(TSqlStatements.InCode.Keys));
@@ -61,6 +62,7 @@ public sealed class TSqlParserTests
         Assert.Contains("013_idempotency_key.sql", files);
         Assert.Contains("008_outbox_lane_indexes.sql", files);
         Assert.Contains("012_dead_letter_per_message.sql", files);
+        Assert.Contains("014_templates.sql", files);
     }
 
     private static string PostgresScriptsDirectory()

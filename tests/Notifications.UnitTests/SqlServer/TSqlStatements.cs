@@ -44,6 +44,7 @@ internal static class TSqlStatements
                  {
                      new SqlServerOutboxStore(Options), new SqlServerDeliveryLogStore(Options), new SqlServerOperationsStore(Options),
                      new SqlServerDeadLetterStore(Options), new SqlServerNotificationStatusStore(Options), new SqlServerRetentionStore(Options), new SqlServerRateLimitStore(Options),
+                     new SqlServerTemplateStore(Options),
                  })
         {
             var properties = store.GetType()
