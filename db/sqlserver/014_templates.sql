@@ -45,10 +45,16 @@ ALTER TABLE [$(Schema)].[outbox] ADD CONSTRAINT CK_outbox_prepared_or_templated 
     OR (template_name IS NOT NULL AND template_data IS NOT NULL AND subject IS NULL AND body IS NULL));
 GO
 -- The data is a JSON object: ISJSON refuses text that is not JSON, JSON_QUERY (an object or array, NULL for a
--- scalar) refuses scalars, and the first character after JSON's white space tells an object from an array.
+-- scalar) refuses scalars, and the first character after JSON's white space tells an object from an array. CASE,
+-- not AND: SQL Server does not promise to evaluate AND's operands in order, and JSON_QUERY raises an error on text
+-- that is not JSON, where the check should simply be false.
 IF OBJECT_ID(N'[$(Schema)].[CK_outbox_template_data_object]', N'C') IS NULL
 ALTER TABLE [$(Schema)].[outbox] ADD CONSTRAINT CK_outbox_template_data_object CHECK (
     template_data IS NULL
-    OR (ISJSON(template_data) = 1 AND JSON_QUERY(template_data) IS NOT NULL
-        AND LEFT(LTRIM(REPLACE(REPLACE(REPLACE(template_data, NCHAR(9), N' '), NCHAR(10), N' '), NCHAR(13), N' ')), 1) = N'{'));
+    OR CASE
+        WHEN ISJSON(template_data) <> 1 THEN 0
+        WHEN JSON_QUERY(template_data) IS NULL THEN 0
+        WHEN LEFT(LTRIM(REPLACE(REPLACE(REPLACE(template_data, NCHAR(9), N' '), NCHAR(10), N' '), NCHAR(13), N' ')), 1) = N'{' THEN 1
+        ELSE 0
+       END = 1);
 GO

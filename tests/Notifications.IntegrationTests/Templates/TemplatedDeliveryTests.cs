@@ -55,6 +55,29 @@ public sealed class TemplatedDeliveryTests
     }
 
     [Fact]
+    public async Task Pipeline_TemplatePutWhileRunning_NextNotificationRendersTheNewVersion()
+    {
+        await TestDatabase.CleanAsync();
+        await using var broker = await TestBroker.CreateAsync();
+        await using var sink = await SmtpSink.StartAsync();
+        await TemplateRows.PutAsync("welcome", "en", "Welcome v1, {{ customer.name }}", "v1", null);
+
+        // Interval 0: the table is read for every notification, so the put is seen by the very next one.
+        await using (await WorkerHost.StartConsumerAsync(broker, sink, ("Templates:RefreshInterval", "00:00:00")))
+        await using (await WorkerHost.StartProducerAsync(broker))
+        {
+            await TemplateRows.InsertAsync("a@example.test", "welcome", TemplateRows.OrderData);
+            await sink.WaitForMessagesAsync(1, Patience);
+            await TemplateRows.PutAsync("welcome", "en", "Welcome v2, {{ customer.name }}", "v2", null);
+            await TemplateRows.InsertAsync("b@example.test", "welcome", TemplateRows.OrderData);
+            await sink.WaitForMessagesAsync(2, Patience);
+        }
+
+        var subjects = sink.MessageFiles().Select(SinkDump.LoadMessage).Select(SinkDump.DecodedSubject).Order(StringComparer.Ordinal);
+        Assert.Equal(["Welcome v1, Zoë <Admin> & Co", "Welcome v2, Zoë <Admin> & Co"], subjects);
+    }
+
+    [Fact]
     public async Task Pipeline_BadTemplatedRows_EachDeadLetteredWithItsReasonAndTheRestDelivered()
     {
         await TestDatabase.CleanAsync();
