@@ -14,7 +14,12 @@ public sealed class TemplateRenderer
 {
     private static readonly HtmlEncoder Html = HtmlEncoder.Create(UnicodeRanges.All);
     private readonly FluidParser _parser = new();
-    private readonly TemplateOptions _options = new();
+    // Unknown filters are errors as missing variables are; times in UTC whatever the host's zone; and a bound on the
+    // statements one render executes, so a loop over a huge range ends in a render error, not a handler spinning.
+    private readonly TemplateOptions _options = new() { StrictFilters = true, TimeZone = TimeZoneInfo.Utc, MaxSteps = MaxSteps };
+
+    /// <summary>The most statements one part's render may execute (Fluid's <c>MaxSteps</c>).</summary>
+    public const int MaxSteps = 100_000;
 
     /// <summary>Parses <paramref name="source"/>'s subject and bodies; throws <see cref="TemplateException"/> when one does not parse.</summary>
     public CompiledTemplate Compile(TemplateVersion source)
@@ -53,9 +58,14 @@ public sealed class TemplateRenderer
             return null;
         }
 
-        return _parser.TryParse(source, out var parsed, out string error)
-            ? parsed
-            : throw new TemplateException($"template {label} does not parse: {part}: {error.ReplaceLineEndings(" ")}");
+        if (_parser.TryParse(source, out var parsed, out string error))
+        {
+            return parsed;
+        }
+
+        // Fluid appends the template's source after the position ("at (3:14)"): the position is enough for a reason.
+        int echo = error.IndexOf("Source:", StringComparison.Ordinal);
+        throw new TemplateException($"template {label} does not parse: {part}: {(echo > 0 ? error[..echo] : error).Trim().ReplaceLineEndings(" ")}");
     }
 
     private async Task<string> RenderPartAsync(
@@ -70,6 +80,11 @@ public sealed class TemplateRenderer
         catch (TemplateException ex)
         {
             throw new TemplateException($"template {template.Label}: {name}: {ex.Message}", ex);
+        }
+        catch (InvalidOperationException ex) when (ex.Message.Contains("maximum level of recursion", StringComparison.Ordinal))
+        {
+            // Fluid 2.41 says "recursion" (and "cyclic include") for its step limit as well.
+            throw new TemplateException($"template {template.Label}: {name}: render failed: more than {MaxSteps} steps or nested too deep", ex);
         }
         catch (Exception ex) when (ex is not OperationCanceledException and not OutOfMemoryException)
         {

@@ -92,6 +92,27 @@ public sealed class TemplateRendererTests
     }
 
     [Fact]
+    public async Task RenderAsync_UnknownFilter_ThrowsRenderFailed()
+    {
+        var template = _renderer.Compile(OrderConfirmation.Version(text: "{{ order.number | shout }}"));
+
+        var error = await Assert.ThrowsAsync<TemplateException>(() => _renderer.RenderAsync(template, OrderConfirmation.Data, CancellationToken.None));
+
+        Assert.Contains("render failed", error.Message, StringComparison.Ordinal);
+        Assert.Contains("shout", error.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task RenderAsync_LoopOverAHugeRange_EndsInARenderError()
+    {
+        var template = _renderer.Compile(OrderConfirmation.Version(text: "{% for i in (1..100000000) %}{{ i }}{% endfor %}"));
+
+        var error = await Assert.ThrowsAsync<TemplateException>(() => _renderer.RenderAsync(template, OrderConfirmation.Data, CancellationToken.None));
+
+        Assert.Contains("text body: render failed: more than 100000 steps", error.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task RenderAsync_TemplateWithoutTextBody_RendersHtmlOnly()
     {
         var template = _renderer.Compile(OrderConfirmation.Version() with { TextBody = null });
