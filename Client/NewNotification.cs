@@ -49,6 +49,25 @@ public sealed record NewNotification(string Recipient, string Subject, string Bo
     /// </summary>
     public string? IdempotencyKey { get; init; }
 
+    /// <summary>
+    /// Optional: the Reply-To header, an RFC 5322 address list (comma-separated mailboxes, each a bare address or
+    /// <c>Name &lt;address&gt;</c>). Cc and Bcc take the same form.
+    /// </summary>
+    public string? ReplyTo { get; init; }
+
+    /// <summary>Optional: more recipients, named in the Cc header.</summary>
+    public string? Cc { get; init; }
+
+    /// <summary>Optional: more recipients, named in no header.</summary>
+    public string? Bcc { get; init; }
+
+    /// <summary>
+    /// Optional: custom headers, name to value (e.g. <c>X-Campaign</c>). A header the system writes itself (From,
+    /// To, Subject, Message-ID, DKIM-Signature, List-Unsubscribe, any Content-*, ...) cannot be set here; values
+    /// are one line (no CR or LF). The list: docs/messages.md.
+    /// </summary>
+    public IReadOnlyDictionary<string, string>? Headers { get; init; }
+
     /// <summary>A templated notification's template name (null for a prepared one).</summary>
     public string? TemplateName { get; private init; }
 

@@ -24,7 +24,8 @@ public static partial class NotificationOutbox
     /// <param name="schema">The schema holding the outbox table.</param>
     /// <param name="cancellationToken">Cancels the insert.</param>
     /// <exception cref="ArgumentException">An explicit <see cref="NewNotification.TraceParent"/> is not a W3C traceparent,
-    /// or the <see cref="NewNotification.IdempotencyKey"/> is empty or longer than <see cref="NewNotification.MaxIdempotencyKeyLength"/>.</exception>
+    /// or the <see cref="NewNotification.IdempotencyKey"/> is empty or longer than <see cref="NewNotification.MaxIdempotencyKeyLength"/>,
+    /// or a custom header or address list is refused (<see cref="NewNotification.Headers"/>).</exception>
     /// <exception cref="ArgumentOutOfRangeException"><see cref="NewNotification.Priority"/> is not a defined value.</exception>
     public static Task<long> EnqueueAsync(
         DbTransaction transaction,
@@ -41,7 +42,8 @@ public static partial class NotificationOutbox
             throw new ArgumentException($"'{schema}' is not a plain schema name.", nameof(schema));
         }
 
-        var values = new OutboxValues(notification, TraceParentOf(notification), PriorityColumn(notification.Priority), IdempotencyKeyOf(notification));
+        var values = new OutboxValues(
+            notification, TraceParentOf(notification), PriorityColumn(notification.Priority), IdempotencyKeyOf(notification), MessageHeaderValues.Of(notification));
         return connection switch
         {
             NpgsqlConnection => PostgresOutbox.EnqueueAsync(transaction, values, schema, cancellationToken),

@@ -4,13 +4,13 @@ using System.Data.Common;
 namespace Notifications.Client;
 
 /// <summary>A notification checked and turned into column values, the same for both dialects.</summary>
-internal sealed record OutboxValues(NewNotification Notification, string? TraceParent, string Priority, string? IdempotencyKey)
+internal sealed record OutboxValues(NewNotification Notification, string? TraceParent, string Priority, string? IdempotencyKey, string? Headers)
 {
     /// <summary>The outbox columns an enqueue fills, in the order of <see cref="Parameters"/>.</summary>
-    public const string Columns = "recipient, subject, body, is_html, expires_at, traceparent, priority, not_before, template_name, template_data, locale";
+    public const string Columns = "recipient, subject, body, is_html, expires_at, traceparent, priority, not_before, reply_to, cc, bcc, headers, template_name, template_data, locale";
 
     /// <summary>The parameters of <see cref="Command"/> for <see cref="Columns"/>, the same in both dialects.</summary>
-    public const string Parameters = "@Recipient, @Subject, @Body, @IsHtml, @ExpiresAt, @TraceParent, @Priority, @NotBefore, @TemplateName, @TemplateData, @Locale";
+    public const string Parameters = "@Recipient, @Subject, @Body, @IsHtml, @ExpiresAt, @TraceParent, @Priority, @NotBefore, @ReplyTo, @Cc, @Bcc, @Headers, @TemplateName, @TemplateData, @Locale";
 
     /// <summary>A command in <paramref name="transaction"/> carrying every value as an <c>@Name</c> parameter.</summary>
     public DbCommand Command(DbTransaction transaction, string sql)
@@ -29,6 +29,10 @@ internal sealed record OutboxValues(NewNotification Notification, string? TraceP
         Add(command, "TraceParent", DbType.String, TraceParent);
         Add(command, "Priority", DbType.String, Priority);
         Add(command, "NotBefore", DbType.DateTimeOffset, Notification.NotBefore?.ToUniversalTime());
+        Add(command, "ReplyTo", DbType.String, Notification.ReplyTo);
+        Add(command, "Cc", DbType.String, Notification.Cc);
+        Add(command, "Bcc", DbType.String, Notification.Bcc);
+        Add(command, "Headers", DbType.String, Headers);
         Add(command, "IdempotencyKey", DbType.String, IdempotencyKey);
         Add(command, "TemplateName", DbType.String, Notification.TemplateName);
         Add(command, "TemplateData", DbType.String, Notification.TemplateData);

@@ -21,6 +21,8 @@ public static class ConsumerHostingExtensions
             .ValidateDataAnnotations().ValidateOnStart();
         builder.Services.AddOptions<SmtpOptions>().BindConfiguration(SmtpOptions.SectionName)
             .ValidateDataAnnotations().ValidateOnStart();
+        builder.Services.AddOptions<DkimOptions>().BindConfiguration(DkimOptions.SectionName)
+            .ValidateDataAnnotations().ValidateOnStart();
         builder.Services.AddRabbitMqOptions().AddNotificationsDatabase().AddFaultInjection().AddRateLimiting().AddTemplateRendering();
         builder.Services.AddSingleton(TimeProvider.System);
         builder.AddNotificationsOperations(defaultPort: 9465, "notifications-consumer", ConsumerMetrics.MeterName);

@@ -27,7 +27,7 @@ ensure_docker_engine() {
   fi
   mkdir -p "$DOCKER_RUN_DIR"
   step "starting dockerd in the background (log $DOCKER_RUN_DIR/dockerd.log, PID in $DOCKER_RUN_DIR/dockerd.pid)"
-  nohup dockerd --pidfile "$DOCKER_RUN_DIR/dockerd.daemon.pid" > "$DOCKER_RUN_DIR/dockerd.log" 2>&1 &
+  unlocked nohup dockerd --pidfile "$DOCKER_RUN_DIR/dockerd.daemon.pid" > "$DOCKER_RUN_DIR/dockerd.log" 2>&1 &
   echo $! > "$DOCKER_RUN_DIR/dockerd.pid"
   if ! wait_for "dockerd" 60 docker info; then
     tail -n 20 "$DOCKER_RUN_DIR/dockerd.log" >&2

@@ -1,6 +1,15 @@
 # Shared by the scripts: print what runs, wait for readiness.
 step() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 run()  { printf '  $ %s\n' "$*" >&2; "$@"; }
+# unlocked COMMAND...: runs COMMAND with no descriptor above 2 inherited. A daemon started here outlives this script;
+# an inherited lock descriptor (bench-lock's fd 9) would keep the lock held as long as the daemon runs, and every
+# exclusive bench-lock after it would wait forever.
+close_inherited() { local fd; for fd in /proc/$BASHPID/fd/*; do fd=${fd##*/}; [ "$fd" -gt 2 ] && eval "exec $fd>&-"; done; }
+unlocked() {
+  # In the background (`unlocked CMD &`) this already is the child: exec in place, so $! is COMMAND's PID.
+  if [ "$BASHPID" != "$$" ]; then close_inherited; exec "$@"; fi
+  ( close_inherited; exec "$@" )
+}
 # wait_for NAME SECONDS COMMAND...: retries COMMAND once a second until it succeeds or time runs out.
 wait_for() {
   local name=$1 secs=$2; shift 2

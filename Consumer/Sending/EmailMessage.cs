@@ -9,6 +9,18 @@ internal sealed record EmailMessage(
     bool IsHtml,
     DateTimeOffset CreatedAt)
 {
+    /// <summary>Reply-To, Cc and Bcc address lists and the custom headers' JSON, as on the wire (<see cref="HeaderFields"/>).</summary>
+    public string? ReplyTo { get; init; }
+
+    /// <inheritdoc cref="ReplyTo"/>
+    public string? Cc { get; init; }
+
+    /// <inheritdoc cref="ReplyTo"/>
+    public string? Bcc { get; init; }
+
+    /// <inheritdoc cref="ReplyTo"/>
+    public string? Headers { get; init; }
+
     /// <summary>An HTML alternative to a plain-text <see cref="Body"/> (a template with both bodies): sent as multipart/alternative.</summary>
     public string? HtmlBody { get; init; }
 }

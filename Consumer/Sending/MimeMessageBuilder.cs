@@ -24,8 +24,11 @@ internal sealed class MimeMessageBuilder(string from, string messageIdDomain)
     private readonly Header fromHeader = new(Encoding.UTF8, HeaderId.From, from);
     private readonly bool rawMessageId = IsPlainAscii(messageIdDomain);
 
-    /// <summary>Builds the message to <paramref name="to"/> (already resolved for the envelope).</summary>
-    public MimeMessage Build(EmailMessage email, MailboxAddress to)
+    /// <summary>
+    /// Builds the message to <paramref name="to"/> (already resolved for the envelope), with Reply-To, Cc and the
+    /// custom headers of <paramref name="fields"/> after the system's own.
+    /// </summary>
+    public MimeMessage Build(EmailMessage email, MailboxAddress to, HeaderFields? fields = null)
     {
         ArgumentNullException.ThrowIfNull(email);
         if (email.Subject.AsSpan().ContainsAny('\r', '\n'))
@@ -47,6 +50,7 @@ internal sealed class MimeMessageBuilder(string from, string messageIdDomain)
         var body = new PreparedTextPart(email.IsHtml ? TextFormat.Html : TextFormat.Plain, NormalizeLineBreaks(email.Body));
         var message = new MimeMessage(headers) { Body = email.HtmlBody is { } html ? Alternative(body, html) : body };
         message.To.Add(to);
+        fields?.AddTo(message);
         return message;
     }
 

@@ -16,7 +16,7 @@ internal sealed class NotificationRenderer(TemplateCache cache, TemplateRenderer
         ArgumentNullException.ThrowIfNull(message);
         if (!message.IsTemplated)
         {
-            return (new EmailMessage(message.Id, message.Recipient!, message.Subject!, message.Body!, message.IsHtml, message.CreatedAt), null);
+            return (Email(message, message.Subject!, message.Body!, message.IsHtml), null);
         }
 
         var locales = await cache.GetAsync(message.TemplateName!, cancellationToken);
@@ -56,6 +56,12 @@ internal sealed class NotificationRenderer(TemplateCache cache, TemplateRenderer
     }
 
     private static EmailMessage ToEmail(NotificationMessage message, RenderedTemplate rendered) => rendered.Text is { } text
-        ? new EmailMessage(message.Id, message.Recipient!, rendered.Subject, text, IsHtml: false, message.CreatedAt) { HtmlBody = rendered.Html }
-        : new EmailMessage(message.Id, message.Recipient!, rendered.Subject, rendered.Html!, IsHtml: true, message.CreatedAt);
+        ? Email(message, rendered.Subject, text, isHtml: false) with { HtmlBody = rendered.Html }
+        : Email(message, rendered.Subject, rendered.Html!, isHtml: true);
+
+    private static EmailMessage Email(NotificationMessage message, string subject, string body, bool isHtml) =>
+        new(message.Id, message.Recipient!, subject, body, isHtml, message.CreatedAt)
+        {
+            ReplyTo = message.ReplyTo, Cc = message.Cc, Bcc = message.Bcc, Headers = message.Headers,
+        };
 }

@@ -14,10 +14,6 @@ namespace Notifications.Shared.Contract;
 /// <param name="IsHtml">Whether <paramref name="Body"/> is HTML.</param>
 /// <param name="CreatedAt">When the business transaction inserted the row.</param>
 /// <param name="ExpiresAt">After this instant the notification is not sent but dead-lettered as expired.</param>
-/// <param name="TemplateName">A templated notification's template (then no <paramref name="Subject"/> or <paramref name="Body"/>):
-/// the consumer renders it at send time. Absent from the JSON when null, so a prepared notification's bytes are unchanged.</param>
-/// <param name="TemplateData">The template's data: a JSON object, as text.</param>
-/// <param name="Locale">The wanted locale (BCP 47, e.g. <c>pt-BR</c>); null for the default.</param>
 public sealed record NotificationMessage(
     long Id,
     string? Recipient,
@@ -25,11 +21,42 @@ public sealed record NotificationMessage(
     string? Body,
     bool IsHtml,
     DateTimeOffset CreatedAt,
-    DateTimeOffset? ExpiresAt,
-    [property: JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)] string? TemplateName = null,
-    [property: JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)] string? TemplateData = null,
-    [property: JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)] string? Locale = null)
+    DateTimeOffset? ExpiresAt)
 {
+    // Optional fields are init-only, not positional, and left out of the JSON when null: a message without them
+    // has the same bytes as before they existed, and every existing constructor call stays as it is.
+
+    /// <summary>Reply-To: an RFC 5322 address list (comma-separated mailboxes), see <see cref="MessageHeaders"/>.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public string? ReplyTo { get; init; }
+
+    /// <summary>Cc: an address list; each mailbox is a recipient and appears in the Cc header.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public string? Cc { get; init; }
+
+    /// <summary>Bcc: an address list; each mailbox is a recipient (RCPT TO) and appears in no header.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public string? Bcc { get; init; }
+
+    /// <summary>Custom headers: a JSON object text of names to string values, as stored in the outbox.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public string? Headers { get; init; }
+
+    /// <summary>
+    /// A templated notification's template (then no <see cref="Subject"/> or <see cref="Body"/>): the consumer renders
+    /// it at send time (docs/templates.md).
+    /// </summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public string? TemplateName { get; init; }
+
+    /// <summary>The template's data: a JSON object, as text.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public string? TemplateData { get; init; }
+
+    /// <summary>The wanted locale (BCP 47, e.g. <c>pt-BR</c>); null for the default.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public string? Locale { get; init; }
+
     /// <summary>Whether the consumer renders the subject and bodies from a template.</summary>
     [JsonIgnore]
     public bool IsTemplated => TemplateName is not null;

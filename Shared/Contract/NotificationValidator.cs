@@ -33,11 +33,11 @@ public static class NotificationValidator
         if (message.IsTemplated)
         {
             // The subject and bodies do not exist yet: the consumer validates them once rendered (Validate again).
-            return ValidateRecipient(message.Recipient) ?? ValidateTemplate(message);
+            return ValidateRecipient(message.Recipient) ?? ValidateTemplate(message) ?? MessageHeaders.Validate(message);
         }
 
         return ValidateRecipient(message.Recipient) ?? ValidateSubject(message.Subject)
-            ?? ValidateBody(message.Body);
+            ?? ValidateBody(message.Body) ?? MessageHeaders.Validate(message);
     }
 
     /// <summary>The outbox's template_name column, in characters.</summary>

@@ -38,6 +38,18 @@ public sealed class OutboxRow
     /// <summary>The column <c>not_before</c>: null, or the instant before which it was not to be sent.</summary>
     public DateTimeOffset? NotBefore { get; init; }
 
+    /// <summary>The columns <c>reply_to</c>, <c>cc</c>, <c>bcc</c> (address lists) and <c>headers</c> (a JSON object), unvalidated.</summary>
+    public string? ReplyTo { get; init; }
+
+    /// <inheritdoc cref="ReplyTo"/>
+    public string? Cc { get; init; }
+
+    /// <inheritdoc cref="ReplyTo"/>
+    public string? Bcc { get; init; }
+
+    /// <inheritdoc cref="ReplyTo"/>
+    public string? Headers { get; init; }
+
     /// <summary>The column <c>template_name</c>: set for a templated row (then no subject or body).</summary>
     public string? TemplateName { get; init; }
 
@@ -51,5 +63,8 @@ public sealed class OutboxRow
     public bool IsUrgent => Priority == "urgent";
 
     /// <summary>The row as a wire message.</summary>
-    public NotificationMessage ToMessage() => new(Id, Recipient, Subject, Body, IsHtml, CreatedAt, ExpiresAt, TemplateName, TemplateData, Locale);
+    public NotificationMessage ToMessage() => new(Id, Recipient, Subject, Body, IsHtml, CreatedAt, ExpiresAt)
+    {
+        ReplyTo = ReplyTo, Cc = Cc, Bcc = Bcc, Headers = Headers, TemplateName = TemplateName, TemplateData = TemplateData, Locale = Locale,
+    };
 }

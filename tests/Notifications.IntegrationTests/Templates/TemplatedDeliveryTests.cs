@@ -25,7 +25,9 @@ public sealed class TemplatedDeliveryTests
         await using var sink = await SmtpSink.StartAsync();
         await TemplateRows.PutAsync("order", "en", "Order {{ order }} for {{ customer.name }}", "Hello {{ customer.name }}, {{ items.size }} item(s).\n", TemplateRows.OrderHtml);
         await TemplateRows.PutAsync("order", "pt", "Pedido {{ order }} — obrigado", TemplateRows.OrderText, null);
-        long english = await TestDatabase.EnqueueAsync(NewNotification.FromTemplate("ana@example.test", "order", TemplateRows.OrderData, "en-GB"));
+        // A templated notification takes the richer message's fields as a prepared one does.
+        long english = await TestDatabase.EnqueueAsync(
+            NewNotification.FromTemplate("ana@example.test", "order", TemplateRows.OrderData, "en-GB") with { ReplyTo = "support@example.test" });
         long brazilian = await TestDatabase.EnqueueAsync(NewNotification.FromTemplate("joao@example.test", "order", TemplateRows.OrderData, "pt-BR"));
         long unknownLocale = await TestDatabase.EnqueueAsync(NewNotification.FromTemplate("kim@example.test", "order", TemplateRows.OrderData, "ko-KR"));
 
@@ -41,6 +43,7 @@ public sealed class TemplatedDeliveryTests
         var en = received[english];
         Assert.Equal("Order A-7 for Zoë <Admin> & Co", SinkDump.DecodedSubject(en));
         Assert.Equal("multipart/alternative", en.Body!.ContentType.MimeType);
+        Assert.Equal("support@example.test", en.ReplyTo.Mailboxes.Single().Address);
         Assert.Equal("Hello Zoë <Admin> & Co, 2 item(s).\n", en.TextBody?.ReplaceLineEndings("\n"));
         Assert.Equal("<p>Hello Zoë &lt;Admin&gt; &amp; Co,</p><ul><li>2 x Pen</li><li>1 x Ink &lt;black&gt;</li></ul>\n", en.HtmlBody?.ReplaceLineEndings("\n"));
 

@@ -63,6 +63,7 @@ public sealed class TSqlParserTests
         Assert.Contains("008_outbox_lane_indexes.sql", files);
         Assert.Contains("012_dead_letter_per_message.sql", files);
         Assert.Contains("014_templates.sql", files);
+        Assert.Contains("016_message_headers.sql", files);
     }
 
     private static string PostgresScriptsDirectory()

@@ -73,5 +73,8 @@ public sealed class NotificationRendererTests
     }
 
     private static NotificationMessage Templated(string name, string? locale) =>
-        new(42, "customer@example.com", null, null, false, DateTimeOffset.UnixEpoch, null, name, OrderConfirmation.Data, locale);
+        new(42, "customer@example.com", null, null, false, DateTimeOffset.UnixEpoch, null)
+        {
+            TemplateName = name, TemplateData = OrderConfirmation.Data, Locale = locale,
+        };
 }

@@ -23,7 +23,10 @@ public sealed class TemplatedContractTests
     [Fact]
     public void Serialize_TemplatedMessage_RoundTrips()
     {
-        var message = new NotificationMessage(1, "a@example.com", null, null, false, DateTimeOffset.UnixEpoch, null, "welcome", """{"a":1}""", "pt-BR");
+        var message = new NotificationMessage(1, "a@example.com", null, null, false, DateTimeOffset.UnixEpoch, null)
+        {
+            TemplateName = "welcome", TemplateData = """{"a":1}""", Locale = "pt-BR",
+        };
 
         Assert.True(MessageSerializer.TryDeserialize(MessageSerializer.Serialize(message), out var read, out _));
         Assert.Equal(message, read);
@@ -35,7 +38,7 @@ public sealed class TemplatedContractTests
     [InlineData("welcome", null, "invalid template data: missing")]
     public void Validate_BadTemplatedMessage_HasAReason(string name, string? data, string expected)
     {
-        var message = new NotificationMessage(1, "a@example.com", null, null, false, DateTimeOffset.UnixEpoch, null, name, data);
+        var message = new NotificationMessage(1, "a@example.com", null, null, false, DateTimeOffset.UnixEpoch, null) { TemplateName = name, TemplateData = data };
 
         Assert.StartsWith(expected, NotificationValidator.Validate(message), StringComparison.Ordinal);
     }
@@ -43,7 +46,7 @@ public sealed class TemplatedContractTests
     [Fact]
     public void Validate_TemplatedMessageWithASubjectToo_IsInvalid()
     {
-        var message = new NotificationMessage(1, "a@example.com", "s", null, false, DateTimeOffset.UnixEpoch, null, "welcome", "{}");
+        var message = new NotificationMessage(1, "a@example.com", "s", null, false, DateTimeOffset.UnixEpoch, null) { TemplateName = "welcome", TemplateData = "{}" };
 
         Assert.StartsWith("invalid templated notification", NotificationValidator.Validate(message), StringComparison.Ordinal);
     }
