@@ -4,6 +4,7 @@ using MimeKit;
 using Notifications.Client;
 using Notifications.Consumer.Sending;
 using Notifications.Shared.Contract;
+using Notifications.Shared.Data;
 
 namespace Notifications.UnitTests.Templates;
 
@@ -31,6 +32,17 @@ public sealed class TemplatedContractTests
         Assert.True(MessageSerializer.TryDeserialize(MessageSerializer.Serialize(message), out var read, out _));
         Assert.Equal(message, read);
         Assert.Null(NotificationValidator.Validate(read));
+    }
+
+    [Fact]
+    public void ToMessage_TemplatedRow_CarriesNameDataAndLocale()
+    {
+        var row = new OutboxRow { Id = 3, Recipient = "a@example.com", TemplateName = "welcome", TemplateData = """{"a":1}""", Locale = "pt-BR" };
+
+        var message = row.ToMessage();
+
+        Assert.Equal(("welcome", """{"a":1}""", "pt-BR"), (message.TemplateName, message.TemplateData, message.Locale));
+        Assert.True(message.IsTemplated);
     }
 
     [Theory]
