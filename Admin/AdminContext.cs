@@ -6,6 +6,7 @@ using Microsoft.Extensions.Options;
 using Notifications.Shared.Data;
 using Notifications.Shared.Hosting;
 using Notifications.Shared.Retention;
+using Notifications.Shared.Templates;
 using RabbitMQ.Client;
 using RabbitMQ.Client.Exceptions;
 
@@ -21,9 +22,18 @@ internal sealed class AdminContext : IAsyncDisposable
 
     public AdminContext(IConfiguration configuration)
     {
-        var services = new ServiceCollection().AddSingleton(configuration).AddRabbitMqOptions().AddNotificationsDatabase();
+        var services = new ServiceCollection().AddSingleton(configuration).AddRabbitMqOptions().AddNotificationsDatabase().AddTemplates();
         _services = services.BuildServiceProvider();
+        // As the consumer reads it (Templates:DefaultLocale), for previews.
+        DefaultLocale = configuration["Templates:DefaultLocale"] is { Length: > 0 } locale ? locale : "en";
     }
+
+    /// <summary>The locale tried after the wanted one and its parents (the consumer's <c>Templates:DefaultLocale</c>).</summary>
+    public string DefaultLocale { get; }
+
+    public ITemplateStore Templates => Store<ITemplateStore>();
+
+    public TemplateRenderer Renderer => _services.GetRequiredService<TemplateRenderer>();
 
     public RabbitMqOptions Rabbit => Resolve<RabbitMqOptions>();
 

@@ -1,11 +1,23 @@
+using System.Text.Json;
+using System.Text.Json.Nodes;
+
 namespace Notifications.Client;
 
-/// <summary>What a business application enqueues.</summary>
+/// <summary>
+/// What a business application enqueues: a prepared notification (this constructor: subject and body as sent) or a
+/// templated one (<see cref="FromTemplate(string, string, JsonObject, string?)"/>: rendered by the consumer at send time).
+/// </summary>
 /// <param name="Recipient">One bare e-mail address.</param>
-/// <param name="Subject">The subject line.</param>
-/// <param name="Body">The body, text or HTML.</param>
+/// <param name="Subject">The subject line (empty for a templated notification).</param>
+/// <param name="Body">The body, text or HTML (empty for a templated notification).</param>
 public sealed record NewNotification(string Recipient, string Subject, string Body)
 {
+    /// <summary>The longest <see cref="TemplateName"/> the column holds, in characters.</summary>
+    public const int MaxTemplateNameLength = 200;
+
+    /// <summary>The longest <see cref="Locale"/> the column holds, in characters.</summary>
+    public const int MaxLocaleLength = 35;
+
     /// <summary>The longest <see cref="IdempotencyKey"/> the column holds, in characters (UTF-16 code units).</summary>
     public const int MaxIdempotencyKeyLength = 200;
 
@@ -55,4 +67,63 @@ public sealed record NewNotification(string Recipient, string Subject, string Bo
     /// are one line (no CR or LF). The list: docs/messages.md.
     /// </summary>
     public IReadOnlyDictionary<string, string>? Headers { get; init; }
+
+    /// <summary>A templated notification's template name (null for a prepared one).</summary>
+    public string? TemplateName { get; private init; }
+
+    /// <summary>A templated notification's data: a JSON object, as text.</summary>
+    public string? TemplateData { get; private init; }
+
+    /// <summary>A templated notification's wanted locale (BCP 47, e.g. <c>pt-BR</c>); null for the default.</summary>
+    public string? Locale { get; private init; }
+
+    /// <summary>
+    /// A notification rendered by the consumer at send time from the template <paramref name="templateName"/>
+    /// (put with <c>admin templates put</c>) and <paramref name="data"/>: the subject, plain-text body and HTML body
+    /// of the template version in <paramref name="locale"/>, or the nearest one (<c>pt-BR</c>, then <c>pt</c>, then
+    /// the default). A template or variable that is missing at send time dead-letters the notification with the reason.
+    /// </summary>
+    /// <exception cref="ArgumentException">The name or locale is empty or too long.</exception>
+    public static NewNotification FromTemplate(string recipient, string templateName, JsonObject data, string? locale = null)
+    {
+        ArgumentNullException.ThrowIfNull(data);
+        return Templated(recipient, templateName, data.ToJsonString(), locale);
+    }
+
+    /// <summary>As <see cref="FromTemplate(string, string, JsonObject, string?)"/>, with the data as JSON text.</summary>
+    /// <exception cref="ArgumentException">The data is not a JSON object, or the name or locale is empty or too long.</exception>
+    public static NewNotification FromTemplate(string recipient, string templateName, string dataJson, string? locale = null)
+    {
+        ArgumentNullException.ThrowIfNull(dataJson);
+        try
+        {
+            using var document = JsonDocument.Parse(dataJson);
+            if (document.RootElement.ValueKind != JsonValueKind.Object)
+            {
+                throw new ArgumentException($"The template data must be a JSON object, not {document.RootElement.ValueKind}.", nameof(dataJson));
+            }
+        }
+        catch (JsonException ex)
+        {
+            throw new ArgumentException($"The template data is not JSON: {ex.Message}", nameof(dataJson), ex);
+        }
+
+        return Templated(recipient, templateName, dataJson, locale);
+    }
+
+    private static NewNotification Templated(string recipient, string templateName, string data, string? locale)
+    {
+        ArgumentException.ThrowIfNullOrWhiteSpace(templateName);
+        if (templateName.Length > MaxTemplateNameLength)
+        {
+            throw new ArgumentException($"The template name is longer than {MaxTemplateNameLength} characters.", nameof(templateName));
+        }
+
+        if (locale is { Length: 0 or > MaxLocaleLength })
+        {
+            throw new ArgumentException($"The locale is empty or longer than {MaxLocaleLength} characters: leave it null for the default.", nameof(locale));
+        }
+
+        return new NewNotification(recipient, "", "") { TemplateName = templateName, TemplateData = data, Locale = locale };
+    }
 }

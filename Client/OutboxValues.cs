@@ -7,10 +7,10 @@ namespace Notifications.Client;
 internal sealed record OutboxValues(NewNotification Notification, string? TraceParent, string Priority, string? IdempotencyKey, string? Headers)
 {
     /// <summary>The outbox columns an enqueue fills, in the order of <see cref="Parameters"/>.</summary>
-    public const string Columns = "recipient, subject, body, is_html, expires_at, traceparent, priority, not_before, reply_to, cc, bcc, headers";
+    public const string Columns = "recipient, subject, body, is_html, expires_at, traceparent, priority, not_before, reply_to, cc, bcc, headers, template_name, template_data, locale";
 
     /// <summary>The parameters of <see cref="Command"/> for <see cref="Columns"/>, the same in both dialects.</summary>
-    public const string Parameters = "@Recipient, @Subject, @Body, @IsHtml, @ExpiresAt, @TraceParent, @Priority, @NotBefore, @ReplyTo, @Cc, @Bcc, @Headers";
+    public const string Parameters = "@Recipient, @Subject, @Body, @IsHtml, @ExpiresAt, @TraceParent, @Priority, @NotBefore, @ReplyTo, @Cc, @Bcc, @Headers, @TemplateName, @TemplateData, @Locale";
 
     /// <summary>A command in <paramref name="transaction"/> carrying every value as an <c>@Name</c> parameter.</summary>
     public DbCommand Command(DbTransaction transaction, string sql)
@@ -19,8 +19,10 @@ internal sealed record OutboxValues(NewNotification Notification, string? TraceP
         command.Transaction = transaction;
         command.CommandText = sql;
         Add(command, "Recipient", DbType.String, Notification.Recipient);
-        Add(command, "Subject", DbType.String, Notification.Subject);
-        Add(command, "Body", DbType.String, Notification.Body);
+        // A templated row has no subject or body (the check outbox_prepared_or_templated): the consumer renders them.
+        bool templated = Notification.TemplateName is not null;
+        Add(command, "Subject", DbType.String, templated ? null : Notification.Subject);
+        Add(command, "Body", DbType.String, templated ? null : Notification.Body);
         Add(command, "IsHtml", DbType.Boolean, Notification.IsHtml);
         // Npgsql writes only UTC DateTimeOffsets to timestamptz; the instant is the same.
         Add(command, "ExpiresAt", DbType.DateTimeOffset, Notification.ExpiresAt?.ToUniversalTime());
@@ -32,6 +34,9 @@ internal sealed record OutboxValues(NewNotification Notification, string? TraceP
         Add(command, "Bcc", DbType.String, Notification.Bcc);
         Add(command, "Headers", DbType.String, Headers);
         Add(command, "IdempotencyKey", DbType.String, IdempotencyKey);
+        Add(command, "TemplateName", DbType.String, Notification.TemplateName);
+        Add(command, "TemplateData", DbType.String, Notification.TemplateData);
+        Add(command, "Locale", DbType.String, Notification.Locale);
         return command;
     }
 

@@ -4,6 +4,7 @@ using Microsoft.Extensions.Options;
 using Notifications.Consumer.RateLimiting;
 using Notifications.Consumer.Sending;
 using Notifications.Consumer.Suppression;
+using Notifications.Consumer.Templates;
 using Notifications.Shared.Hosting;
 
 namespace Notifications.Consumer;
@@ -23,7 +24,7 @@ public static class ConsumerHostingExtensions
             .ValidateDataAnnotations().ValidateOnStart();
         builder.Services.AddOptions<DkimOptions>().BindConfiguration(DkimOptions.SectionName)
             .ValidateDataAnnotations().ValidateOnStart();
-        builder.Services.AddRabbitMqOptions().AddNotificationsDatabase().AddFaultInjection().AddRateLimiting();
+        builder.Services.AddRabbitMqOptions().AddNotificationsDatabase().AddFaultInjection().AddRateLimiting().AddTemplateRendering();
         builder.Services.AddSingleton(TimeProvider.System);
         builder.AddNotificationsOperations(defaultPort: 9465, "notifications-consumer", ConsumerMetrics.MeterName);
         builder.Services.AddSingleton<ConsumerMetrics>();

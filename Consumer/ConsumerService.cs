@@ -32,7 +32,8 @@ internal sealed class ConsumerService(
     FaultInjector faults,
     ILoggerFactory loggers,
     Suppression.SuppressionList suppression,
-    Unsubscribe.UnsubscribeLinks unsubscribe) : BackgroundService
+    Unsubscribe.UnsubscribeLinks unsubscribe,
+    Templates.NotificationRenderer renderer) : BackgroundService
 {
     private readonly ConsumerOptions _options = options.Value;
     private readonly RabbitMqOptions _rabbit = rabbitOptions.Value;
@@ -55,9 +56,9 @@ internal sealed class ConsumerService(
         // behind the backlog's statements (FleetRateLimiter.SpendAsync).
         await using var admittedLog = new DeliveryLog(logStore, _options.LogBatchSize);
         var inFlight = new InFlightNotifications();
-        var handler = new DeliveryHandler(log, inFlight, outbound, relay, lanes, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>(), suppression, unsubscribe);
-        var admittedHandler = new DeliveryHandler(admittedLog, inFlight, outbound, relay, lanes, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>(), suppression, unsubscribe);
-        var urgentHandler = new DeliveryHandler(urgentLog, inFlight, outbound, relay, lanes, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>(), suppression, unsubscribe);
+        var handler = new DeliveryHandler(log, inFlight, outbound, relay, lanes, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>(), suppression, unsubscribe, renderer);
+        var admittedHandler = new DeliveryHandler(admittedLog, inFlight, outbound, relay, lanes, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>(), suppression, unsubscribe, renderer);
+        var urgentHandler = new DeliveryHandler(urgentLog, inFlight, outbound, relay, lanes, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>(), suppression, unsubscribe, renderer);
         await using (var setup = await connection.CreateChannelAsync(cancellationToken: stoppingToken))
         {
             await RabbitTopology.DeclareAsync(setup, _rabbit, stoppingToken);

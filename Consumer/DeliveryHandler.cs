@@ -3,6 +3,7 @@ using Notifications.Consumer.RateLimiting;
 using Notifications.Consumer.Sending;
 using Notifications.Consumer.Suppression;
 using Notifications.Consumer.Unsubscribe;
+using Notifications.Consumer.Templates;
 using Notifications.Shared.Contract;
 using Notifications.Shared.Hosting;
 using Polly.CircuitBreaker;
@@ -19,7 +20,8 @@ namespace Notifications.Consumer;
 internal sealed class DeliveryHandler(
     DeliveryLog log, InFlightNotifications inFlight, OutboundPublisher outbound, RelayBreaker relay, RateLimitLanes lanes, ConsumerOptions options,
     RabbitMqOptions rabbit, ConsumerStats stats, TimeProvider time, FaultInjector faults, ILogger<DeliveryHandler> logger,
-    SuppressionList suppression, UnsubscribeLinks unsubscribe)
+    SuppressionList suppression, UnsubscribeLinks unsubscribe,
+    NotificationRenderer renderer)
 {
     public async Task HandleAsync(Delivery delivery, IEmailSender sender, CancellationToken cancellationToken)
     {
@@ -65,11 +67,15 @@ internal sealed class DeliveryHandler(
             return;
         }
 
-        var email = new EmailMessage(message.Id, message.Recipient!, message.Subject!, message.Body!, message.IsHtml, message.CreatedAt)
+        // A templated notification is rendered here, at send time; one that cannot be rendered is dead-lettered with why.
+        var (email, unrenderable) = await renderer.PrepareAsync(message, cancellationToken);
+        if (email is null)
         {
-            ReplyTo = message.ReplyTo, Cc = message.Cc, Bcc = message.Bcc, Headers = message.Headers,
-            SystemHeaders = unsubscribe.HeadersFor(message),
-        };
+            await DeadLetterAsync(delivery, unrenderable!, cancellationToken);
+            return;
+        }
+
+        email = email with { SystemHeaders = unsubscribe.HeadersFor(message) };
         if (options.DeliveryMode == DeliveryMode.AtMostOnce)
         {
             // The mark in the log is taken atomically: of two copies at once, one gets it.

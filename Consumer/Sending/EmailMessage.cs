@@ -23,4 +23,7 @@ internal sealed record EmailMessage(
 
     /// <summary>Header fields to add as they are (e.g. List-Unsubscribe of bulk mail), or null for none.</summary>
     public IReadOnlyList<KeyValuePair<string, string>>? SystemHeaders { get; init; }
+
+    /// <summary>An HTML alternative to a plain-text <see cref="Body"/> (a template with both bodies): sent as multipart/alternative.</summary>
+    public string? HtmlBody { get; init; }
 }

@@ -7,7 +7,8 @@ using MimeKit.Utils;
 namespace Notifications.Consumer.Sending;
 
 /// <summary>
-/// Builds the <see cref="MimeMessage"/> for an <see cref="EmailMessage"/>: one text part, UTF-8. The headers
+/// Builds the <see cref="MimeMessage"/> for an <see cref="EmailMessage"/>: one text part, UTF-8 (or a
+/// multipart/alternative of plain text and HTML when it has <see cref="EmailMessage.HtmlBody"/>). The headers
 /// go in as a ready <see cref="HeaderList"/>, so MimeKit neither generates a Message-ID and Date only to have
 /// them replaced nor parses them back into its address lists; those whose wire form is known without
 /// MimeKit's encoder (the Message-ID, the id header, a short ASCII subject) are given as raw bytes. The body
@@ -51,11 +52,15 @@ internal sealed class MimeMessageBuilder(string from, string messageIdDomain)
         }
 
         var body = new PreparedTextPart(email.IsHtml ? TextFormat.Html : TextFormat.Plain, NormalizeLineBreaks(email.Body));
-        var message = new MimeMessage(headers) { Body = body };
+        var message = new MimeMessage(headers) { Body = email.HtmlBody is { } html ? Alternative(body, html) : body };
         message.To.Add(to);
         fields?.AddTo(message);
         return message;
     }
+
+    // RFC 2046 5.1.4: the alternatives in increasing order of preference, so the plain text first and the HTML last.
+    private static MultipartAlternative Alternative(PreparedTextPart text, string html) =>
+        new() { text, new PreparedTextPart(TextFormat.Html, NormalizeLineBreaks(html)) };
 
     // Raw when MimeKit's encoder would write it unchanged; encoded whole when MimeKit's encoder would spoil it.
     private static Header SubjectHeader(string subject) =>

@@ -52,4 +52,23 @@ public sealed record NotificationMessage(
     /// <summary>Whether it travels in the bulk lane (priority <c>bulk</c>).</summary>
     [JsonIgnore]
     public bool IsBulk => Priority == "bulk";
+
+    /// <summary>
+    /// A templated notification's template (then no <see cref="Subject"/> or <see cref="Body"/>): the consumer renders
+    /// it at send time (docs/templates.md).
+    /// </summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public string? TemplateName { get; init; }
+
+    /// <summary>The template's data: a JSON object, as text.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public string? TemplateData { get; init; }
+
+    /// <summary>The wanted locale (BCP 47, e.g. <c>pt-BR</c>); null for the default.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public string? Locale { get; init; }
+
+    /// <summary>Whether the consumer renders the subject and bodies from a template.</summary>
+    [JsonIgnore]
+    public bool IsTemplated => TemplateName is not null;
 }

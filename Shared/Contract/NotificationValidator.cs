@@ -30,8 +30,40 @@ public static class NotificationValidator
             return $"invalid id: {message.Id} (ids are positive)";
         }
 
+        if (message.IsTemplated)
+        {
+            // The subject and bodies do not exist yet: the consumer validates them once rendered (Validate again).
+            return ValidateRecipient(message.Recipient) ?? ValidateTemplate(message) ?? MessageHeaders.Validate(message);
+        }
+
         return ValidateRecipient(message.Recipient) ?? ValidateSubject(message.Subject)
             ?? ValidateBody(message.Body) ?? MessageHeaders.Validate(message);
+    }
+
+    /// <summary>The outbox's template_name column, in characters.</summary>
+    public const int MaxTemplateNameLength = 200;
+
+    /// <summary>The outbox's locale column, in characters (BCP 47 tags are at most 35 in practice).</summary>
+    public const int MaxLocaleLength = 35;
+
+    private static string? ValidateTemplate(NotificationMessage message)
+    {
+        if (string.IsNullOrWhiteSpace(message.TemplateName) || Characters(message.TemplateName) > MaxTemplateNameLength)
+        {
+            return $"invalid template name: empty or longer than {MaxTemplateNameLength} characters";
+        }
+
+        if (message.Subject is not null || message.Body is not null)
+        {
+            return "invalid templated notification: it carries a subject or body as well as a template";
+        }
+
+        if (message.Locale is { } locale && (locale.Length == 0 || Characters(locale) > MaxLocaleLength))
+        {
+            return $"invalid locale: empty or longer than {MaxLocaleLength} characters";
+        }
+
+        return message.TemplateData is null ? "invalid template data: missing" : null;
     }
 
     /// <summary>True when the notification's expiry lies before <paramref name="now"/>.</summary>

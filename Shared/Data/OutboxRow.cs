@@ -50,13 +50,22 @@ public sealed class OutboxRow
     /// <inheritdoc cref="ReplyTo"/>
     public string? Headers { get; init; }
 
+    /// <summary>The column <c>template_name</c>: set for a templated row (then no subject or body).</summary>
+    public string? TemplateName { get; init; }
+
+    /// <summary>The column <c>template_data</c>: the template's data, a JSON object as text.</summary>
+    public string? TemplateData { get; init; }
+
+    /// <summary>The column <c>locale</c>: the wanted locale of a templated row, if any.</summary>
+    public string? Locale { get; init; }
+
     /// <summary>Whether the row travels in the urgent lane.</summary>
     public bool IsUrgent => Priority == "urgent";
 
     /// <summary>The row as a wire message.</summary>
     public NotificationMessage ToMessage() => new(Id, Recipient, Subject, Body, IsHtml, CreatedAt, ExpiresAt)
     {
-        ReplyTo = ReplyTo, Cc = Cc, Bcc = Bcc, Headers = Headers,
+        ReplyTo = ReplyTo, Cc = Cc, Bcc = Bcc, Headers = Headers, TemplateName = TemplateName, TemplateData = TemplateData, Locale = Locale,
         // Only bulk travels with its priority (the consumer's one use of it): normal and urgent mail keep their bytes.
         Priority = Priority == "bulk" ? Priority : null,
     };

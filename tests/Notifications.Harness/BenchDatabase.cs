@@ -22,20 +22,30 @@ internal sealed class BenchDatabase(string connectionString) : IAsyncDisposable
     public Task ResetAsync() =>
         ExecuteAsync("TRUNCATE notifications.outbox, notifications.delivery_log, notifications.rejected");
 
-    /// <summary>Bulk-loads <paramref name="rows"/> rows with one binary COPY (seconds for a million, not hours).</summary>
-    public async Task SeedAsync(int rows, long firstNumber = 1, string priority = "normal")
+    /// <summary>
+    /// Bulk-loads <paramref name="rows"/> rows with one binary COPY (seconds for a million, not hours); with
+    /// <paramref name="templated"/>, rows of <see cref="BenchTemplate"/> (name and data, rendered by the consumer)
+    /// instead of prepared subjects and bodies.
+    /// </summary>
+    public async Task SeedAsync(int rows, long firstNumber = 1, string priority = "normal", bool templated = false)
     {
         await using var connection = await _dataSource.OpenConnectionAsync();
-        await using (var import = await connection.BeginBinaryImportAsync(
-            "COPY notifications.outbox (recipient, subject, body, priority) FROM STDIN (FORMAT BINARY)"))
+        if (templated)
+        {
+            await PutTemplateAsync(connection);
+        }
+
+        await using (var import = await connection.BeginBinaryImportAsync(templated
+            ? "COPY notifications.outbox (recipient, template_name, template_data, priority) FROM STDIN (FORMAT BINARY)"
+            : "COPY notifications.outbox (recipient, subject, body, priority) FROM STDIN (FORMAT BINARY)"))
         {
             for (long n = firstNumber; n < firstNumber + rows; n++)
             {
                 var (recipient, subject, body) = Row(n);
                 await import.StartRowAsync();
                 await import.WriteAsync(recipient, NpgsqlDbType.Varchar);
-                await import.WriteAsync(subject, NpgsqlDbType.Varchar);
-                await import.WriteAsync(body, NpgsqlDbType.Text);
+                await import.WriteAsync(templated ? BenchTemplate.Name : subject, NpgsqlDbType.Varchar);
+                await import.WriteAsync(templated ? BenchTemplate.Data(n) : body, NpgsqlDbType.Text);
                 await import.WriteAsync(priority, NpgsqlDbType.Varchar);
             }
 
@@ -44,6 +54,21 @@ internal sealed class BenchDatabase(string connectionString) : IAsyncDisposable
 
         await using var analyze = new NpgsqlCommand("ANALYZE notifications.outbox", connection);
         await analyze.ExecuteNonQueryAsync();
+    }
+
+    // Version 1 of the bench template, once per database (a later put by hand would win: the newest is rendered).
+    private static async Task PutTemplateAsync(NpgsqlConnection connection)
+    {
+        await using var put = new NpgsqlCommand("""
+            INSERT INTO notifications.template (name, locale, version, subject, text_body, html_body)
+            VALUES ($1, $2, 1, $3, $4, $5) ON CONFLICT (name, locale, version) DO NOTHING
+            """, connection);
+        foreach (string value in new[] { BenchTemplate.Name, BenchTemplate.Locale, BenchTemplate.Subject, BenchTemplate.Text, BenchTemplate.Html })
+        {
+            put.Parameters.Add(new NpgsqlParameter { Value = value });
+        }
+
+        await put.ExecuteNonQueryAsync();
     }
 
     /// <summary>Inserts <paramref name="count"/> rows in one statement (its own transaction: created_at = commit time, near enough).</summary>

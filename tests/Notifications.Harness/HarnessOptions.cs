@@ -4,7 +4,7 @@ namespace Notifications.Harness;
 
 /// <summary>
 /// What to measure: <c>Notifications.Harness [run|sweep|latency|ceilings|priority] [--key value ...]</c>
-/// (flags without a value: <c>--ceilings</c>, <c>--baseline</c>); the options: scripts/bench --help.
+/// (flags without a value: <c>--ceilings</c>, <c>--baseline</c>, <c>--template</c>); the options: scripts/bench --help.
 /// </summary>
 internal sealed class HarnessOptions
 {
@@ -66,6 +66,12 @@ internal sealed class HarnessOptions
     /// <summary>The original's BasicQos prefetch per sender's channel.</summary>
     public int BaselinePrefetch { get; private set; } = 100;
 
+    /// <summary>
+    /// Seed templated rows (<see cref="BenchTemplate"/>: name and data, rendered by the consumer at send time)
+    /// instead of prepared subjects and bodies, for the cost of rendering in the same session.
+    /// </summary>
+    public bool Template { get; private set; }
+
     /// <summary>Also measure the stage ceilings (broker, DB claim, SMTP) in the same invocation.</summary>
     public bool Ceilings { get; private set; }
 
@@ -107,6 +113,12 @@ internal sealed class HarnessOptions
                 continue;
             }
 
+            if (key == "--template")
+            {
+                options.Template = true;
+                continue;
+            }
+
             if (key == "--baseline")
             {
                 options.Baseline = true;
@@ -124,6 +136,11 @@ internal sealed class HarnessOptions
         if (options.Baseline && (options.Mode != "run" || options.Sender != "smtp"))
         {
             throw new ArgumentException("--baseline belongs to the run mode with --sender smtp (the original sends real e-mail)");
+        }
+
+        if (options.Template && (options.Baseline || options.Mode is not ("run" or "sweep")))
+        {
+            throw new ArgumentException("--template belongs to the run and sweep modes, without --baseline (the original consumer renders no templates)");
         }
 
         return options.Mode is "run" or "sweep" or "latency" or "ceilings" or "priority"

@@ -80,7 +80,7 @@ internal sealed class RunCommand(BenchEnvironment env, HarnessOptions options, B
     {
         o.Mode, o.Rows, DurationSeconds = o.Duration.TotalSeconds, o.Producers, o.Consumers, o.Handlers, o.Prefetch, o.Batch,
         o.Channels, o.DeliveryMode, o.Sender, o.Runs, o.Rate, o.Queue, o.Label, o.WorkerEnvironment,
-        o.Baseline, o.BaselineHandlers, o.BaselinePrefetch,
+        o.Baseline, o.BaselineHandlers, o.BaselinePrefetch, o.Template,
         Machine = $"{Environment.ProcessorCount} cores, {GC.GetGCMemoryInfo().TotalAvailableMemoryBytes / (1L << 30)} GiB",
         Date = DateTimeOffset.UtcNow,
     };

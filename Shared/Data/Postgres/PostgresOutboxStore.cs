@@ -86,6 +86,7 @@ internal sealed class PostgresOutboxStore : IOutboxStore
                      ORDER BY {order} LIMIT @BatchSize FOR UPDATE SKIP LOCKED)
         RETURNING id AS Id, recipient AS Recipient, subject AS Subject, body AS Body, is_html AS IsHtml,
                   created_at AS CreatedAt, expires_at AS ExpiresAt, traceparent AS TraceParent, priority AS Priority,
-                  not_before AS NotBefore, reply_to AS ReplyTo, cc AS Cc, bcc AS Bcc, headers AS Headers
+                  not_before AS NotBefore, reply_to AS ReplyTo, cc AS Cc, bcc AS Bcc, headers AS Headers,
+                  template_name AS TemplateName, template_data AS TemplateData, locale AS Locale
         """;
 }

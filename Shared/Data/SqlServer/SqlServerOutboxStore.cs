@@ -88,7 +88,7 @@ internal sealed class SqlServerOutboxStore : IOutboxStore
     private static string ClaimStatement(string s, string due, string order) => $"""
         WITH batch AS (
             SELECT TOP (@BatchSize) id, recipient, subject, body, is_html, created_at, expires_at, traceparent, priority, not_before,
-                reply_to, cc, bcc, headers
+                reply_to, cc, bcc, headers, template_name, template_data, locale
             FROM [{s}].[outbox] WITH (ROWLOCK, READPAST, UPDLOCK)
             WHERE priority = @Priority AND {due}
             ORDER BY {order})
@@ -97,6 +97,7 @@ internal sealed class SqlServerOutboxStore : IOutboxStore
                DELETED.body AS Body, DELETED.is_html AS IsHtml, DELETED.created_at AS CreatedAt,
                DELETED.expires_at AS ExpiresAt, DELETED.traceparent AS TraceParent, DELETED.priority AS Priority,
                DELETED.not_before AS NotBefore, DELETED.reply_to AS ReplyTo, DELETED.cc AS Cc, DELETED.bcc AS Bcc,
-               DELETED.headers AS Headers;
+               DELETED.headers AS Headers,
+               DELETED.template_name AS TemplateName, DELETED.template_data AS TemplateData, DELETED.locale AS Locale;
         """;
 }

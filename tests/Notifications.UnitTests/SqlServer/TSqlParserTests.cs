@@ -44,6 +44,7 @@ public sealed class TSqlParserTests
             "SqlServerRateLimitStore.LeaseSql", "SqlServerRateLimitStore.SlowDownSql",
             "SqlServerSuppressionStore.AddSql", "SqlServerSuppressionStore.RemoveSql", "SqlServerSuppressionStore.ListSql",
             "SqlServerSuppressionStore.ChangesSql", "SqlServerSuppressionStore.LoadSql", "SqlServerSuppressionStore.RecordSuppressedSql",
+            "SqlServerTemplateStore.NewestSql", "SqlServerTemplateStore.PutSql", "SqlServerTemplateStore.ListSql",
         ];
 
         Assert.Empty(expected.Except(TSqlStatements.InCode.Keys));
@@ -64,6 +65,7 @@ public sealed class TSqlParserTests
         Assert.Contains("008_outbox_lane_indexes.sql", files);
         Assert.Contains("012_dead_letter_per_message.sql", files);
         Assert.Contains("015_suppression.sql", files);
+        Assert.Contains("014_templates.sql", files);
         Assert.Contains("016_message_headers.sql", files);
     }
 

@@ -45,6 +45,7 @@ internal static class TSqlStatements
                      new SqlServerOutboxStore(Options), new SqlServerDeliveryLogStore(Options), new SqlServerOperationsStore(Options),
                      new SqlServerDeadLetterStore(Options), new SqlServerNotificationStatusStore(Options), new SqlServerRetentionStore(Options), new SqlServerRateLimitStore(Options),
                      new SqlServerSuppressionStore(Options),
+                     new SqlServerTemplateStore(Options),
                  })
         {
             var properties = store.GetType()

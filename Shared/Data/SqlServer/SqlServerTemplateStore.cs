@@ -1,0 +1,71 @@
+using Dapper;
+using Microsoft.Data.SqlClient;
+using Notifications.Shared.Hosting;
+using Notifications.Shared.Templates;
+
+namespace Notifications.Shared.Data.SqlServer;
+
+/// <summary>The <c>template</c> table on SQL Server.</summary>
+internal sealed class SqlServerTemplateStore : ITemplateStore
+{
+    private readonly string _connectionString;
+    private readonly int _timeoutSeconds;
+
+    public SqlServerTemplateStore(DatabaseOptions options)
+    {
+        _connectionString = options.ConnectionString;
+        _timeoutSeconds = (int)options.CommandTimeout.TotalSeconds;
+        string s = options.Schema;
+        NewestSql = $"""
+            WITH ranked AS (
+                SELECT name, locale, version, subject, text_body, html_body, created_at,
+                       ROW_NUMBER() OVER (PARTITION BY locale ORDER BY version DESC) AS newest,
+                       MIN(id) OVER (PARTITION BY locale) AS first_id
+                FROM [{s}].[template] WHERE name = @Name)
+            SELECT name AS Name, locale AS Locale, version AS Version, subject AS Subject, text_body AS TextBody,
+                   html_body AS HtmlBody, created_at AS CreatedAt
+            FROM ranked WHERE newest = 1 ORDER BY first_id;
+            """;
+        // UPDLOCK + HOLDLOCK on the name and locale's key range: two puts at once take turns instead of both reading the same max.
+        PutSql = $"""
+            INSERT INTO [{s}].[template] (name, locale, version, subject, text_body, html_body)
+            OUTPUT INSERTED.version
+            SELECT @Name, @Locale, COALESCE(MAX(version), 0) + 1, @Subject, @TextBody, @HtmlBody
+            FROM [{s}].[template] WITH (UPDLOCK, HOLDLOCK) WHERE name = @Name AND locale = @Locale;
+            """;
+        ListSql = $"""
+            SELECT name AS Name, locale AS Locale, MAX(version) AS Version, COUNT(*) AS Versions, MAX(created_at) AS UpdatedAt
+            FROM [{s}].[template] GROUP BY name, locale ORDER BY name, locale;
+            """;
+    }
+
+    internal string NewestSql { get; }
+
+    internal string PutSql { get; }
+
+    internal string ListSql { get; }
+
+    public async Task<IReadOnlyList<TemplateVersion>> GetNewestAsync(string name, CancellationToken cancellationToken)
+    {
+        await using var connection = new SqlConnection(_connectionString);
+        var rows = await connection.QueryAsync<TemplateVersion>(Command(NewestSql, new { Name = name }, cancellationToken));
+        return rows.AsList();
+    }
+
+    public async Task<int> PutAsync(string name, string locale, string subject, string? textBody, string? htmlBody, CancellationToken cancellationToken)
+    {
+        await using var connection = new SqlConnection(_connectionString);
+        return await connection.ExecuteScalarAsync<int>(Command(
+            PutSql, new { Name = name, Locale = locale, Subject = subject, TextBody = textBody, HtmlBody = htmlBody }, cancellationToken));
+    }
+
+    public async Task<IReadOnlyList<TemplateListing>> ListAsync(CancellationToken cancellationToken)
+    {
+        await using var connection = new SqlConnection(_connectionString);
+        var rows = await connection.QueryAsync<TemplateListing>(Command(ListSql, null, cancellationToken));
+        return rows.AsList();
+    }
+
+    private CommandDefinition Command(string sql, object? parameters, CancellationToken cancellationToken) =>
+        new(sql, parameters, commandTimeout: _timeoutSeconds, cancellationToken: cancellationToken);
+}
