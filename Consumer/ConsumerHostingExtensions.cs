@@ -1,9 +1,13 @@
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Options;
+using Notifications.Consumer.Benchmarking;
+using Notifications.Consumer.Channels.Email;
+using Notifications.Consumer.Pipeline;
 using Notifications.Consumer.RateLimiting;
-using Notifications.Consumer.Sending;
+using Notifications.Consumer.Relay;
 using Notifications.Consumer.Suppression;
+using Notifications.Consumer.Telemetry;
 using Notifications.Consumer.Templates;
 using Notifications.Shared.Hosting;
 

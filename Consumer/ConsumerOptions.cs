@@ -1,8 +1,9 @@
 using System.ComponentModel.DataAnnotations;
+using Notifications.Consumer.Pipeline;
 
 namespace Notifications.Consumer;
 
-/// <summary>Which <see cref="Sending.IEmailSender"/> handlers use.</summary>
+/// <summary>Which <see cref="Channels.Email.IEmailSender"/> handlers use.</summary>
 internal enum SenderKind
 {
     /// <summary>Real SMTP (section <c>Smtp</c>).</summary>

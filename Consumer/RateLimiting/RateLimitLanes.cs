@@ -1,5 +1,8 @@
 using System.Threading.Channels;
 using Microsoft.Extensions.Logging;
+using Notifications.Consumer.Pipeline;
+using Notifications.Consumer.Relay;
+using Notifications.Consumer.Settling;
 using Notifications.Shared.Contract;
 using Notifications.Shared.Hosting;
 using Notifications.Shared.Messaging;

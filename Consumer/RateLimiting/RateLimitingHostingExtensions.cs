@@ -1,5 +1,6 @@
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Options;
+using Notifications.Consumer.Relay;
 using Notifications.Shared.Hosting;
 using Npgsql;
 

@@ -1,5 +1,5 @@
 using System.Text.RegularExpressions;
-using Notifications.Consumer.Sending;
+using Notifications.Consumer.Channels.Email;
 
 namespace Notifications.Consumer.RateLimiting;
 

@@ -1,6 +1,6 @@
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Options;
-using Notifications.Consumer.Unsubscribe;
+using Notifications.Consumer.Channels.Email.Unsubscribe;
 using Notifications.Shared.Observability;
 
 namespace Notifications.Consumer.Suppression;

@@ -1,5 +1,6 @@
 using MailKit.Net.Smtp;
-using Notifications.Consumer.Sending;
+using Notifications.Consumer.Channels.Email;
+using Notifications.Consumer.Pipeline;
 using Notifications.Shared.Contract;
 using Notifications.Shared.Data;
 

@@ -1,4 +1,5 @@
 using System.Diagnostics.Metrics;
+using Notifications.Consumer.Telemetry;
 
 namespace Notifications.Consumer.Suppression;
 

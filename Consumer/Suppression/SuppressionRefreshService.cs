@@ -1,6 +1,7 @@
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
+using Notifications.Consumer.Telemetry;
 using Notifications.Shared.Data;
 
 namespace Notifications.Consumer.Suppression;

@@ -1,5 +1,5 @@
 using BenchmarkDotNet.Attributes;
-using Notifications.Consumer;
+using Notifications.Consumer.Settling;
 
 namespace Notifications.Benchmarks;
 

@@ -1,7 +1,7 @@
 using System.Security.Cryptography;
 using BenchmarkDotNet.Attributes;
 using MimeKit;
-using Notifications.Consumer.Sending;
+using Notifications.Consumer.Channels.Email;
 
 namespace Notifications.Benchmarks;
 

@@ -1,7 +1,7 @@
 using System.Diagnostics;
 using System.Globalization;
 using Microsoft.Extensions.Logging.Abstractions;
-using Notifications.Consumer.Sending;
+using Notifications.Consumer.Channels.Email;
 
 namespace Notifications.Harness;
 

@@ -1,7 +1,7 @@
 using System.Diagnostics;
 using Dapper;
 using Notifications.Client;
-using Notifications.Consumer;
+using Notifications.Consumer.Telemetry;
 using Notifications.IntegrationTests.Infrastructure;
 using Notifications.Producer;
 

@@ -117,7 +117,7 @@ public sealed class BadInputCatalogueTests
         await InsertAsync($"INSERT INTO notifications.outbox (id, recipient, subject, body) VALUES ({valid[0]}, 'user1@example.com', 'again', 'b') RETURNING id");
         await using (await WorkerHost.StartProducerAsync(broker))
         {
-            await Eventually.WaitAsync(() => Task.FromResult(consumer.Get<Notifications.Consumer.ConsumerStats>().Duplicates), n => n >= 1,
+            await Eventually.WaitAsync(() => Task.FromResult(consumer.Get<Notifications.Consumer.Telemetry.ConsumerStats>().Duplicates), n => n >= 1,
                 TimeSpan.FromMinutes(1), "duplicate recognised");
         }
 
@@ -129,7 +129,7 @@ public sealed class BadInputCatalogueTests
     {
         foreach (var service in host.Services.GetServices<IHostedService>().OfType<BackgroundService>())
         {
-            Assert.True(service.ExecuteTask is null || !service.ExecuteTask.IsCompleted || service is Notifications.Consumer.KillSwitchService,
+            Assert.True(service.ExecuteTask is null || !service.ExecuteTask.IsCompleted || service is Notifications.Consumer.Benchmarking.KillSwitchService,
                 $"{service.GetType().Name} stopped: {service.ExecuteTask?.Exception}");
         }
     }

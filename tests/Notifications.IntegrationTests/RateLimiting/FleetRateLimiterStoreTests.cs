@@ -1,8 +1,8 @@
 using Dapper;
 using Microsoft.Extensions.Logging.Abstractions;
 using Microsoft.Extensions.Options;
+using Notifications.Consumer.Channels.Email;
 using Notifications.Consumer.RateLimiting;
-using Notifications.Consumer.Sending;
 using Notifications.IntegrationTests.Infrastructure;
 using Notifications.Shared.Hosting;
 using Npgsql;

@@ -1,5 +1,5 @@
-using Notifications.Consumer;
 using Notifications.Consumer.RateLimiting;
+using Notifications.Consumer.Telemetry;
 using Notifications.IntegrationTests.Infrastructure;
 using Xunit.Abstractions;
 

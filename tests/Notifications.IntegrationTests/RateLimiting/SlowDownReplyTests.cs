@@ -1,6 +1,6 @@
 using Dapper;
-using Notifications.Consumer;
 using Notifications.Consumer.RateLimiting;
+using Notifications.Consumer.Relay;
 using Notifications.Shared.Hosting;
 using Notifications.IntegrationTests.Infrastructure;
 using Notifications.IntegrationTests.Pipeline;

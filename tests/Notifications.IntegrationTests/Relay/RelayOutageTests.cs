@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Text.RegularExpressions;
-using Notifications.Consumer;
+using Notifications.Consumer.Relay;
+using Notifications.Consumer.Telemetry;
 using Notifications.IntegrationTests.Infrastructure;
 using Notifications.IntegrationTests.Pipeline;
 using Notifications.IntegrationTests.Shutdown;

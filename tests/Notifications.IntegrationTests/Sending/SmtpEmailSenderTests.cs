@@ -1,6 +1,6 @@
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Logging.Abstractions;
-using Notifications.Consumer.Sending;
+using Notifications.Consumer.Channels.Email;
 using Notifications.IntegrationTests.Infrastructure;
 
 namespace Notifications.IntegrationTests.Sending;

@@ -1,7 +1,7 @@
 using System.Net;
 using System.Text;
 using System.Text.RegularExpressions;
-using Notifications.Consumer.Unsubscribe;
+using Notifications.Consumer.Channels.Email.Unsubscribe;
 using Notifications.IntegrationTests.Infrastructure;
 using Notifications.IntegrationTests.Status;
 using Notifications.Shared.Data;

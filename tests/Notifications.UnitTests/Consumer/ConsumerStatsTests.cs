@@ -1,5 +1,6 @@
 using Microsoft.Extensions.Options;
 using Notifications.Consumer;
+using Notifications.Consumer.Telemetry;
 
 namespace Notifications.UnitTests.Consumer;
 

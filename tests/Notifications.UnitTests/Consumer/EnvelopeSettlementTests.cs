@@ -1,4 +1,4 @@
-using Notifications.Consumer;
+using Notifications.Consumer.Settling;
 
 namespace Notifications.UnitTests.Consumer;
 

@@ -1,5 +1,5 @@
 using System.Text;
-using Notifications.Consumer;
+using Notifications.Consumer.Pipeline;
 
 namespace Notifications.UnitTests.Consumer;
 

@@ -1,4 +1,4 @@
-using Notifications.Consumer;
+using Notifications.Consumer.Pipeline;
 
 namespace Notifications.UnitTests.Consumer;
 

@@ -1,4 +1,4 @@
-using Notifications.Consumer;
+using Notifications.Consumer.Telemetry;
 
 namespace Notifications.UnitTests.Consumer;
 

@@ -1,5 +1,5 @@
 using System.Threading.Channels;
-using Notifications.Consumer;
+using Notifications.Consumer.Pipeline;
 
 namespace Notifications.UnitTests.Consumer;
 

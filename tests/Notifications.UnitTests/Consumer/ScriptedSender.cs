@@ -1,4 +1,4 @@
-using Notifications.Consumer.Sending;
+using Notifications.Consumer.Channels.Email;
 
 namespace Notifications.UnitTests.Consumer;
 

@@ -1,4 +1,4 @@
-using Notifications.Consumer;
+using Notifications.Consumer.Telemetry;
 using Notifications.Shared.Data;
 
 namespace Notifications.UnitTests.Observability;

@@ -1,5 +1,5 @@
+using Notifications.Consumer.Channels.Email;
 using Notifications.Consumer.RateLimiting;
-using Notifications.Consumer.Sending;
 
 namespace Notifications.UnitTests.RateLimiting;
 

@@ -1,6 +1,6 @@
 using System.ComponentModel.DataAnnotations;
 using MimeKit;
-using Notifications.Consumer.Sending;
+using Notifications.Consumer.Channels.Email;
 using Notifications.IntegrationTests.Sending;
 
 namespace Notifications.UnitTests.Sending;

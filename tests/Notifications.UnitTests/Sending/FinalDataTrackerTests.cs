@@ -1,5 +1,5 @@
 using System.Text;
-using Notifications.Consumer.Sending;
+using Notifications.Consumer.Channels.Email;
 
 namespace Notifications.UnitTests.Sending;
 

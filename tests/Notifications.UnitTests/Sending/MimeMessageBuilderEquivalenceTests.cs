@@ -3,7 +3,7 @@ using System.Text;
 using MimeKit;
 using MimeKit.Text;
 using MimeKit.Utils;
-using Notifications.Consumer.Sending;
+using Notifications.Consumer.Channels.Email;
 
 namespace Notifications.UnitTests.Sending;
 

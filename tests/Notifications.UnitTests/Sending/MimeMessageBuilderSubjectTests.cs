@@ -1,7 +1,7 @@
 using System.Text;
 using MimeKit;
 using MimeKit.Utils;
-using Notifications.Consumer.Sending;
+using Notifications.Consumer.Channels.Email;
 
 namespace Notifications.UnitTests.Sending;
 

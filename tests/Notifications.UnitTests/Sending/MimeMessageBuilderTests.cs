@@ -1,6 +1,6 @@
 using System.Text;
 using MimeKit;
-using Notifications.Consumer.Sending;
+using Notifications.Consumer.Channels.Email;
 
 namespace Notifications.UnitTests.Sending;
 

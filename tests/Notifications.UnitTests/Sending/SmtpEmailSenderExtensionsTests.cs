@@ -1,5 +1,5 @@
 using Microsoft.Extensions.Logging.Abstractions;
-using Notifications.Consumer.Sending;
+using Notifications.Consumer.Channels.Email;
 
 namespace Notifications.UnitTests.Sending;
 

@@ -5,9 +5,9 @@ using System.Security.Authentication;
 using System.Security.Cryptography;
 using System.Security.Cryptography.X509Certificates;
 using System.Text;
+using Notifications.Consumer.Channels.Email;
 using SslHandshakeException = MailKit.Security.SslHandshakeException;
 using Microsoft.Extensions.Logging.Abstractions;
-using Notifications.Consumer.Sending;
 
 namespace Notifications.UnitTests.Sending;
 

@@ -1,7 +1,7 @@
 using System.Net.Sockets;
 using MailKit.Net.Smtp;
 using MailKit.Security;
-using Notifications.Consumer.Sending;
+using Notifications.Consumer.Channels.Email;
 
 namespace Notifications.UnitTests.Sending;
 

@@ -1,5 +1,5 @@
 using MailKit.Security;
-using Notifications.Consumer.Sending;
+using Notifications.Consumer.Channels.Email;
 
 namespace Notifications.UnitTests.Sending;
 

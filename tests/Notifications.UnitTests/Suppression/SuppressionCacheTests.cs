@@ -1,6 +1,6 @@
 using MailKit.Net.Smtp;
 using MimeKit;
-using Notifications.Consumer.Sending;
+using Notifications.Consumer.Channels.Email;
 using Notifications.Consumer.Suppression;
 using Notifications.Shared.Data;
 

@@ -1,7 +1,7 @@
 using System.Text.RegularExpressions;
 using Microsoft.Extensions.Logging.Abstractions;
 using Microsoft.Extensions.Options;
-using Notifications.Consumer.Unsubscribe;
+using Notifications.Consumer.Channels.Email.Unsubscribe;
 using Notifications.Shared.Contract;
 
 namespace Notifications.UnitTests.Suppression;

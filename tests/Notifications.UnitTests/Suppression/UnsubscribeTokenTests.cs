@@ -1,5 +1,5 @@
 using System.Text;
-using Notifications.Consumer.Unsubscribe;
+using Notifications.Consumer.Channels.Email.Unsubscribe;
 
 namespace Notifications.UnitTests.Suppression;
 

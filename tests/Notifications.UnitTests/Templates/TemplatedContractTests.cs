@@ -2,7 +2,7 @@ using System.Text;
 using System.Text.Json.Nodes;
 using MimeKit;
 using Notifications.Client;
-using Notifications.Consumer.Sending;
+using Notifications.Consumer.Channels.Email;
 using Notifications.Shared.Contract;
 using Notifications.Shared.Data;
 

@@ -1,0 +1,29 @@
+namespace Notifications.Consumer.Channels.Email;
+
+/// <summary>One email to send: a notification rendered for a single recipient.</summary>
+internal sealed record EmailMessage(
+    long NotificationId,
+    string To,
+    string Subject,
+    string Body,
+    bool IsHtml,
+    DateTimeOffset CreatedAt)
+{
+    /// <summary>Reply-To, Cc and Bcc address lists and the custom headers' JSON, as on the wire (<see cref="HeaderFields"/>).</summary>
+    public string? ReplyTo { get; init; }
+
+    /// <inheritdoc cref="ReplyTo"/>
+    public string? Cc { get; init; }
+
+    /// <inheritdoc cref="ReplyTo"/>
+    public string? Bcc { get; init; }
+
+    /// <inheritdoc cref="ReplyTo"/>
+    public string? Headers { get; init; }
+
+    /// <summary>Header fields to add as they are (e.g. List-Unsubscribe of bulk mail), or null for none.</summary>
+    public IReadOnlyList<KeyValuePair<string, string>>? SystemHeaders { get; init; }
+
+    /// <summary>An HTML alternative to a plain-text <see cref="Body"/> (a template with both bodies): sent as multipart/alternative.</summary>
+    public string? HtmlBody { get; init; }
+}

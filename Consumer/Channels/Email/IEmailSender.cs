@@ -1,0 +1,11 @@
+namespace Notifications.Consumer.Channels.Email;
+
+/// <summary>
+/// Sends one email at a time over a connection kept open between sends. Not thread-safe: each
+/// concurrent handler owns its own instance.
+/// </summary>
+internal interface IEmailSender : IAsyncDisposable
+{
+    /// <summary>Sends <paramref name="message"/>; throws <see cref="SmtpSendException"/> on failure.</summary>
+    Task SendAsync(EmailMessage message, CancellationToken cancellationToken);
+}

@@ -1,0 +1,100 @@
+using System.Diagnostics;
+using System.Threading.Channels;
+using Notifications.Consumer.Telemetry;
+
+namespace Notifications.Consumer.Pipeline;
+
+/// <summary>
+/// Group commit for concurrent handlers: each submits one item and awaits its answer, while the items
+/// that arrive together run as one batched statement. Under load batches grow on their own; at low
+/// load an item waits for no timer, only for the statement in flight.
+/// </summary>
+/// <typeparam name="T">The item, e.g. a notification id.</typeparam>
+internal sealed class CoalescingBatcher<T> : IAsyncDisposable
+    where T : notnull
+{
+    private readonly Channel<Pending> _queue = Channel.CreateUnbounded<Pending>(new UnboundedChannelOptions { SingleReader = false });
+    private readonly Func<IReadOnlyList<T>, CancellationToken, Task<IReadOnlySet<T>>> _execute;
+    private readonly int _maxBatch;
+    private readonly string? _spanName;
+    private readonly Task[] _loops;
+
+    /// <param name="execute">Runs one batch; returns the items for which the answer is true.</param>
+    /// <param name="maxBatch">The most items in one batch.</param>
+    /// <param name="concurrency">Batches that may run at once (pipelining the round trips).</param>
+    /// <param name="spanName">When traced: each batch's span, linked to its callers' spans; null: no span.</param>
+    public CoalescingBatcher(Func<IReadOnlyList<T>, CancellationToken, Task<IReadOnlySet<T>>> execute, int maxBatch, int concurrency = 2, string? spanName = null)
+    {
+        _execute = execute;
+        _maxBatch = maxBatch;
+        _spanName = spanName;
+        _loops = Enumerable.Range(0, concurrency).Select(_ => Task.Run(RunAsync)).ToArray();
+    }
+
+    /// <summary>Queues <paramref name="item"/> and returns whether its batch's answer contains it.</summary>
+    public Task<bool> SubmitAsync(T item, CancellationToken cancellationToken)
+    {
+        var pending = new Pending(item, new TaskCompletionSource<bool>(TaskCreationOptions.RunContinuationsAsynchronously),
+            Activity.Current?.Context ?? default);
+        if (!_queue.Writer.TryWrite(pending))
+        {
+            throw new ObjectDisposedException(nameof(CoalescingBatcher<T>));
+        }
+
+        return pending.Result.Task.WaitAsync(cancellationToken);
+    }
+
+    /// <summary>Lets queued items finish, then stops.</summary>
+    public async ValueTask DisposeAsync()
+    {
+        _queue.Writer.TryComplete();
+        await Task.WhenAll(_loops);
+    }
+
+    private async Task RunAsync()
+    {
+        var batch = new List<Pending>(_maxBatch);
+        var items = new List<T>(_maxBatch);
+        while (await _queue.Reader.WaitToReadAsync())
+        {
+            while (batch.Count < _maxBatch && _queue.Reader.TryRead(out var pending))
+            {
+                batch.Add(pending);
+                items.Add(pending.Item);
+            }
+
+            await ExecuteAsync(batch, items);
+            batch.Clear();
+            items.Clear();
+        }
+    }
+
+    private async Task ExecuteAsync(List<Pending> batch, List<T> items)
+    {
+        if (batch.Count == 0)
+        {
+            return;
+        }
+
+        // The statement serves many notifications, so it belongs to none of their traces: its own, linked to theirs.
+        using var activity = _spanName is null ? null : ConsumerTracing.StartGroupCommit(_spanName, batch, static p => p.Caller);
+        try
+        {
+            // The statement is not cancelled by any one caller: the others still want their answers.
+            var answer = await _execute(items, CancellationToken.None);
+            foreach (var pending in batch)
+            {
+                pending.Result.TrySetResult(answer.Contains(pending.Item));
+            }
+        }
+        catch (Exception ex)
+        {
+            foreach (var pending in batch)
+            {
+                pending.Result.TrySetException(ex);
+            }
+        }
+    }
+
+    private sealed record Pending(T Item, TaskCompletionSource<bool> Result, ActivityContext Caller);
+}

@@ -1,0 +1,194 @@
+using System.Threading.Channels;
+using Microsoft.Extensions.Logging;
+using Notifications.Consumer.Settling;
+using Notifications.Consumer.Telemetry;
+using Notifications.Shared.Contract;
+using RabbitMQ.Client;
+using RabbitMQ.Client.Events;
+
+namespace Notifications.Consumer.Pipeline;
+
+/// <summary>
+/// One AMQP channel consuming a lane's work queue with a prefetch window, feeding the handlers. Consumption is
+/// switched on and off (<see cref="ConsumeAsync"/>, <see cref="CancelAsync"/>) by the consumer's supervisor;
+/// while it is off, <see cref="TakeOneAsync"/> fetches single messages (the relay breaker's probes).
+/// </summary>
+internal sealed class ConsumerChannel : IAsyncDisposable
+{
+    // Tries, a second apart, to put an envelope's unfinished items back before it is requeued whole after all.
+    private const int EnvelopeReturnTries = 5;
+    private readonly IChannel _channel;
+    private readonly string _queue;
+    private readonly ChannelWriter<Delivery> _work;
+    private readonly OutboundPublisher _outbound;
+    private readonly ILogger _logger;
+    private string? _consumerTag;
+
+    private ConsumerChannel(IChannel channel, ConsumerLane lane, OutboundPublisher outbound, ILogger logger)
+    {
+        _channel = channel;
+        Lane = lane;
+        _queue = lane.Queue;
+        _work = lane.Work.Writer;
+        _outbound = outbound;
+        _logger = logger;
+        Acks = new AckBatcher(channel, ex => ConsumerLog.AckFailed(logger, ex));
+    }
+
+    /// <summary>The lane it consumes: its queue is where a returned delivery goes back and whose retry queues a retry takes.</summary>
+    public ConsumerLane Lane { get; }
+
+    public AckBatcher Acks { get; }
+
+    public bool IsOpen => _channel.IsOpen;
+
+    /// <summary>
+    /// Opens the channel and sets its prefetch window; it does not consume until <see cref="ConsumeAsync"/>. An envelope's
+    /// unfinished items go back to the work queue through <paramref name="outbound"/> (see <see cref="EnvelopeSettlement"/>).
+    /// </summary>
+    public static async Task<ConsumerChannel> OpenAsync(
+        IConnection connection, ConsumerLane lane, OutboundPublisher outbound, ILogger logger, CancellationToken cancellationToken)
+    {
+        var channel = await connection.CreateChannelAsync(cancellationToken: cancellationToken);
+        var consumerChannel = new ConsumerChannel(channel, lane, outbound, logger);
+        await channel.BasicQosAsync(0, (ushort)lane.Prefetch, global: false, cancellationToken);
+        return consumerChannel;
+    }
+
+    /// <summary>Starts consuming; nothing happens if it already does or the channel is closed.</summary>
+    public async Task ConsumeAsync(CancellationToken cancellationToken)
+    {
+        if (_consumerTag is not null || !_channel.IsOpen)
+        {
+            return;
+        }
+
+        var consumer = new AsyncEventingBasicConsumer(_channel);
+        consumer.ReceivedAsync += OnReceivedAsync;
+        _consumerTag = await _channel.BasicConsumeAsync(_queue, autoAck: false, consumer, cancellationToken);
+    }
+
+    /// <summary>Stops new deliveries; those already received stay to be finished and acked.</summary>
+    public async Task CancelAsync(CancellationToken cancellationToken)
+    {
+        // On a closed channel the tag stays: connection recovery brings the consumer back, and it is cancelled then.
+        if (_consumerTag is { } tag && _channel.IsOpen)
+        {
+            await _channel.BasicCancelAsync(tag, cancellationToken: cancellationToken);
+            _consumerTag = null;
+        }
+    }
+
+    /// <summary>Takes one message with basic.get and hands it to the handlers; false when the queue is empty.</summary>
+    public async Task<bool> TakeOneAsync(CancellationToken cancellationToken)
+    {
+        if (!_channel.IsOpen || await _channel.BasicGetAsync(_queue, autoAck: false, cancellationToken) is not { } message)
+        {
+            return false;
+        }
+
+        await HandOverAsync(Receive(message.DeliveryTag, message.BasicProperties, message.Body, message.Redelivered), cancellationToken);
+        return true;
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        await Acks.DisposeAsync();
+        await _channel.DisposeAsync();
+    }
+
+    private Task OnReceivedAsync(object sender, BasicDeliverEventArgs args) =>
+        HandOverAsync(Receive(args.DeliveryTag, args.BasicProperties, args.Body, args.Redelivered), args.CancellationToken);
+
+    private async Task HandOverAsync(IEnumerable<Delivery> deliveries, CancellationToken cancellationToken)
+    {
+        foreach (var delivery in deliveries)
+        {
+            await _work.WriteAsync(delivery, cancellationToken);
+        }
+    }
+
+    // A single-notification message is one delivery; an envelope is one per item, settled together.
+    private IEnumerable<Delivery> Receive(ulong deliveryTag, IReadOnlyBasicProperties properties, ReadOnlyMemory<byte> body, bool redelivered)
+    {
+        long generation = Acks.Track(deliveryTag);
+        var headers = properties.Headers;
+        int attempt = Headers.ReadInt(headers, Headers.Attempt, 1);
+
+        // The message as it came (the body's memory belongs to the client only until the callback returns: copy it).
+        Delivery Whole(System.Diagnostics.ActivityContext context) => new(this, deliveryTag, generation, body.ToArray(), properties.ContentType,
+            properties.Type, attempt, redelivered, headers is null ? null : new Dictionary<string, object?>(headers), context)
+        {
+            MessageId = properties.MessageId,
+        };
+
+        if (properties.Type != EnvelopeSerializer.EnvelopeType)
+        {
+            return [Whole(ConsumerTracing.Capture(properties))];
+        }
+
+        // A wrong content type is left to the handler's check, which dead-letters it whole with its reason.
+        if (!string.Equals(properties.ContentType, MessageSerializer.ContentType, StringComparison.OrdinalIgnoreCase))
+        {
+            return [Whole(default)];
+        }
+
+        if (!EnvelopeSerializer.TryUnpack(body, out var items, out string? error))
+        {
+            // Not readable as an envelope: dead-lettered whole, as it came.
+            return [Whole(default) with { Invalid = error }];
+        }
+
+        var deliveries = new Delivery[items.Count];
+        var envelopeHeaders = headers is null ? null : new Dictionary<string, object?>(headers);
+        var envelope = new EnvelopeSettlement(items.Count, outcome => SettleEnvelopeAsync(deliveryTag, generation, outcome, deliveries, envelopeHeaders));
+        var traceParents = ConsumerTracing.ItemTraceParents(headers);
+        for (int i = 0; i < items.Count; i++)
+        {
+            var item = items[i];
+            var (itemHeaders, context) = ConsumerTracing.ItemContext(traceParents, item.Message?.Id);
+            deliveries[i] = new Delivery(this, deliveryTag, generation, item.Body, MessageSerializer.ContentType, MessageSerializer.MessageType,
+                attempt, redelivered, itemHeaders, context)
+            {
+                MessageId = properties.MessageId,
+                Message = item.Message,
+                Invalid = item.Error,
+                Envelope = envelope,
+                EnvelopeIndex = i,
+            };
+        }
+
+        return deliveries;
+    }
+
+    private async Task SettleEnvelopeAsync(
+        ulong deliveryTag, long generation, EnvelopeOutcome outcome, Delivery[] items, IDictionary<string, object?>? headers)
+    {
+        if (outcome.Back.Count == 0)
+        {
+            await (outcome.Requeue ? Acks.RequeueAsync(deliveryTag, generation) : Acks.AckAsync(deliveryTag, generation));
+            return;
+        }
+
+        // Some items are done: the others go back without them, as one message at the tail, and then the envelope is acked.
+        var back = outcome.Back.Select(i => items[i]).ToList();
+        for (int attempt = 1; attempt <= EnvelopeReturnTries && _channel.IsOpen; attempt++)
+        {
+            try
+            {
+                await _outbound.ReturnAsync(back, headers, CancellationToken.None);
+                await Acks.AckAsync(deliveryTag, generation);
+                return;
+            }
+            catch (Exception ex) when (ex is not OutOfMemoryException)
+            {
+                ConsumerLog.EnvelopeReturnFailed(_logger, deliveryTag, back.Count, attempt, ex);
+                await Task.Delay(TimeSpan.FromSeconds(1));
+            }
+        }
+
+        // As after a crash: the envelope comes back whole and the delivery log sorts out its items (a closed channel's
+        // deliveries go back on their own).
+        await Acks.RequeueAsync(deliveryTag, generation);
+    }
+}

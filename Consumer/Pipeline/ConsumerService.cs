@@ -1,0 +1,211 @@
+using System.Threading.Channels;
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Options;
+using Notifications.Consumer.Benchmarking;
+using Notifications.Consumer.Channels.Email;
+using Notifications.Consumer.RateLimiting;
+using Notifications.Consumer.Relay;
+using Notifications.Consumer.Settling;
+using Notifications.Consumer.Telemetry;
+using Notifications.Shared.Data;
+using Notifications.Shared.Hosting;
+using Notifications.Shared.Messaging;
+using Notifications.Shared.Observability;
+using RabbitMQ.Client;
+
+namespace Notifications.Consumer.Pipeline;
+
+/// <summary>
+/// The consumer process: one broker connection, <see cref="ConsumerOptions.Channels"/> consuming
+/// channels with a prefetch window each, and <see cref="ConsumerOptions.Handlers"/> competing handlers,
+/// each with its own SMTP connection. On shutdown it stops consuming, lets in-flight handlers finish
+/// and ack, and closes; deliveries received but not started return to the queue with their channel.
+/// </summary>
+internal sealed class ConsumerService(
+    IOptions<ConsumerOptions> options,
+    IOptions<RabbitMqOptions> rabbitOptions,
+    IDeliveryLogStore logStore,
+    IDeadLetterStore deadLetterStore,
+    EmailSenderFactory senders,
+    RelayBreaker relay,
+    RateLimitLanes lanes,
+    ConsumerStats stats,
+    ConsumerMetrics metrics,
+    WorkerHealth health,
+    TimeProvider time,
+    FaultInjector faults,
+    ILoggerFactory loggers,
+    Suppression.SuppressionList suppression,
+    Channels.Email.Unsubscribe.UnsubscribeLinks unsubscribe,
+    Templates.NotificationRenderer renderer) : BackgroundService
+{
+    private readonly ConsumerOptions _options = options.Value;
+    private readonly RabbitMqOptions _rabbit = rabbitOptions.Value;
+    // Looks (about a second apart) that a channel must be seen closed, its connection open, before it is replaced.
+    private const int ClosedTicksBeforeReopen = 3;
+    private readonly ILogger _logger = loggers.CreateLogger<ConsumerService>();
+
+    protected override async Task ExecuteAsync(CancellationToken stoppingToken)
+    {
+        await using var connection = await RabbitConnector.ConnectAsync(_rabbit, "notifications-consumer", _logger, stoppingToken);
+        var recovery = ConnectionRecoveryWatch.Attach(connection);
+        health.BrokerConnected(connection);
+        await using var deadLetters = new DeadLetterRecorder(deadLetterStore, _options.LogBatchSize);
+        await using var outbound = new OutboundPublisher(connection, _rabbit, time, deadLetters);
+        await using var log = new DeliveryLog(logStore, _options.LogBatchSize);
+        // The urgent lane's delivery-log statements are coalesced apart from the standard lane's, so an urgent
+        // check or record never waits for (or rides in) a statement of hundreds of bulk ids.
+        await using var urgentLog = new DeliveryLog(logStore, _options.LogBatchSize);
+        // Likewise a message a rate-limit lane let in: its slot is held for it only briefly, so its check must not wait
+        // behind the backlog's statements (FleetRateLimiter.SpendAsync).
+        await using var admittedLog = new DeliveryLog(logStore, _options.LogBatchSize);
+        var inFlight = new InFlightNotifications();
+        var handler = new DeliveryHandler(log, inFlight, outbound, relay, lanes, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>(), suppression, unsubscribe, renderer);
+        var admittedHandler = new DeliveryHandler(admittedLog, inFlight, outbound, relay, lanes, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>(), suppression, unsubscribe, renderer);
+        var urgentHandler = new DeliveryHandler(urgentLog, inFlight, outbound, relay, lanes, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>(), suppression, unsubscribe, renderer);
+        await using (var setup = await connection.CreateChannelAsync(cancellationToken: stoppingToken))
+        {
+            await RabbitTopology.DeclareAsync(setup, _rabbit, stoppingToken);
+        }
+
+        // One lane each: the standard lane (normal and bulk, Channels x Prefetch, Handlers) and the urgent lane
+        // (one channel, UrgentPrefetch, UrgentHandlers), with separate in-process work queues, so urgent
+        // deliveries never wait behind the standard lane's prefetched backlog nor for its handlers.
+        var standard = new ConsumerLane(_rabbit.Queue, _options.Prefetch);
+        var urgent = new ConsumerLane(_rabbit.UrgentQueue, _options.UrgentPrefetch);
+        var consumerLanes = Enumerable.Repeat(standard, _options.Channels).Append(urgent).ToArray();
+        var channels = new ConsumerChannel[consumerLanes.Length];
+        for (int i = 0; i < channels.Length; i++)
+        {
+            channels[i] = await ConsumerChannel.OpenAsync(connection, consumerLanes[i], outbound, _logger, stoppingToken);
+        }
+
+        connection.ConnectionShutdownAsync += (_, _) =>
+        {
+            Array.ForEach(channels, c => c.Acks.Reset());
+            return Task.CompletedTask;
+        };
+        await lanes.StartAsync(connection, recovery, outbound, stoppingToken);
+        ConsumerLog.Started(_logger, _options.Handlers, _options.Channels, _options.Prefetch, _options.DeliveryMode, _options.Sender);
+        ConsumerLog.UrgentLane(_logger, _rabbit.UrgentQueue, _options.UrgentHandlers, _options.UrgentPrefetch);
+
+        using var abort = new CancellationTokenSource();
+        // The standard lane's handlers take a message a rate-limit lane let in (its slot is due) before the prefetched backlog.
+        var standardWork = new PriorityReader<Delivery>(lanes.Admitted, standard.Work.Reader);
+        var handlers = Enumerable.Range(0, _options.Handlers).Select(_ => RunHandlerAsync(standardWork, handler, admittedHandler, stoppingToken, abort.Token))
+            .Concat(Enumerable.Range(0, _options.UrgentHandlers).Select(_ => RunHandlerAsync(urgent.Work.Reader, urgentHandler, urgentHandler, stoppingToken, abort.Token)))
+            .ToArray();
+        await SuperviseAsync(connection, recovery, channels, outbound, stoppingToken);
+        await ShutdownAsync(channels, handlers, abort);
+    }
+
+    // Until shutdown: a consumer channel closed by a channel error is not recovered by the client; reopen it.
+    // Consume while the relay breaker is closed, not while it is open (RelayGate).
+    private async Task SuperviseAsync(
+        IConnection connection, ConnectionRecoveryWatch recovery, ConsumerChannel[] channels, OutboundPublisher outbound, CancellationToken stoppingToken)
+    {
+        var gate = new RelayGate(relay, time, _logger);
+        var closedTicks = new int[channels.Length];
+        try
+        {
+            while (true)
+            {
+                await gate.ApplyAsync(channels, stoppingToken);
+                await gate.WaitAsync(stoppingToken);
+                health.Beat();
+                for (int i = 0; i < channels.Length; i++)
+                {
+                    // A channel closed with its connection is brought back by the client's recovery, after the
+                    // connection and the topology: replacing it meanwhile would race that recovery (deliveries still
+                    // arriving on the old one, never acked). Only one still closed after several looks, with the
+                    // connection open and its recovery over, was closed on its own (a channel error) and is replaced.
+                    // The looks alone were not enough: on a loaded machine the topology took longer than three of them.
+                    closedTicks[i] = channels[i].IsOpen || !connection.IsOpen || recovery.InProgress ? 0 : closedTicks[i] + 1;
+                    if (closedTicks[i] < ClosedTicksBeforeReopen)
+                    {
+                        continue;
+                    }
+
+                    closedTicks[i] = 0;
+
+                    ConsumerLog.ChannelReopened(_logger);
+                    var lane = channels[i].Lane;
+                    await channels[i].DisposeAsync();
+                    channels[i] = await ConsumerChannel.OpenAsync(connection, lane, outbound, _logger, stoppingToken);
+                }
+            }
+        }
+        catch (OperationCanceledException) when (stoppingToken.IsCancellationRequested)
+        {
+        }
+    }
+
+    private async Task ShutdownAsync(ConsumerChannel[] channels, Task[] handlers, CancellationTokenSource abort)
+    {
+        await lanes.StopAsync();
+        using var cancelTimeout = new CancellationTokenSource(TimeSpan.FromSeconds(5));
+        foreach (var channel in channels)
+        {
+            try
+            {
+                await channel.CancelAsync(cancelTimeout.Token);
+            }
+            catch (Exception ex) when (ex is not OutOfMemoryException)
+            {
+                ConsumerLog.HandlerFailed(_logger, 0, ex);
+            }
+        }
+
+        var all = Task.WhenAll(handlers);
+        if (await Task.WhenAny(all, Task.Delay(_options.ShutdownTimeout, CancellationToken.None)) != all)
+        {
+            ConsumerLog.ShutdownTimedOut(_logger, handlers.Count(h => !h.IsCompleted));
+            await abort.CancelAsync();
+        }
+
+        await all;
+        foreach (var channel in channels)
+        {
+            await channel.DisposeAsync();
+        }
+
+        await lanes.DisposeAsync();
+
+        ConsumerLog.Stopped(_logger, stats.Delivered, stats.Duplicates, stats.Retried, stats.DeadLettered, stats.Unknown);
+        if (_options.StatsFile is { } path)
+        {
+            await ConsumerReport.From(stats).WriteAsync(path, CancellationToken.None);
+        }
+    }
+
+    // A handler takes deliveries until shutdown begins; the one in hand is finished (and acked) first.
+    private async Task RunHandlerAsync(
+        ChannelReader<Delivery> work, DeliveryHandler handler, DeliveryHandler admittedHandler, CancellationToken stopTaking, CancellationToken abort)
+    {
+        await Task.Yield();
+        await using var sender = senders.Create();
+        try
+        {
+            while (await work.WaitToReadAsync(stopTaking))
+            {
+                while (!stopTaking.IsCancellationRequested && work.TryRead(out var delivery))
+                {
+                    metrics.HandlingStarted();
+                    using var activity = ConsumerTracing.StartProcessing(delivery);
+                    try
+                    {
+                        await (delivery.Admitted ? admittedHandler : handler).HandleAsync(delivery, sender, abort);
+                    }
+                    finally
+                    {
+                        metrics.HandlingEnded();
+                    }
+                }
+            }
+        }
+        catch (OperationCanceledException) when (stopTaking.IsCancellationRequested || abort.IsCancellationRequested)
+        {
+        }
+    }
+}

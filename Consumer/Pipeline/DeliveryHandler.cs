@@ -1,0 +1,418 @@
+using Microsoft.Extensions.Logging;
+using Notifications.Consumer.Channels.Email;
+using Notifications.Consumer.Channels.Email.Unsubscribe;
+using Notifications.Consumer.RateLimiting;
+using Notifications.Consumer.Relay;
+using Notifications.Consumer.Settling;
+using Notifications.Consumer.Suppression;
+using Notifications.Consumer.Telemetry;
+using Notifications.Consumer.Templates;
+using Notifications.Shared.Contract;
+using Notifications.Shared.Hosting;
+using Polly.CircuitBreaker;
+using Polly.Timeout;
+
+namespace Notifications.Consumer.Pipeline;
+
+/// <summary>
+/// One notification's way through a handler: decode and validate, check the delivery log, send, log,
+/// ack — in the order the configured <see cref="DeliveryMode"/> prescribes. Every outcome ends in an
+/// ack, a retry or a dead letter; nothing is dropped without a trace and no exception escapes.
+/// While the relay breaker is open a message goes back to the work queue without spending an attempt.
+/// </summary>
+internal sealed class DeliveryHandler(
+    DeliveryLog log, InFlightNotifications inFlight, OutboundPublisher outbound, RelayBreaker relay, RateLimitLanes lanes, ConsumerOptions options,
+    RabbitMqOptions rabbit, ConsumerStats stats, TimeProvider time, FaultInjector faults, ILogger<DeliveryHandler> logger,
+    SuppressionList suppression, UnsubscribeLinks unsubscribe,
+    NotificationRenderer renderer)
+{
+    public async Task HandleAsync(Delivery delivery, IEmailSender sender, CancellationToken cancellationToken)
+    {
+        try
+        {
+            await ProcessAsync(delivery, sender, cancellationToken);
+        }
+        catch (Exception ex) when (!cancellationToken.IsCancellationRequested)
+        {
+            // Not the message's fault (the log's database or the broker failed): try it again later.
+            ConsumerLog.HandlerFailed(logger, delivery.DeliveryTag, ex);
+            await RetryOrDeadLetterAsync(delivery, $"processing failed: {ex.Message}", cancellationToken);
+        }
+    }
+
+    private async Task ProcessAsync(Delivery delivery, IEmailSender sender, CancellationToken cancellationToken)
+    {
+        var message = Decode(delivery, out string? invalid);
+        if (message is null)
+        {
+            await DeadLetterAsync(delivery, invalid!, cancellationToken);
+            return;
+        }
+
+        if (await suppression.MatchAsync(message, cancellationToken) is { } key)
+        {
+            // Before the lanes and the breaker: nothing to wait for, in either delivery mode nothing is sent.
+            await SuppressedAsync(delivery, message, key, cancellationToken);
+            return;
+        }
+
+        if (!delivery.Admitted && lanes.LaneFor(message) is { } lane)
+        {
+            // A rate-limited domain: into its lane, where it waits for its slot without holding this handler.
+            await ForwardAsync(delivery, lane, cancellationToken);
+            return;
+        }
+
+        if (relay.IsRejecting)
+        {
+            // Not even a look at the delivery log: the broker keeps the message, in its place, for later.
+            await RejectedAsync(delivery);
+            return;
+        }
+
+        // A templated notification is rendered here, at send time; one that cannot be rendered is dead-lettered with why.
+        var (email, unrenderable) = await renderer.PrepareAsync(message, cancellationToken);
+        if (email is null)
+        {
+            await DeadLetterAsync(delivery, unrenderable!, cancellationToken);
+            return;
+        }
+
+        email = email with { SystemHeaders = unsubscribe.HeadersFor(message) };
+        if (options.DeliveryMode == DeliveryMode.AtMostOnce)
+        {
+            // The mark in the log is taken atomically: of two copies at once, one gets it.
+            await AtMostOnceAsync(delivery, email, sender, cancellationToken);
+            return;
+        }
+
+        using (await inFlight.EnterAsync(email.NotificationId, cancellationToken))
+        {
+            await AtLeastOnceAsync(delivery, email, sender, cancellationToken);
+        }
+    }
+
+    private NotificationMessage? Decode(Delivery delivery, out string? reason)
+    {
+        reason = delivery.Invalid;
+        if (reason is not null)
+        {
+            return null;
+        }
+
+        if (delivery.Message is { } unpacked)
+        {
+            return Validate(unpacked, out reason);
+        }
+
+        if (!string.Equals(delivery.ContentType, MessageSerializer.ContentType, StringComparison.OrdinalIgnoreCase))
+        {
+            reason = $"wrong content type: '{delivery.ContentType}', expected '{MessageSerializer.ContentType}'";
+            return null;
+        }
+
+        // An absent type is accepted (plain publishers); a present one must be this contract's.
+        if (delivery.Type is { } type && type != MessageSerializer.MessageType)
+        {
+            reason = $"unknown message type: '{type}', expected '{MessageSerializer.MessageType}'";
+            return null;
+        }
+
+        return MessageSerializer.TryDeserialize(delivery.Body, out var message, out reason) ? Validate(message, out reason) : null;
+    }
+
+    private NotificationMessage? Validate(NotificationMessage message, out string? reason)
+    {
+        reason = NotificationValidator.Validate(message);
+        if (reason is null && NotificationValidator.IsExpired(message, time.GetUtcNow()))
+        {
+            reason = $"expired at {message.ExpiresAt:O}";
+        }
+
+        return reason is null ? message : null;
+    }
+
+    // Send, log, ack: a crash after the send and before the log sends again on redelivery.
+    private async Task AtLeastOnceAsync(Delivery delivery, EmailMessage email, IEmailSender sender, CancellationToken cancellationToken)
+    {
+        if (await log.IsSentAsync(email.NotificationId, cancellationToken))
+        {
+            stats.AddDuplicate();
+            await delivery.AckAsync();
+            return;
+        }
+
+        try
+        {
+            await relay.SendAsync(sender, email, cancellationToken);
+        }
+        catch (BrokenCircuitException)
+        {
+            await RejectedAsync(delivery);
+            return;
+        }
+        catch (Exception ex) when (IsNotSent(ex) && relay.State != CircuitState.Closed)
+        {
+            await ReturnUnspentAsync(delivery, email, cancellationToken);
+            return;
+        }
+        catch (Exception ex) when (RelayBreaker.IsRelayFailure(ex))
+        {
+            await RetryOrDeadLetterAsync(delivery, Describe(ex), cancellationToken);
+            return;
+        }
+        catch (SmtpSendException ex)
+        {
+            await SuppressIfBouncedAsync(email, ex, cancellationToken);
+            await DeadLetterAsync(delivery, Describe(ex), cancellationToken);
+            return;
+        }
+
+        faults.Reached("after-send");
+        await log.RecordSentAsync(email.NotificationId, email.CreatedAt, delivery.Attempt, cancellationToken);
+        await delivery.AckAsync();
+        Delivered(email);
+    }
+
+    // Mark, ack, send: the mark in the log (not the ack, which the broker never confirms) is what stops
+    // a redelivered copy; a crash after the mark and before the send loses the notification.
+    // An envelope item is settled after its send instead: its ack would wait for the envelope's other items anyway,
+    // and the mark keeps a redelivered envelope's item from being sent again; so an item that was not sent can still
+    // go back with its envelope instead of beside it.
+    private async Task AtMostOnceAsync(Delivery delivery, EmailMessage email, IEmailSender sender, CancellationToken cancellationToken)
+    {
+        if (!await log.TryMarkSendingAsync(email.NotificationId, cancellationToken))
+        {
+            stats.AddDuplicate();
+            await delivery.AckAsync();
+            return;
+        }
+
+        if (delivery.Envelope is null)
+        {
+            await delivery.AckAsync();
+        }
+
+        faults.Reached("after-ack");
+        try
+        {
+            await relay.SendAsync(sender, email, cancellationToken);
+        }
+        catch (Exception ex) when (ex is SmtpSendException or BrokenCircuitException or TimeoutRejectedException)
+        {
+            await AtMostOnceSendFailedAsync(delivery, email, ex, cancellationToken);
+            return;
+        }
+        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+        {
+            // Aborted at shutdown before the final "." (after it, the sender reports Unknown instead):
+            // not sent, and already acked — give the mark back and queue a copy, or it would be lost.
+            await HandBackAsync(delivery, email);
+            throw;
+        }
+
+        faults.Reached("after-send");
+
+        await log.RecordSentAsync(email.NotificationId, email.CreatedAt, delivery.Attempt, cancellationToken);
+        await delivery.AckAsync();
+        Delivered(email);
+    }
+
+    private async Task AtMostOnceSendFailedAsync(Delivery delivery, EmailMessage email, Exception ex, CancellationToken cancellationToken)
+    {
+        if (ex is BrokenCircuitException)
+        {
+            stats.AddRelayRejected();
+        }
+
+        switch (ex)
+        {
+            case var notSent when IsNotSent(notSent):
+                // Not sent (refused before the message was taken, cut off, or turned away by the breaker): the
+                // mark goes, then a copy — into the work queue, unspent, if the relay is down; else a retry.
+                await log.ReleaseAsync(email.NotificationId, cancellationToken);
+                await (relay.State != CircuitState.Closed || ex is BrokenCircuitException
+                    ? ReturnUnspentAsync(delivery, email, cancellationToken)
+                    : RetryOrDeadLetterAsync(delivery, Describe(ex), cancellationToken));
+                break;
+            case SmtpSendException { Kind: SmtpFailureKind.Permanent }:
+                await SuppressIfBouncedAsync(email, ex, cancellationToken);
+                await DeadLetterAsync(delivery, Describe(ex), cancellationToken);
+                break;
+            default:
+                // Lost after the final "." : maybe sent. At most once means not again; the mark stays.
+                stats.AddUnknown();
+                ConsumerLog.OutcomeUnknown(logger, email.NotificationId, ex);
+                await delivery.AckAsync();
+                break;
+        }
+    }
+
+    private async Task HandBackAsync(Delivery delivery, EmailMessage email)
+    {
+        using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(5));
+        try
+        {
+            await log.ReleaseAsync(email.NotificationId, timeout.Token);
+            if (delivery.SettlesWithEnvelope)
+            {
+                // Back with its envelope: put back with the envelope's other unfinished items, or, if the channel closes
+                // first, redelivered in the whole envelope; unmarked, it is sent once either way.
+                await delivery.ReturnWithEnvelopeAsync();
+                return;
+            }
+
+            var handBack = rabbit.RetryDelays.Length == 0
+                ? outbound.DeadLetterAsync(delivery, "aborted at shutdown before the send; not sent", timeout.Token)
+                : outbound.RetryAsync(delivery, Math.Min(delivery.Attempt, rabbit.RetryDelays.Length), timeout.Token);
+            await handBack;
+        }
+        catch (Exception ex) when (ex is not OutOfMemoryException)
+        {
+            // At most once: losing it is allowed; the 'sending' mark (if still there) is the trace.
+            ConsumerLog.HandBackFailed(logger, email.NotificationId, ex);
+        }
+    }
+
+    private async Task RetryOrDeadLetterAsync(Delivery delivery, string reason, CancellationToken cancellationToken)
+    {
+        if (delivery.Attempt > rabbit.RetryDelays.Length)
+        {
+            await DeadLetterAsync(delivery, $"gave up after {delivery.Attempt} attempts: {reason}", cancellationToken);
+            return;
+        }
+
+        try
+        {
+            await outbound.RetryAsync(delivery, delivery.Attempt, cancellationToken);
+            stats.AddRetried();
+            await delivery.AckAsync();
+        }
+        catch (Exception ex) when (!cancellationToken.IsCancellationRequested)
+        {
+            await GiveBackAsync(delivery, ex, cancellationToken);
+        }
+    }
+
+    private async Task DeadLetterAsync(Delivery delivery, string reason, CancellationToken cancellationToken)
+    {
+        try
+        {
+            await outbound.DeadLetterAsync(delivery, reason, cancellationToken);
+            stats.AddDeadLettered();
+            ConsumerLog.DeadLettered(logger, delivery.DeliveryTag, reason);
+            await delivery.AckAsync();
+        }
+        catch (Exception ex) when (!cancellationToken.IsCancellationRequested)
+        {
+            await GiveBackAsync(delivery, ex, cancellationToken);
+        }
+    }
+
+    // The broker would not take the retry or dead letter: return the original to the queue after a
+    // pause (or, if the channel is gone too, the broker requeues it on its own).
+    private async Task GiveBackAsync(Delivery delivery, Exception ex, CancellationToken cancellationToken)
+    {
+        ConsumerLog.GiveBack(logger, delivery.DeliveryTag, ex);
+        await Task.Delay(TimeSpan.FromSeconds(1), cancellationToken);
+        try
+        {
+            await delivery.RequeueAsync();
+        }
+        catch (Exception requeueFailed)
+        {
+            ConsumerLog.RequeueFailed(logger, delivery.DeliveryTag, requeueFailed);
+        }
+    }
+
+    // Turned away by the open breaker before any send: back into the work queue in its place (basic.nack with
+    // requeue), attempt unchanged. No consumer takes it from there until the breaker closes.
+    private async Task RejectedAsync(Delivery delivery)
+    {
+        stats.AddRelayRejected();
+        await delivery.RequeueAsync();
+    }
+
+    // A send that failed with the relay down: a copy with the same attempt goes to the work queue's tail (not
+    // its head, where the next probe would take the same message again), then the original is acked.
+    // An envelope item not settled yet goes back with its envelope's other unfinished items, as one message, never on its
+    // own beside an envelope that a sibling's requeue would bring back with it.
+    private async Task ReturnUnspentAsync(Delivery delivery, EmailMessage email, CancellationToken cancellationToken)
+    {
+        if (delivery.SettlesWithEnvelope)
+        {
+            await delivery.ReturnWithEnvelopeAsync();
+            return;
+        }
+
+        try
+        {
+            await outbound.ReturnAsync(delivery, cancellationToken);
+            await delivery.AckAsync();
+        }
+        catch (Exception ex) when (!cancellationToken.IsCancellationRequested)
+        {
+            ConsumerLog.ReturnFailed(logger, email.NotificationId, ex);
+            await GiveBackAsync(delivery, ex, cancellationToken);
+        }
+    }
+
+    // Moved unchanged (same attempt) to another queue, then acked; the original stays if the copy is not confirmed.
+    private async Task ForwardAsync(Delivery delivery, string queue, CancellationToken cancellationToken)
+    {
+        try
+        {
+            await outbound.ForwardAsync(delivery, queue, cancellationToken);
+            await delivery.AckAsync();
+        }
+        catch (Exception ex) when (!cancellationToken.IsCancellationRequested)
+        {
+            await GiveBackAsync(delivery, ex, cancellationToken);
+        }
+    }
+
+    // Not sent, recorded 'suppressed', acked. A crash before the ack redelivers it, to the same end; a row the log has
+    // already ('sent', or at most once 'sending') stays, so a notification sent before its address was suppressed stays sent.
+    private async Task SuppressedAsync(Delivery delivery, NotificationMessage message, string key, CancellationToken cancellationToken)
+    {
+        await suppression.RecordSuppressedAsync(message, delivery.Attempt, cancellationToken);
+        ConsumerLog.Suppressed(logger, message.Id, key);
+        await delivery.AckAsync();
+    }
+
+    // A 5xx to RCPT TO: the address goes on the suppression list before the message is dead-lettered. If the list cannot be
+    // written the dead letter still is: the message's record matters more than the next one's saved attempt.
+    private async Task SuppressIfBouncedAsync(EmailMessage email, Exception ex, CancellationToken cancellationToken)
+    {
+        if (!SuppressionList.IsHardBounce(ex))
+        {
+            return;
+        }
+
+        try
+        {
+            await suppression.AddHardBounceAsync(email.To, ex.Message, cancellationToken);
+            ConsumerLog.HardBounceSuppressed(logger, email.NotificationId, ex.Message);
+        }
+        catch (Exception failure) when (!cancellationToken.IsCancellationRequested)
+        {
+            ConsumerLog.HardBounceNotRecorded(logger, email.NotificationId, failure);
+        }
+
+        faults.Reached("after-suppress");
+    }
+
+    private void Delivered(EmailMessage email)
+    {
+        var now = time.GetUtcNow();
+        stats.AddDelivered(now - email.CreatedAt, now);
+    }
+
+    // Sure not to have reached the server as a message: refused or cut off before the final ".", or never tried.
+    private static bool IsNotSent(Exception ex) =>
+        ex is SmtpSendException { Kind: SmtpFailureKind.Transient } or BrokenCircuitException or TimeoutRejectedException;
+
+    private static string Describe(Exception ex) => ex is SmtpSendException smtp
+        ? $"smtp {smtp.Kind.ToString().ToLowerInvariant()} failure{(smtp.ReplyCode is { } code ? $" {code}" : "")}: {smtp.Message}"
+        : $"smtp send timed out: {ex.Message}";
+}

@@ -1,0 +1,45 @@
+using Notifications.Shared.Data;
+
+namespace Notifications.Consumer.Pipeline;
+
+/// <summary>
+/// The handlers' view of the delivery log: per-notification calls, coalesced into batched statements.
+/// </summary>
+internal sealed class DeliveryLog : IAsyncDisposable
+{
+    private static readonly IReadOnlySet<long> None = new HashSet<long>();
+    private static readonly IReadOnlySet<SentNotification> NoneSent = new HashSet<SentNotification>();
+    private readonly CoalescingBatcher<long> _findSent;
+    private readonly CoalescingBatcher<SentNotification> _recordSent;
+    private readonly CoalescingBatcher<long> _markSending;
+    private readonly CoalescingBatcher<long> _release;
+
+    public DeliveryLog(IDeliveryLogStore store, int maxBatch)
+    {
+        _findSent = new(store.FindSentAsync, maxBatch, spanName: "delivery log find sent");
+        _recordSent = new(async (sent, ct) => { await store.RecordSentAsync(sent, ct); return NoneSent; }, maxBatch, spanName: "delivery log record sent");
+        _markSending = new(store.TryMarkSendingAsync, maxBatch, spanName: "delivery log mark sending");
+        _release = new(async (ids, ct) => { await store.ReleaseAsync(ids, ct); return None; }, maxBatch, concurrency: 1, spanName: "delivery log release");
+    }
+
+    /// <summary>Whether the notification was already sent (at-least-once duplicate check).</summary>
+    public Task<bool> IsSentAsync(long id, CancellationToken cancellationToken) => _findSent.SubmitAsync(id, cancellationToken);
+
+    /// <summary>Records the notification as sent, with its outbox insert time (the delivery SLO's start) and the attempt that succeeded.</summary>
+    public Task RecordSentAsync(long id, DateTimeOffset createdAt, int attempt, CancellationToken cancellationToken) =>
+        _recordSent.SubmitAsync(new SentNotification(id, createdAt == default ? null : createdAt, attempt), cancellationToken);
+
+    /// <summary>At-most-once: true if this caller now owns the single send of the notification.</summary>
+    public Task<bool> TryMarkSendingAsync(long id, CancellationToken cancellationToken) => _markSending.SubmitAsync(id, cancellationToken);
+
+    /// <summary>At-most-once: gives up the mark of a send known not to have happened.</summary>
+    public Task ReleaseAsync(long id, CancellationToken cancellationToken) => _release.SubmitAsync(id, cancellationToken);
+
+    public async ValueTask DisposeAsync()
+    {
+        await _findSent.DisposeAsync();
+        await _recordSent.DisposeAsync();
+        await _markSending.DisposeAsync();
+        await _release.DisposeAsync();
+    }
+}

@@ -1,0 +1,150 @@
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Options;
+using Notifications.Consumer.Channels.Email;
+using Notifications.Consumer.Telemetry;
+using Polly;
+using Polly.CircuitBreaker;
+using Polly.Timeout;
+
+namespace Notifications.Consumer.Relay;
+
+/// <summary>
+/// The relay's circuit breaker: one Polly pipeline (circuit breaker around a send timeout), built at start-up
+/// from <see cref="RelayOptions"/> and shared by every handler of the process. Only relay-level failures
+/// count — a transient failure, a timeout, a connection lost after the final "." — never a 5xx for one message, nor a
+/// "slow down" reply to a destination with a rate limit (<see cref="SmtpSendException.HandledByRateLimiter"/>).
+/// </summary>
+internal sealed class RelayBreaker
+{
+    private readonly ResiliencePipeline _pipeline;
+    private readonly CircuitBreakerStateProvider _state = new();
+    private readonly SemaphoreSlim _changed = new(0);
+    private readonly ConsumerMetrics _metrics;
+    private readonly TimeProvider _time;
+    private readonly ILogger _logger;
+    private readonly Lock _gate = new();
+    private DateTimeOffset? _openSince;
+    private DateTimeOffset _probeAt;
+
+    public RelayBreaker(IOptions<RelayOptions> options, ConsumerMetrics metrics, TimeProvider time, ILogger<RelayBreaker> logger)
+    {
+        _metrics = metrics;
+        _time = time;
+        _logger = logger;
+        Options = options.Value;
+        _pipeline = new ResiliencePipelineBuilder { TimeProvider = time, Name = "relay" }
+            .AddCircuitBreaker(new CircuitBreakerStrategyOptions
+            {
+                FailureRatio = Options.FailureRatio,
+                MinimumThroughput = Options.MinimumThroughput,
+                SamplingDuration = Options.SamplingDuration,
+                BreakDuration = Options.BreakDuration,
+                // A slow-down reply the rate limiter took up is its business: the relay answered (Polly counts it as a success).
+                ShouldHandle = new PredicateBuilder().Handle<Exception>(ex => IsRelayFailure(ex) && ex is not SmtpSendException { HandledByRateLimiter: true }),
+                StateProvider = _state,
+                OnOpened = args => Opened(args.Outcome.Exception),
+                OnHalfOpened = _ => Changed(CircuitState.HalfOpen),
+                OnClosed = _ => Closed(),
+            })
+            // Inside the breaker, so a send cut off by the timeout counts as a failure of the relay.
+            .AddTimeout(Options.SendTimeout)
+            .Build();
+    }
+
+    public RelayOptions Options { get; }
+
+    /// <summary>Closed, Open or HalfOpen (a probe is under way).</summary>
+    public CircuitState State => _state.CircuitState;
+
+    /// <summary>When the breaker lets the next send through as a probe (meaningful while open).</summary>
+    public DateTimeOffset ProbeAt
+    {
+        get
+        {
+            lock (_gate)
+            {
+                return _probeAt;
+            }
+        }
+    }
+
+    /// <summary>A send now would be turned away: open and not yet due for a probe, or a probe is under way.</summary>
+    public bool IsRejecting => State switch
+    {
+        CircuitState.HalfOpen or CircuitState.Isolated => true,
+        CircuitState.Open => _time.GetUtcNow() < ProbeAt,
+        _ => false,
+    };
+
+    /// <summary>
+    /// Sends through the breaker. Throws <see cref="BrokenCircuitException"/> without sending while the breaker
+    /// is open, <see cref="TimeoutRejectedException"/> when <see cref="RelayOptions.SendTimeout"/> cut the send
+    /// off before the final "." (not sent), or what the sender throws.
+    /// </summary>
+    public Task SendAsync(IEmailSender sender, EmailMessage email, CancellationToken cancellationToken) =>
+        _pipeline.ExecuteAsync(
+            static (state, token) => new ValueTask(state.sender.SendAsync(state.email, token)), (sender, email), cancellationToken).AsTask();
+
+    /// <summary>Waits until the breaker changes state or <paramref name="timeout"/> passes.</summary>
+    public Task WaitForChangeAsync(TimeSpan timeout, CancellationToken cancellationToken) => _changed.WaitAsync(timeout, cancellationToken);
+
+    /// <summary>
+    /// The failures that speak about the relay rather than the message: the server could not be reached or
+    /// refused the transaction for now (transient), the timeout fired, or the connection was lost after ".".
+    /// </summary>
+    public static bool IsRelayFailure(Exception exception) => exception switch
+    {
+        SmtpSendException smtp => smtp.Kind != SmtpFailureKind.Permanent,
+        TimeoutRejectedException => true,
+        _ => false,
+    };
+
+    private ValueTask Opened(Exception? reason)
+    {
+        var now = _time.GetUtcNow();
+        bool first;
+        lock (_gate)
+        {
+            first = _openSince is null;
+            _openSince ??= now;
+            _probeAt = now + Options.BreakDuration;
+        }
+
+        string why = reason?.Message ?? "unknown";
+        if (first)
+        {
+            _metrics.RelayBreakerOpened();
+            ConsumerLog.RelayBreakerOpened(_logger, Options.FailureRatio, Options.SamplingDuration, why, Options.BreakDuration);
+        }
+        else
+        {
+            ConsumerLog.RelayProbeFailed(_logger, Options.BreakDuration, why);
+        }
+
+        return Changed(CircuitState.Open);
+    }
+
+    private ValueTask Closed()
+    {
+        TimeSpan openFor;
+        lock (_gate)
+        {
+            openFor = _time.GetUtcNow() - (_openSince ?? _time.GetUtcNow());
+            _openSince = null;
+        }
+
+        ConsumerLog.RelayBreakerClosed(_logger, openFor);
+        return Changed(CircuitState.Closed);
+    }
+
+    private ValueTask Changed(CircuitState state)
+    {
+        _metrics.RelayBreakerState(state);
+        if (_changed.CurrentCount == 0)
+        {
+            _changed.Release();
+        }
+
+        return ValueTask.CompletedTask;
+    }
+}

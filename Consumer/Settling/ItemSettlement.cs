@@ -1,0 +1,14 @@
+namespace Notifications.Consumer.Settling;
+
+/// <summary>How a handler ends one item of an envelope (see <see cref="EnvelopeSettlement"/>).</summary>
+internal enum ItemSettlement
+{
+    /// <summary>Finished here: sent, skipped as a duplicate, or moved elsewhere (retry, dead letter, lane) with its copy confirmed.</summary>
+    Done,
+
+    /// <summary>Not handled (the relay breaker turned it away, or a move failed): back to the queue, in its place if it can be.</summary>
+    Requeue,
+
+    /// <summary>Not sent while the relay is down: back to the tail of the work queue, attempt unchanged, so the next probe takes another.</summary>
+    Return,
+}

@@ -1,0 +1,168 @@
+using System.Globalization;
+using Notifications.Consumer.Pipeline;
+using Notifications.Shared.Contract;
+using Notifications.Shared.Hosting;
+using Notifications.Shared.Messaging;
+using RabbitMQ.Client;
+using Headers = Notifications.Consumer.Pipeline.Headers;
+
+namespace Notifications.Consumer.Settling;
+
+/// <summary>
+/// Publishes retries and dead letters from the consumer, persistent and mandatory with confirms; the
+/// original is acked only after the copy is confirmed, so a crash in between duplicates, never loses.
+/// </summary>
+internal sealed class OutboundPublisher(IConnection connection, RabbitMqOptions rabbit, TimeProvider time, DeadLetterRecorder deadLetters)
+    : IAsyncDisposable
+{
+    private static readonly TimeSpan PublishTimeout = TimeSpan.FromSeconds(30);
+    private readonly SemaphoreSlim _open = new(1, 1);
+    private IChannel? _channel;
+
+    /// <summary>Puts the delivery into its lane's delay queue of its <paramref name="attempt"/>-th retry.</summary>
+    public Task RetryAsync(Delivery delivery, int attempt, CancellationToken cancellationToken)
+    {
+        var headers = CopyHeaders(delivery);
+        headers[Headers.Attempt] = attempt + 1;
+        // Jitter: each copy expires after 80-100 % of the queue's delay, so retries of a burst of
+        // failures do not all return at the same instant. (Per-message expiry only fires at the head of
+        // the queue; with a fixed delay per queue that costs at most the 20 % spread.)
+        var delay = rabbit.RetryDelays[attempt - 1] * (0.8 + (0.2 * Random.Shared.NextDouble()));
+        string expiration = ((long)delay.TotalMilliseconds).ToString(CultureInfo.InvariantCulture);
+        return PublishAsync(RabbitMqOptions.RetryQueue(delivery.Source.Lane.RetriesVia, attempt), delivery, headers, cancellationToken, expiration);
+    }
+
+    /// <summary>Puts a copy at the tail of its lane's work queue with the same attempt (headers unchanged).</summary>
+    public Task ReturnAsync(Delivery delivery, CancellationToken cancellationToken) =>
+        PublishAsync(delivery.Source.Lane.Queue, delivery, CopyHeaders(delivery), cancellationToken);
+
+    /// <summary>
+    /// Puts some items of one envelope at the tail of their lane's work queue as one message with the envelope's headers
+    /// (the same attempt): a new envelope of them, or the item itself when it is one.
+    /// </summary>
+    public Task ReturnAsync(IReadOnlyList<Delivery> items, IDictionary<string, object?>? envelopeHeaders, CancellationToken cancellationToken)
+    {
+        var first = items[0];
+        if (items.Count == 1)
+        {
+            return ReturnAsync(first, cancellationToken);
+        }
+
+        var body = EnvelopeSerializer.Pack(items.Select(i => i.Body).ToArray());
+        var headers = envelopeHeaders is null ? [] : new Dictionary<string, object?>(envelopeHeaders);
+        return PublishAsync(first.Source.Lane.Queue, MessageSerializer.ContentType, EnvelopeSerializer.EnvelopeType, null, body, headers, cancellationToken);
+    }
+
+    /// <summary>Moves the delivery to another queue (a rate-limit lane) with the same attempt (headers unchanged).</summary>
+    public Task ForwardAsync(Delivery delivery, string queue, CancellationToken cancellationToken) =>
+        PublishAsync(queue, delivery, CopyHeaders(delivery), cancellationToken);
+
+    /// <summary>
+    /// Moves the delivery to the dead-letter queue with <paramref name="reason"/>, recorded in the database first
+    /// (a crash in between leaves a record and the original, which is dead-lettered again on redelivery).
+    /// </summary>
+    public async Task DeadLetterAsync(Delivery delivery, string reason, CancellationToken cancellationToken)
+    {
+        var at = time.GetUtcNow();
+        var key = await deadLetters.RecordAsync(delivery, reason, at, cancellationToken);
+        var headers = CopyHeaders(delivery);
+        headers[Headers.DeadKey] = key.ToString();
+        headers[Headers.DeadReason] = reason;
+        headers[Headers.DeadAttempts] = delivery.Attempt;
+        headers[Headers.DeadAt] = at.ToUnixTimeMilliseconds();
+        await PublishAsync(rabbit.DeadLetterQueue, delivery, headers, cancellationToken);
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        if (_channel is not null)
+        {
+            await _channel.DisposeAsync();
+        }
+
+        _open.Dispose();
+    }
+
+    private Task PublishAsync(
+        string queue, Delivery delivery, Dictionary<string, object?> headers, CancellationToken cancellationToken, string? expiration = null) =>
+        // An item leaves its envelope as a message of its own: the envelope's id is not its id.
+        PublishAsync(queue, delivery.ContentType, delivery.Type, delivery.Envelope is null ? delivery.MessageId : null, delivery.Body, headers,
+            cancellationToken, expiration);
+
+    private async Task PublishAsync(
+        string queue, string? contentType, string? type, string? messageId, byte[] body, Dictionary<string, object?> headers,
+        CancellationToken cancellationToken, string? expiration = null)
+    {
+        var channel = await GetChannelAsync(cancellationToken);
+        var properties = new BasicProperties
+        {
+            Persistent = true,
+            ContentType = contentType,
+            Type = type,
+            MessageId = messageId,
+            Headers = headers,
+            Expiration = expiration,
+        };
+        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        timeout.CancelAfter(PublishTimeout);
+        try
+        {
+            await channel.BasicPublishAsync(rabbit.Exchange, queue, mandatory: true, properties, body, timeout.Token);
+        }
+        catch (Exception ex) when (ex is not OperationCanceledException || !cancellationToken.IsCancellationRequested)
+        {
+            // A closed channel or a return (queue deleted): open a fresh channel and declare again next time.
+            await ResetAsync(channel);
+            throw new IOException(string.Create(CultureInfo.InvariantCulture, $"publishing to '{queue}' failed: {ex.Message}"), ex);
+        }
+    }
+
+    private async Task<IChannel> GetChannelAsync(CancellationToken cancellationToken)
+    {
+        if (_channel is { IsOpen: true } open)
+        {
+            return open;
+        }
+
+        await _open.WaitAsync(cancellationToken);
+        try
+        {
+            if (_channel is { IsOpen: true } opened)
+            {
+                return opened;
+            }
+
+            var channel = await connection.CreateChannelAsync(
+                new CreateChannelOptions(publisherConfirmationsEnabled: true, publisherConfirmationTrackingEnabled: true,
+                    outstandingPublisherConfirmationsRateLimiter: null),
+                cancellationToken);
+            await RabbitTopology.DeclareAsync(channel, rabbit, cancellationToken);
+            _channel = channel;
+            return channel;
+        }
+        finally
+        {
+            _open.Release();
+        }
+    }
+
+    private async Task ResetAsync(IChannel failed)
+    {
+        await _open.WaitAsync();
+        try
+        {
+            if (ReferenceEquals(_channel, failed))
+            {
+                _channel = null;
+                await failed.DisposeAsync();
+            }
+        }
+        finally
+        {
+            _open.Release();
+        }
+    }
+
+    private static Dictionary<string, object?> CopyHeaders(Delivery delivery) =>
+        delivery.Headers is null ? [] : new Dictionary<string, object?>(delivery.Headers);
+}

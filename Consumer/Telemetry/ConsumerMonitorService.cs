@@ -1,0 +1,56 @@
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Options;
+using Notifications.Shared.Observability;
+
+namespace Notifications.Consumer.Telemetry;
+
+/// <summary>
+/// Logs progress — rate, totals, in flight, the relay breaker, the SLO — every <see cref="OperationsOptions.ProgressInterval"/>
+/// while anything moves or the breaker is not closed.
+/// </summary>
+internal sealed class ConsumerMonitorService(
+    ConsumerStats stats, ConsumerMetrics metrics, IOptions<OperationsOptions> options, TimeProvider time,
+    ILogger<ConsumerMonitorService> logger) : BackgroundService
+{
+    protected override async Task ExecuteAsync(CancellationToken stoppingToken)
+    {
+        var interval = options.Value.ProgressInterval;
+        if (interval <= TimeSpan.Zero)
+        {
+            return;
+        }
+
+        long last = Total();
+        long delivered = stats.Delivered;
+        try
+        {
+            while (true)
+            {
+                await Task.Delay(interval, time, stoppingToken);
+                if (Total() == last && metrics.InFlight == 0 && metrics.RelayState == 0)
+                {
+                    continue;
+                }
+
+                var slo = metrics.Slo.Snapshot(time.GetUtcNow());
+                ConsumerLog.ProgressReport(logger, stats.Delivered, (stats.Delivered - delivered) / interval.TotalSeconds,
+                    stats.Duplicates, stats.Retried, stats.DeadLettered, metrics.InFlight, BreakerState(metrics.RelayState), stats.RelayRejected,
+                    slo.SloRatio, slo.FastRatio);
+                (last, delivered) = (Total(), stats.Delivered);
+            }
+        }
+        catch (OperationCanceledException) when (stoppingToken.IsCancellationRequested)
+        {
+        }
+    }
+
+    private static string BreakerState(int state) => state switch
+    {
+        0 => "closed",
+        1 => "half-open",
+        _ => "open",
+    };
+
+    private long Total() => stats.Delivered + stats.Duplicates + stats.Retried + stats.DeadLettered + stats.Unknown;
+}
