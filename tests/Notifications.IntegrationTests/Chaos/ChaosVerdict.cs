@@ -13,7 +13,13 @@ internal sealed record ChaosVerdict(
 {
     public bool Passed => Unexpected == 0 && Unaccounted == 0 && LeftInOutbox == 0 && LeftInQueues == 0
         && WithinBudget && (!NoDeadLetters || DeadLettered == 0) && Violations == 0 && DeadLetterTable is not { Agrees: false }
-        && (DeadLetterTable?.Duplicates ?? 0) <= Budget.Sends;
+        && (DeadLetterTable?.Duplicates ?? 0) <= Budget.Sends + KilledWindow;
+
+    /// <summary>
+    /// What killed consumers held unacked (<see cref="ChaosRun.KilledWindow"/>): dead letters published and not yet acked come
+    /// back and are published again with their key, so the dead queue may hold that many more messages than keys.
+    /// </summary>
+    public int KilledWindow { get; init; }
 
     /// <summary>The <c>dead_letter</c> table against the dead-letter queue (null when not compared).</summary>
     public DeadLetterTableCheck? DeadLetterTable { get; init; }

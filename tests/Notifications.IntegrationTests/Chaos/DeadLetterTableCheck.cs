@@ -11,7 +11,7 @@ namespace Notifications.IntegrationTests.Chaos;
 /// through a consumer and have no row; they are counted, not compared. The key is the delivery attempt's, so a
 /// consumer killed after the publish and before the ack leaves two messages with one key (its redelivered copy
 /// publishes the recorded dead letter again): those are counted apart (<see cref="Duplicates"/>), and the distinct
-/// keys must match the rows one to one.
+/// keys must match the rows one to one (the twice-published are bounded by <see cref="ChaosVerdict.KilledWindow"/>).
 /// </summary>
 internal sealed record DeadLetterTableCheck(int Messages, int Rows, int WithoutRow, int RowsWithoutMessage, int WrongId, int ByBroker)
 {

@@ -25,6 +25,15 @@ public sealed class DeadLetterTableCheckTests
     }
 
     [Fact]
+    public void Compare_MorePublishedTwiceThanHandlers_PassWithinTheKilledConsumersWindow()
+    {
+        var table = DeadLetterTableCheck.Compare([Letter(A, 1), Letter(B, 2), Letter(A, 1), Letter(B, 2)], [(A, 1), (B, 2)]);
+
+        Assert.False((Judge(1) with { DeadLetterTable = table }).Passed);
+        Assert.True((Judge(1) with { DeadLetterTable = table, KilledWindow = 1 }).Passed);
+    }
+
+    [Fact]
     public void Compare_RowWithoutMessage_Differs()
     {
         var table = DeadLetterTableCheck.Compare([Letter(A, 1), Letter(A, 1)], [(A, 1), (B, 2)]);
