@@ -52,7 +52,7 @@ internal sealed class ConsumerService(
         var recovery = ConnectionRecoveryWatch.Attach(connection);
         health.BrokerConnected(connection);
         await using var deadLetters = new DeadLetterRecorder(deadLetterStore, _options.LogBatchSize);
-        await using var outbound = new OutboundPublisher(connection, _rabbit, time, deadLetters);
+        await using var outbound = new OutboundPublisher(connection, _rabbit, time, deadLetters, faults);
         await using var log = new DeliveryLog(logStore, _options.LogBatchSize);
         // The urgent lane's delivery-log statements are coalesced apart from the standard lane's, so an urgent
         // check or record never waits for (or rides in) a statement of hundreds of bulk ids.

@@ -42,6 +42,12 @@ internal sealed class DeliveryHandler(
 
     private async Task ProcessAsync(Delivery delivery, IEmailSender sender, CancellationToken cancellationToken)
     {
+        // A copy of an attempt whose dead letter was recorded and maybe not published (a crash in between): finish that.
+        if (delivery.Redelivered && await FinishDeadLetterAsync(delivery, cancellationToken))
+        {
+            return;
+        }
+
         var message = Decode(delivery, out string? invalid);
         if (message is null)
         {
@@ -307,6 +313,27 @@ internal sealed class DeliveryHandler(
         {
             await GiveBackAsync(delivery, ex, cancellationToken);
         }
+    }
+
+    // True when the attempt already has its dead letter recorded: published again with that key, then acked.
+    private async Task<bool> FinishDeadLetterAsync(Delivery delivery, CancellationToken cancellationToken)
+    {
+        try
+        {
+            if (!await outbound.FinishDeadLetterAsync(delivery, cancellationToken))
+            {
+                return false;
+            }
+
+            stats.AddDeadLettered();
+            await delivery.AckAsync();
+        }
+        catch (Exception ex) when (!cancellationToken.IsCancellationRequested)
+        {
+            await GiveBackAsync(delivery, ex, cancellationToken);
+        }
+
+        return true;
     }
 
     // The broker would not take the retry or dead letter: return the original to the queue after a

@@ -21,6 +21,9 @@ internal static class Headers
     /// <summary>The key of its row in the <c>dead_letter</c> table.</summary>
     public const string DeadKey = "x-dead-key";
 
+    /// <summary>When an operator requeued it from the dead-letter queue (Unix milliseconds; set by the admin tool).</summary>
+    public const string RequeuedAt = "x-requeued-at";
+
     /// <summary>
     /// Reads an integer header, whatever AMQP type the publisher used; a missing or unreadable value
     /// gives <paramref name="fallback"/>.

@@ -1,5 +1,4 @@
 using Notifications.Consumer.Pipeline;
-using Notifications.Shared.Contract;
 using Notifications.Shared.Data;
 
 namespace Notifications.Consumer.Settling;
@@ -8,7 +7,8 @@ namespace Notifications.Consumer.Settling;
 /// Writes each dead letter to the <c>dead_letter</c> table before the dead letter is published: a row of its
 /// own (its key goes into the message's <c>x-dead-key</c> header) with the reason, attempts and instant, the
 /// notification id when the body has one, and what identifies a message without one (AMQP message id, type,
-/// content type, the bytes). Concurrent handlers' records are coalesced into one statement. A failure throws:
+/// content type, the bytes). The key is the delivery attempt's (<see cref="DeadLetterKey"/>): a redelivered copy of the
+/// same attempt records nothing new. Concurrent handlers' records are coalesced into one statement. A failure throws:
 /// the handler then gives the message back to the queue instead of dead-lettering it unrecorded.
 /// </summary>
 internal sealed class DeadLetterRecorder(IDeadLetterStore store, int maxBatch) : IAsyncDisposable
@@ -17,24 +17,24 @@ internal sealed class DeadLetterRecorder(IDeadLetterStore store, int maxBatch) :
     private readonly CoalescingBatcher<DeadLetterRecord> _record =
         new(async (records, ct) => { await store.RecordAsync(records, ct); return None; }, maxBatch, spanName: "dead letter record");
 
-    /// <summary>Records that <paramref name="delivery"/> is dead-lettered at <paramref name="at"/> for <paramref name="reason"/>; returns the row's key.</summary>
-    public async Task<Guid> RecordAsync(Delivery delivery, string reason, DateTimeOffset at, CancellationToken cancellationToken)
+    /// <summary>Records that <paramref name="delivery"/> is dead-lettered at <paramref name="at"/> for <paramref name="reason"/>; returns the record.</summary>
+    public async Task<DeadLetterRecord> RecordAsync(Delivery delivery, string reason, DateTimeOffset at, CancellationToken cancellationToken)
     {
-        var record = new DeadLetterRecord(NotificationIdOf(delivery), reason, delivery.Attempt, at)
+        var record = new DeadLetterRecord(DeadLetterKey.NotificationIdOf(delivery), reason, delivery.Attempt, at)
         {
-            Key = Guid.CreateVersion7(at),
+            Key = DeadLetterKey.For(delivery),
             MessageId = delivery.MessageId,
             MessageType = delivery.Type,
             ContentType = delivery.ContentType,
             Body = delivery.Body,
         };
         await _record.SubmitAsync(record, cancellationToken);
-        return record.Key.Value;
+        return record;
     }
 
-    public ValueTask DisposeAsync() => _record.DisposeAsync();
+    /// <summary>The dead letter already recorded for <paramref name="delivery"/>'s attempt, or null.</summary>
+    public Task<DeadLetterRecord?> FindAsync(Delivery delivery, CancellationToken cancellationToken) =>
+        store.FindAsync(DeadLetterKey.For(delivery), cancellationToken);
 
-    // The message may be anything (that may be why it is dead-lettered): its id only if the JSON has a real one.
-    private static long? NotificationIdOf(Delivery delivery) =>
-        delivery.Message is { Id: > 0 } message ? message.Id : MessageSerializer.ReadId(delivery.Body);
+    public ValueTask DisposeAsync() => _record.DisposeAsync();
 }

@@ -1,6 +1,7 @@
 using System.Globalization;
 using Notifications.Consumer.Pipeline;
 using Notifications.Shared.Contract;
+using Notifications.Shared.Data;
 using Notifications.Shared.Hosting;
 using Notifications.Shared.Messaging;
 using RabbitMQ.Client;
@@ -12,7 +13,8 @@ namespace Notifications.Consumer.Settling;
 /// Publishes retries and dead letters from the consumer, persistent and mandatory with confirms; the
 /// original is acked only after the copy is confirmed, so a crash in between duplicates, never loses.
 /// </summary>
-internal sealed class OutboundPublisher(IConnection connection, RabbitMqOptions rabbit, TimeProvider time, DeadLetterRecorder deadLetters)
+internal sealed class OutboundPublisher(IConnection connection, RabbitMqOptions rabbit, TimeProvider time, DeadLetterRecorder deadLetters,
+    FaultInjector faults)
     : IAsyncDisposable
 {
     private static readonly TimeSpan PublishTimeout = TimeSpan.FromSeconds(30);
@@ -59,18 +61,39 @@ internal sealed class OutboundPublisher(IConnection connection, RabbitMqOptions 
 
     /// <summary>
     /// Moves the delivery to the dead-letter queue with <paramref name="reason"/>, recorded in the database first
-    /// (a crash in between leaves a record and the original, which is dead-lettered again on redelivery).
+    /// under its attempt's key (a crash in between leaves a record and the original, whose redelivered copy
+    /// finishes that dead letter: <see cref="FinishDeadLetterAsync"/>).
     /// </summary>
     public async Task DeadLetterAsync(Delivery delivery, string reason, CancellationToken cancellationToken)
     {
-        var at = time.GetUtcNow();
-        var key = await deadLetters.RecordAsync(delivery, reason, at, cancellationToken);
+        var record = await deadLetters.RecordAsync(delivery, reason, time.GetUtcNow(), cancellationToken);
+        faults.Reached("after-dead-letter-row");
+        await PublishDeadLetterAsync(delivery, record, cancellationToken);
+    }
+
+    /// <summary>
+    /// Publishes the dead letter already recorded for the delivery's attempt, if any, with its key, reason, attempts and
+    /// instant; returns false when there is none.
+    /// </summary>
+    public async Task<bool> FinishDeadLetterAsync(Delivery delivery, CancellationToken cancellationToken)
+    {
+        if (await deadLetters.FindAsync(delivery, cancellationToken) is not { } record)
+        {
+            return false;
+        }
+
+        await PublishDeadLetterAsync(delivery, record, cancellationToken);
+        return true;
+    }
+
+    private Task PublishDeadLetterAsync(Delivery delivery, DeadLetterRecord record, CancellationToken cancellationToken)
+    {
         var headers = CopyHeaders(delivery);
-        headers[Headers.DeadKey] = key.ToString();
-        headers[Headers.DeadReason] = reason;
-        headers[Headers.DeadAttempts] = delivery.Attempt;
-        headers[Headers.DeadAt] = at.ToUnixTimeMilliseconds();
-        await PublishAsync(rabbit.DeadLetterQueue, delivery, headers, cancellationToken);
+        headers[Headers.DeadKey] = record.Key!.Value.ToString();
+        headers[Headers.DeadReason] = record.Reason;
+        headers[Headers.DeadAttempts] = record.Attempts;
+        headers[Headers.DeadAt] = record.StoredAt.ToUnixTimeMilliseconds();
+        return PublishAsync(rabbit.DeadLetterQueue, delivery, headers, cancellationToken);
     }
 
     public async ValueTask DisposeAsync()

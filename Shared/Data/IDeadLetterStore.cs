@@ -8,9 +8,13 @@ public interface IDeadLetterStore
 {
     /// <summary>
     /// Records dead letters (one statement), each as a row of its own: two dead letters of one notification id,
-    /// or two without an id, are two rows.
+    /// or two without an id, are two rows. A key already recorded is left as it is (idempotent: a redelivered copy's
+    /// dead letter of the same attempt has the same key).
     /// </summary>
     Task RecordAsync(IReadOnlyCollection<DeadLetterRecord> deadLetters, CancellationToken cancellationToken);
+
+    /// <summary>The dead letter recorded under <paramref name="key"/>, or null.</summary>
+    Task<DeadLetterRecord?> FindAsync(Guid key, CancellationToken cancellationToken);
 
     /// <summary>
     /// Removes the record of a dead letter taken out of the queue (requeued): the row of its key (the message's

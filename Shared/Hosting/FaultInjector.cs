@@ -13,7 +13,9 @@ public sealed class FaultOptions
     /// <summary>
     /// <c>point:n</c> — the process SIGKILLs itself the n-th time it reaches <c>point</c>: <c>before-commit</c>
     /// (producer: every confirm in, outbox transaction not committed), <c>after-send</c> (consumer: the SMTP
-    /// server said 250, nothing logged or acked), <c>after-ack</c> (consumer, at-most-once: acked, not sent).
+    /// server said 250, nothing logged or acked), <c>after-ack</c> (consumer, at-most-once: acked, not sent),
+    /// <c>after-suppress</c> (consumer: a hard bounce's address suppressed, not dead-lettered yet),
+    /// <c>after-dead-letter-row</c> (consumer: the <c>dead_letter</c> row written, nothing published or acked).
     /// </summary>
     public string? KillAt { get; set; }
 }

@@ -11,6 +11,7 @@ internal sealed class PostgresDeadLetterStore : IDeadLetterStore
     private readonly int _timeoutSeconds;
     private readonly string _recordSql;
     private readonly string _removeSql;
+    private readonly string _findSql;
     private readonly string _removeAllSql;
 
     public PostgresDeadLetterStore(NpgsqlDataSource dataSource, DatabaseOptions options)
@@ -22,6 +23,12 @@ internal sealed class PostgresDeadLetterStore : IDeadLetterStore
             INSERT INTO "{s}".dead_letter
                 (letter_key, notification_id, reason, attempts, dead_lettered_at, message_id, message_type, content_type, body)
             SELECT * FROM unnest(@Keys, @Ids, @Reasons, @Attempts, @Ats, @MessageIds, @Types, @ContentTypes, @Bodies)
+            ON CONFLICT (letter_key) WHERE letter_key IS NOT NULL DO NOTHING
+            """;
+        _findSql = $"""
+            SELECT letter_key AS Key, notification_id AS NotificationId, reason AS Reason, attempts AS Attempts,
+                   dead_lettered_at AS DeadLetteredAt, message_id AS MessageId, message_type AS MessageType, content_type AS ContentType, body AS Body
+            FROM "{s}".dead_letter WHERE letter_key = @Key
             """;
         _removeSql = $"""
             DELETE FROM "{s}".dead_letter
@@ -54,6 +61,13 @@ internal sealed class PostgresDeadLetterStore : IDeadLetterStore
             ContentTypes = deadLetters.Select(d => DeadLetterRecord.Cut(d.ContentType)).ToArray(),
             Bodies = deadLetters.Select(d => d.Body).ToArray(),
         }, cancellationToken));
+    }
+
+    public async Task<DeadLetterRecord?> FindAsync(Guid key, CancellationToken cancellationToken)
+    {
+        await using var connection = await _dataSource.OpenConnectionAsync(cancellationToken);
+        var row = await connection.QuerySingleOrDefaultAsync<DeadLetterRow>(Command(_findSql, new { Key = key }, cancellationToken));
+        return row?.ToRecord();
     }
 
     public async Task<int> RemoveAsync(DeadLetterRecord deadLetter, CancellationToken cancellationToken)

@@ -25,7 +25,14 @@ internal sealed class SqlServerDeadLetterStore : IDeadLetterStore
             FROM OPENJSON(@DeadLetters) WITH (
                 letter_key uniqueidentifier '$.key', id bigint '$.id', reason nvarchar(1000) '$.reason', attempts int '$.attempts',
                 at datetimeoffset(3) '$.at', message_id nvarchar(255) '$.messageId', message_type nvarchar(255) '$.type',
-                content_type nvarchar(255) '$.contentType', body varchar(max) '$.body') AS d;
+                content_type nvarchar(255) '$.contentType', body varchar(max) '$.body') AS d
+            WHERE d.letter_key IS NULL
+               OR NOT EXISTS (SELECT 1 FROM [{s}].[dead_letter] AS e WITH (UPDLOCK, HOLDLOCK) WHERE e.letter_key = d.letter_key);
+            """;
+        FindSql = $"""
+            SELECT letter_key AS [Key], notification_id AS NotificationId, reason AS Reason, attempts AS Attempts,
+                   CAST(SWITCHOFFSET(dead_lettered_at, '+00:00') AS datetime2(3)) AS DeadLetteredAt, message_id AS MessageId, message_type AS MessageType, content_type AS ContentType, body AS Body
+            FROM [{s}].[dead_letter] WHERE letter_key = @Key;
             """;
         RemoveSql = $"""
             DELETE FROM [{s}].[dead_letter]
@@ -42,6 +49,8 @@ internal sealed class SqlServerDeadLetterStore : IDeadLetterStore
 
     internal string RemoveSql { get; }
 
+    internal string FindSql { get; }
+
     internal string RemoveAllSql { get; }
 
     public async Task RecordAsync(IReadOnlyCollection<DeadLetterRecord> deadLetters, CancellationToken cancellationToken)
@@ -53,6 +62,13 @@ internal sealed class SqlServerDeadLetterStore : IDeadLetterStore
 
         await using var connection = new SqlConnection(_connectionString);
         await connection.ExecuteAsync(Command(RecordSql, new { DeadLetters = Json(deadLetters) }, cancellationToken));
+    }
+
+    public async Task<DeadLetterRecord?> FindAsync(Guid key, CancellationToken cancellationToken)
+    {
+        await using var connection = new SqlConnection(_connectionString);
+        var row = await connection.QuerySingleOrDefaultAsync<DeadLetterRow>(Command(FindSql, new { Key = key }, cancellationToken));
+        return row?.ToRecord();
     }
 
     public async Task<int> RemoveAsync(DeadLetterRecord deadLetter, CancellationToken cancellationToken)
@@ -68,9 +84,9 @@ internal sealed class SqlServerDeadLetterStore : IDeadLetterStore
         return await connection.ExecuteAsync(Command(RemoveAllSql, new { UpTo = upTo }, cancellationToken));
     }
 
-    // System.Text.Json writes a byte[] as base64.
+    // System.Text.Json writes a byte[] as base64. One row per key: the same key twice in a batch would break the unique index.
     private static string Json(IEnumerable<DeadLetterRecord> deadLetters) =>
-        JsonSerializer.Serialize(deadLetters.Select(d => new
+        JsonSerializer.Serialize(deadLetters.DistinctBy(d => d.Key ?? Guid.NewGuid()).Select(d => new
         {
             key = d.Key, id = d.NotificationId, reason = d.StoredReason, attempts = d.Attempts, at = d.StoredAt,
             messageId = DeadLetterRecord.Cut(d.MessageId), type = DeadLetterRecord.Cut(d.MessageType),

@@ -104,8 +104,17 @@ internal sealed class ChaosRun : IAsyncDisposable
     /// <paramref name="consumer"/> was killed (from outside or by its own <c>Faults:KillAt</c>): each of its
     /// handlers may have been mid-send.
     /// </summary>
-    public void Killed(WorkerProcess consumer) =>
+    public void Killed(WorkerProcess consumer)
+    {
         Budget = Budget.Plus(SendsUnderWay(consumer), $"consumer killed: {SendsUnderWay(consumer)} handlers");
+        KilledWindow += Window(consumer);
+    }
+
+    /// <summary>
+    /// What the killed consumers held unacknowledged (channels × prefetch × envelope size): each may have been settled (a dead
+    /// letter published) with its ack not yet flushed, and its redelivered copy publishes that dead letter again.
+    /// </summary>
+    public int KilledWindow { get; private set; }
 
     /// <summary>The relay cut every SMTP connection at one instant (restarted or stopped): each running handler may have been mid-send.</summary>
     public void RelayCut(string how)
@@ -124,9 +133,7 @@ internal sealed class ChaosRun : IAsyncDisposable
     {
         foreach (var consumer in RunningConsumers())
         {
-            var settings = _consumerSettings[consumer];
-            var defaults = new Notifications.Consumer.ConsumerOptions();
-            int window = Setting(settings, "Consumer:Channels", defaults.Channels) * Setting(settings, "Consumer:Prefetch", defaults.Prefetch) * _envelopeSize;
+            int window = Window(consumer);
             Budget = Budget.Plus(window, $"{how}: a window of {window}");
         }
     }
@@ -270,6 +277,7 @@ internal sealed class ChaosRun : IAsyncDisposable
         {
             DeadLetterTable = DeadLetterTableCheck.Compare(deadLetters, deadLetterRows),
             Budget = Budget,
+            KilledWindow = KilledWindow,
         };
     }
 
@@ -322,6 +330,13 @@ internal sealed class ChaosRun : IAsyncDisposable
         settings.LastOrDefault(s => s.Key == key) is { Value: { } value } ? int.Parse(value, CultureInfo.InvariantCulture) : fallback;
 
     // One SMTP send at a time per handler, bulk and urgent lane alike.
+    private int Window(WorkerProcess consumer)
+    {
+        var settings = _consumerSettings[consumer];
+        var defaults = new Notifications.Consumer.ConsumerOptions();
+        return Setting(settings, "Consumer:Channels", defaults.Channels) * Setting(settings, "Consumer:Prefetch", defaults.Prefetch) * _envelopeSize;
+    }
+
     private int SendsUnderWay(WorkerProcess consumer)
     {
         var settings = _consumerSettings[consumer];

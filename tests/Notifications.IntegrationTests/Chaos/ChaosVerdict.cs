@@ -12,7 +12,14 @@ internal sealed record ChaosVerdict(
     int Violations = 0)
 {
     public bool Passed => Unexpected == 0 && Unaccounted == 0 && LeftInOutbox == 0 && LeftInQueues == 0
-        && WithinBudget && (!NoDeadLetters || DeadLettered == 0) && Violations == 0 && DeadLetterTable is not { Agrees: false };
+        && WithinBudget && (!NoDeadLetters || DeadLettered == 0) && Violations == 0 && DeadLetterTable is not { Agrees: false }
+        && (DeadLetterTable?.Duplicates ?? 0) <= Budget.Sends + KilledWindow;
+
+    /// <summary>
+    /// What killed consumers held unacked (<see cref="ChaosRun.KilledWindow"/>): dead letters published and not yet acked come
+    /// back and are published again with their key, so the dead queue may hold that many more messages than keys.
+    /// </summary>
+    public int KilledWindow { get; init; }
 
     /// <summary>The <c>dead_letter</c> table against the dead-letter queue (null when not compared).</summary>
     public DeadLetterTableCheck? DeadLetterTable { get; init; }
@@ -51,7 +58,8 @@ internal sealed record ChaosVerdict(
         Delivered.ToString(CultureInfo.InvariantCulture), Lost.ToString(CultureInfo.InvariantCulture),
         Duplicated.ToString(CultureInfo.InvariantCulture), Unexpected.ToString(CultureInfo.InvariantCulture),
         DeadLettered.ToString(CultureInfo.InvariantCulture), Unaccounted.ToString(CultureInfo.InvariantCulture),
-        Budget.ToString(), Passed ? "pass" : "FAIL", Elapsed.TotalSeconds.ToString("F0", CultureInfo.InvariantCulture), Notes);
+        Budget.ToString(), Passed ? "pass" : "FAIL", Elapsed.TotalSeconds.ToString("F0", CultureInfo.InvariantCulture),
+        DeadLetterTable is { Messages: > 0 } table ? string.Join("; ", new[] { Notes, table.Summary }.Where(n => n.Length > 0)) : Notes);
 
     public override string ToString() =>
         $"#{Scenario} {Name} [{Mode}]: inserted {Inserted}, delivered {Delivered}, lost {Lost}, duplicated {Duplicated}, "

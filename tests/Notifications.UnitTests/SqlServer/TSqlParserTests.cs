@@ -35,7 +35,7 @@ public sealed class TSqlParserTests
             "SqlServerDeliveryLogStore.MarkSendingSql", "SqlServerDeliveryLogStore.ReleaseSql",
             "SqlServerOperationsStore.WindowSql", "SqlServerOperationsStore.PurgeSql",
             "SqlServerDeadLetterStore.RecordSql",
-            "SqlServerDeadLetterStore.RemoveSql", "SqlServerDeadLetterStore.RemoveAllSql",
+            "SqlServerDeadLetterStore.RemoveSql", "SqlServerDeadLetterStore.FindSql", "SqlServerDeadLetterStore.RemoveAllSql",
             "SqlServerNotificationStatusStore.StatusSql",
             "SqlServerRetentionStore.LeaseSql", "SqlServerRetentionStore.DeleteDeliveryLogSql",
             "SqlServerRetentionStore.DeleteDeadLettersSql", "SqlServerRetentionStore.RecordRunSql",

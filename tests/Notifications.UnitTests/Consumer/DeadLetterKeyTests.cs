@@ -1,0 +1,60 @@
+using Notifications.Consumer.Pipeline;
+using Notifications.Consumer.Settling;
+
+namespace Notifications.UnitTests.Consumer;
+
+public sealed class DeadLetterKeyTests
+{
+    private static readonly byte[] Body = "{\"id\":7}"u8.ToArray();
+
+    [Fact]
+    public void For_SameMessageAndAttempt_SameKey()
+    {
+        Assert.Equal(DeadLetterKey.For(7, "m-1", Body, null, 2), DeadLetterKey.For(7, "m-1", Body, null, 2));
+        Assert.Equal(DeadLetterKey.For(null, "m-1", Body, null, 1), DeadLetterKey.For(null, "m-1", Body, null, 1));
+        Assert.Equal(DeadLetterKey.For(null, null, [1, 2, 3], 4, 1), DeadLetterKey.For(null, null, [1, 2, 3], 4, 1));
+    }
+
+    [Fact]
+    public void For_NotificationId_NamesTheAttemptWhateverTheEnvelope()
+    {
+        // An item of a redelivered envelope, or the same notification returned on its own with the same attempt.
+        Assert.Equal(DeadLetterKey.For(7, "envelope-1", Body, 3, 1), DeadLetterKey.For(7, null, Body, null, 1));
+    }
+
+    [Fact]
+    public void For_OtherAttemptOrOtherMessage_OtherKey()
+    {
+        var key = DeadLetterKey.For(7, "m-1", Body, null, 1);
+
+        Assert.NotEqual(key, DeadLetterKey.For(7, "m-1", Body, null, 2));
+        Assert.NotEqual(key, DeadLetterKey.For(8, "m-1", Body, null, 1));
+        Assert.NotEqual(DeadLetterKey.For(null, "m-1", Body, null, 1), DeadLetterKey.For(null, "m-2", Body, null, 1));
+        Assert.NotEqual(DeadLetterKey.For(null, null, [1], null, 1), DeadLetterKey.For(null, null, [2], null, 1));
+        // Two id-less items of one envelope (same message id, maybe the same bytes) are told apart by their place.
+        Assert.NotEqual(DeadLetterKey.For(null, "e-1", [1], 0, 1), DeadLetterKey.For(null, "e-1", [1], 1, 1));
+    }
+
+    [Fact]
+    public void For_RequeuedFromTheDeadQueue_NewSeriesOfKeysStableForItsCopies()
+    {
+        var first = Delivery(null);
+        var requeued = Delivery(new Dictionary<string, object?> { ["x-requeued-at"] = 1_764_000_000_000L });
+
+        Assert.Equal(DeadLetterKey.For(7, "m-1", Body, null, 1), DeadLetterKey.For(first));
+        Assert.NotEqual(DeadLetterKey.For(first), DeadLetterKey.For(requeued));
+        Assert.Equal(DeadLetterKey.For(requeued), DeadLetterKey.For(requeued with { Redelivered = true }));
+    }
+
+    [Fact]
+    public void For_AnyMessage_VersionEightRfcVariant()
+    {
+        string text = DeadLetterKey.For(7, null, Body, null, 1).ToString();
+
+        Assert.Equal('8', text[14]);
+        Assert.Contains(text[19], "89ab");
+    }
+
+    private static Delivery Delivery(Dictionary<string, object?>? headers) =>
+        new(null!, 1, 0, Body, "application/json", null, 1, false, headers, default) { MessageId = "m-1" };
+}
