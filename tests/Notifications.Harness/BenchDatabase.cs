@@ -24,15 +24,16 @@ internal sealed class BenchDatabase(string connectionString) : IAsyncDisposable
 
     /// <summary>
     /// Bulk-loads <paramref name="rows"/> rows with one binary COPY (seconds for a million, not hours); with
-    /// <paramref name="templated"/>, rows of <see cref="BenchTemplate"/> (name and data, rendered by the consumer)
+    /// <paramref name="template"/>, rows naming that <see cref="BenchTemplate"/> with their data (rendered by the consumer)
     /// instead of prepared subjects and bodies.
     /// </summary>
-    public async Task SeedAsync(int rows, long firstNumber = 1, string priority = "normal", bool templated = false)
+    public async Task SeedAsync(int rows, long firstNumber = 1, string priority = "normal", string? template = null)
     {
         await using var connection = await _dataSource.OpenConnectionAsync();
+        bool templated = template is not null;
         if (templated)
         {
-            await PutTemplateAsync(connection);
+            await PutTemplatesAsync(connection);
         }
 
         await using (var import = await connection.BeginBinaryImportAsync(templated
@@ -44,7 +45,7 @@ internal sealed class BenchDatabase(string connectionString) : IAsyncDisposable
                 var (recipient, subject, body) = Row(n);
                 await import.StartRowAsync();
                 await import.WriteAsync(recipient, NpgsqlDbType.Varchar);
-                await import.WriteAsync(templated ? BenchTemplate.Name : subject, NpgsqlDbType.Varchar);
+                await import.WriteAsync(templated ? template : subject, NpgsqlDbType.Varchar);
                 await import.WriteAsync(templated ? BenchTemplate.Data(n) : body, NpgsqlDbType.Text);
                 await import.WriteAsync(priority, NpgsqlDbType.Varchar);
             }
@@ -56,19 +57,27 @@ internal sealed class BenchDatabase(string connectionString) : IAsyncDisposable
         await analyze.ExecuteNonQueryAsync();
     }
 
-    // Version 1 of the bench template, once per database (a later put by hand would win: the newest is rendered).
-    private static async Task PutTemplateAsync(NpgsqlConnection connection)
+    // Version 1 of the bench templates, once per database (a later put by hand would win: the newest is rendered).
+    private static async Task PutTemplatesAsync(NpgsqlConnection connection)
     {
-        await using var put = new NpgsqlCommand("""
-            INSERT INTO notifications.template (name, locale, version, subject, text_body, html_body)
-            VALUES ($1, $2, 1, $3, $4, $5) ON CONFLICT (name, locale, version) DO NOTHING
-            """, connection);
-        foreach (string value in new[] { BenchTemplate.Name, BenchTemplate.Locale, BenchTemplate.Subject, BenchTemplate.Text, BenchTemplate.Html })
+        string?[][] templates =
+        [
+            [BenchTemplate.Name, BenchTemplate.Locale, BenchTemplate.Subject, BenchTemplate.Text, BenchTemplate.Html],
+            [BenchTemplate.PlainName, BenchTemplate.Locale, BenchTemplate.PlainSubject, BenchTemplate.PlainText, null],
+        ];
+        foreach (var values in templates)
         {
-            put.Parameters.Add(new NpgsqlParameter { Value = value });
-        }
+            await using var put = new NpgsqlCommand("""
+                INSERT INTO notifications.template (name, locale, version, subject, text_body, html_body)
+                VALUES ($1, $2, 1, $3, $4, $5) ON CONFLICT (name, locale, version) DO NOTHING
+                """, connection);
+            foreach (string? value in values)
+            {
+                put.Parameters.Add(new NpgsqlParameter { Value = (object?)value ?? DBNull.Value, NpgsqlDbType = NpgsqlDbType.Text });
+            }
 
-        await put.ExecuteNonQueryAsync();
+            await put.ExecuteNonQueryAsync();
+        }
     }
 
     /// <summary>Inserts <paramref name="count"/> rows in one statement (its own transaction: created_at = commit time, near enough).</summary>

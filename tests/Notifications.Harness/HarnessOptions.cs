@@ -72,6 +72,9 @@ internal sealed class HarnessOptions
     /// </summary>
     public bool Template { get; private set; }
 
+    /// <summary>Which bench template templated rows name: the order confirmation, or with <c>--template-plain</c> the plain one.</summary>
+    public string TemplateName { get; private set; } = BenchTemplate.Name;
+
     /// <summary>Also measure the stage ceilings (broker, DB claim, SMTP) in the same invocation.</summary>
     public bool Ceilings { get; private set; }
 
@@ -116,6 +119,13 @@ internal sealed class HarnessOptions
             if (key == "--template")
             {
                 options.Template = true;
+                continue;
+            }
+
+            if (key == "--template-plain")
+            {
+                options.Template = true;
+                options.TemplateName = BenchTemplate.PlainName;
                 continue;
             }
 

@@ -21,9 +21,9 @@ internal sealed class PipelineRun(BenchEnvironment env, HarnessOptions options, 
         await db.ResetAsync();
         await broker.DeleteQueuesAsync();
         var seeding = Stopwatch.StartNew();
-        await db.SeedAsync(options.Rows, priority: seedPriority, templated: options.Template);
+        await db.SeedAsync(options.Rows, priority: seedPriority, template: options.Template ? options.TemplateName : null);
         Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-            $"  seeded {options.Rows:N0} {seedPriority} {(options.Template ? "templated " : "")}rows by binary COPY in {seeding.Elapsed.TotalSeconds:F1} s"));
+            $"  seeded {options.Rows:N0} {seedPriority} {(options.Template ? $"templated ({options.TemplateName}) " : "")}rows by binary COPY in {seeding.Elapsed.TotalSeconds:F1} s"));
 
         using var sink = options.Sender == "smtp" ? await SmtpSinkProcess.StartAsync(env.SmtpSink, options.SmtpPort) : null;
         using var fleet = new WorkerFleet(env, options, runDirectory, baseline);
