@@ -84,7 +84,12 @@ internal sealed class DeliveryHandler(
             return;
         }
 
-        email = email with { SystemHeaders = unsubscribe.HeadersFor(message) };
+        if (unsubscribe.HeadersFor(message) is { } systemHeaders)
+        {
+            // Bulk mail only: the other notifications keep the email as rendered, without a copy on the hot path.
+            email = email with { SystemHeaders = systemHeaders };
+        }
+
         if (options.DeliveryMode == DeliveryMode.AtMostOnce)
         {
             // The mark in the log is taken atomically: of two copies at once, one gets it.
