@@ -2,6 +2,7 @@ using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Options;
 using Notifications.Consumer.Benchmarking;
+using Notifications.Consumer.Channels;
 using Notifications.Consumer.Channels.Email;
 using Notifications.Consumer.Pipeline;
 using Notifications.Consumer.RateLimiting;
@@ -34,6 +35,8 @@ public static class ConsumerHostingExtensions
         builder.Services.AddSingleton<ConsumerMetrics>();
         builder.Services.AddSingleton<ConsumerStats>();
         builder.Services.AddSingleton<EmailSenderFactory>();
+        builder.Services.AddSingleton<IChannel, EmailChannel>();
+        builder.Services.AddSingleton<ChannelRegistry>();
         builder.Services.AddSingleton<RelayBreaker>();
         builder.Services.AddSingleton(sp => sp.GetRequiredService<IOptions<ConsumerOptions>>().Value);
         builder.Services.AddHostedService<ConsumerService>();

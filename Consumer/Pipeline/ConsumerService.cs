@@ -3,7 +3,7 @@ using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 using Notifications.Consumer.Benchmarking;
-using Notifications.Consumer.Channels.Email;
+using Notifications.Consumer.Channels;
 using Notifications.Consumer.RateLimiting;
 using Notifications.Consumer.Relay;
 using Notifications.Consumer.Settling;
@@ -19,7 +19,7 @@ namespace Notifications.Consumer.Pipeline;
 /// <summary>
 /// The consumer process: one broker connection, <see cref="ConsumerOptions.Channels"/> consuming
 /// channels with a prefetch window each, and <see cref="ConsumerOptions.Handlers"/> competing handlers,
-/// each with its own SMTP connection. On shutdown it stops consuming, lets in-flight handlers finish
+/// each with its own sender per channel (an SMTP connection for email). On shutdown it stops consuming, lets in-flight handlers finish
 /// and ack, and closes; deliveries received but not started return to the queue with their channel.
 /// </summary>
 internal sealed class ConsumerService(
@@ -27,7 +27,7 @@ internal sealed class ConsumerService(
     IOptions<RabbitMqOptions> rabbitOptions,
     IDeliveryLogStore logStore,
     IDeadLetterStore deadLetterStore,
-    EmailSenderFactory senders,
+    ChannelRegistry outlets,
     RelayBreaker relay,
     RateLimitLanes lanes,
     ConsumerStats stats,
@@ -36,9 +36,7 @@ internal sealed class ConsumerService(
     TimeProvider time,
     FaultInjector faults,
     ILoggerFactory loggers,
-    Suppression.SuppressionList suppression,
-    Channels.Email.Unsubscribe.UnsubscribeLinks unsubscribe,
-    Templates.NotificationRenderer renderer) : BackgroundService
+    Suppression.SuppressionList suppression) : BackgroundService
 {
     private readonly ConsumerOptions _options = options.Value;
     private readonly RabbitMqOptions _rabbit = rabbitOptions.Value;
@@ -61,9 +59,9 @@ internal sealed class ConsumerService(
         // behind the backlog's statements (FleetRateLimiter.SpendAsync).
         await using var admittedLog = new DeliveryLog(logStore, _options.LogBatchSize);
         var inFlight = new InFlightNotifications();
-        var handler = new DeliveryHandler(log, inFlight, outbound, relay, lanes, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>(), suppression, unsubscribe, renderer);
-        var admittedHandler = new DeliveryHandler(admittedLog, inFlight, outbound, relay, lanes, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>(), suppression, unsubscribe, renderer);
-        var urgentHandler = new DeliveryHandler(urgentLog, inFlight, outbound, relay, lanes, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>(), suppression, unsubscribe, renderer);
+        var handler = new DeliveryHandler(log, inFlight, outbound, outlets, lanes, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>(), suppression);
+        var admittedHandler = new DeliveryHandler(admittedLog, inFlight, outbound, outlets, lanes, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>(), suppression);
+        var urgentHandler = new DeliveryHandler(urgentLog, inFlight, outbound, outlets, lanes, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>(), suppression);
         await using (var setup = await connection.CreateChannelAsync(cancellationToken: stoppingToken))
         {
             await RabbitTopology.DeclareAsync(setup, _rabbit, stoppingToken);
@@ -184,7 +182,7 @@ internal sealed class ConsumerService(
         ChannelReader<Delivery> work, DeliveryHandler handler, DeliveryHandler admittedHandler, CancellationToken stopTaking, CancellationToken abort)
     {
         await Task.Yield();
-        await using var sender = senders.Create();
+        await using var senders = new HandlerSenders(outlets);
         try
         {
             while (await work.WaitToReadAsync(stopTaking))
@@ -195,7 +193,7 @@ internal sealed class ConsumerService(
                     using var activity = ConsumerTracing.StartProcessing(delivery);
                     try
                     {
-                        await (delivery.Admitted ? admittedHandler : handler).HandleAsync(delivery, sender, abort);
+                        await (delivery.Admitted ? admittedHandler : handler).HandleAsync(delivery, senders, abort);
                     }
                     finally
                     {

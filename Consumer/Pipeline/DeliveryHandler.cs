@@ -1,12 +1,10 @@
 using Microsoft.Extensions.Logging;
-using Notifications.Consumer.Channels.Email;
-using Notifications.Consumer.Channels.Email.Unsubscribe;
+using Notifications.Consumer.Channels;
 using Notifications.Consumer.RateLimiting;
 using Notifications.Consumer.Relay;
 using Notifications.Consumer.Settling;
 using Notifications.Consumer.Suppression;
 using Notifications.Consumer.Telemetry;
-using Notifications.Consumer.Templates;
 using Notifications.Shared.Contract;
 using Notifications.Shared.Hosting;
 using Polly.CircuitBreaker;
@@ -15,22 +13,22 @@ using Polly.Timeout;
 namespace Notifications.Consumer.Pipeline;
 
 /// <summary>
-/// One notification's way through a handler: decode and validate, check the delivery log, send, log,
-/// ack — in the order the configured <see cref="DeliveryMode"/> prescribes. Every outcome ends in an
-/// ack, a retry or a dead letter; nothing is dropped without a trace and no exception escapes.
-/// While the relay breaker is open a message goes back to the work queue without spending an attempt.
+/// One notification's way through a handler, whichever its channel: decode and validate, check the suppression list and the
+/// rate-limit lanes, the channel's breaker, let the channel prepare it, then check the delivery log, send, log, ack — in the
+/// order the configured <see cref="DeliveryMode"/> prescribes. Every outcome ends in an ack, a retry or a dead letter;
+/// nothing is dropped without a trace and no exception escapes. While the SMTP relay's breaker is open a message goes back
+/// to the work queue without spending an attempt; while an endpoint's or provider's is, it is parked in a delay queue, unspent.
 /// </summary>
 internal sealed class DeliveryHandler(
-    DeliveryLog log, InFlightNotifications inFlight, OutboundPublisher outbound, RelayBreaker relay, RateLimitLanes lanes, ConsumerOptions options,
-    RabbitMqOptions rabbit, ConsumerStats stats, TimeProvider time, FaultInjector faults, ILogger<DeliveryHandler> logger,
-    SuppressionList suppression, UnsubscribeLinks unsubscribe,
-    NotificationRenderer renderer)
+    DeliveryLog log, InFlightNotifications inFlight, OutboundPublisher outbound, ChannelRegistry channels, RateLimitLanes lanes,
+    ConsumerOptions options, RabbitMqOptions rabbit, ConsumerStats stats, TimeProvider time, FaultInjector faults, ILogger<DeliveryHandler> logger,
+    SuppressionList suppression)
 {
-    public async Task HandleAsync(Delivery delivery, IEmailSender sender, CancellationToken cancellationToken)
+    public async Task HandleAsync(Delivery delivery, HandlerSenders senders, CancellationToken cancellationToken)
     {
         try
         {
-            await ProcessAsync(delivery, sender, cancellationToken);
+            await ProcessAsync(delivery, senders, cancellationToken);
         }
         catch (Exception ex) when (!cancellationToken.IsCancellationRequested)
         {
@@ -40,7 +38,7 @@ internal sealed class DeliveryHandler(
         }
     }
 
-    private async Task ProcessAsync(Delivery delivery, IEmailSender sender, CancellationToken cancellationToken)
+    private async Task ProcessAsync(Delivery delivery, HandlerSenders senders, CancellationToken cancellationToken)
     {
         // A copy of an attempt whose dead letter was recorded and maybe not published (a crash in between): finish that.
         if (delivery.Redelivered && await FinishDeadLetterAsync(delivery, cancellationToken))
@@ -55,6 +53,12 @@ internal sealed class DeliveryHandler(
             return;
         }
 
+        if (channels.Find(message.ChannelName) is not { } channel)
+        {
+            await DeadLetterAsync(delivery, $"channel '{message.ChannelName}' is not enabled on this consumer (docs/channels.md)", cancellationToken);
+            return;
+        }
+
         if (await suppression.MatchAsync(message, cancellationToken) is { } key)
         {
             // Before the lanes and the breaker: nothing to wait for, in either delivery mode nothing is sent.
@@ -62,45 +66,50 @@ internal sealed class DeliveryHandler(
             return;
         }
 
-        if (!delivery.Admitted && lanes.LaneFor(message) is { } lane)
+        if (!delivery.Admitted && lanes.LaneFor(channel.RateLimitDomain(message)) is { } lane)
         {
             // A rate-limited domain: into its lane, where it waits for its slot without holding this handler.
             await ForwardAsync(delivery, lane, cancellationToken);
             return;
         }
 
-        if (relay.IsRejecting)
+        var breaker = channel.BreakerFor(message);
+        if (breaker.IsRejecting)
         {
-            // Not even a look at the delivery log: the broker keeps the message, in its place, for later.
-            await RejectedAsync(delivery);
+            // Not even a look at the delivery log: the broker keeps the message, in its place (the relay's, which stops the
+            // consumer) or parked in a delay queue (an endpoint's or provider's, while the others' messages go on), for later.
+            await RejectedAsync(delivery, breaker, cancellationToken);
             return;
         }
 
-        // A templated notification is rendered here, at send time; one that cannot be rendered is dead-lettered with why.
-        var (email, unrenderable) = await renderer.PrepareAsync(message, cancellationToken);
-        if (email is null)
+        // Made ready by its channel (a template rendered, an endpoint looked up); one that cannot be is dead-lettered with why.
+        var (outgoing, unsendable) = await channel.PrepareAsync(message, cancellationToken);
+        if (outgoing is null)
         {
-            await DeadLetterAsync(delivery, unrenderable!, cancellationToken);
+            await DeadLetterAsync(delivery, unsendable!, cancellationToken);
             return;
         }
 
-        if (unsubscribe.HeadersFor(message) is { } systemHeaders)
-        {
-            // Bulk mail only: the other notifications keep the email as rendered, without a copy on the hot path.
-            email = email with { SystemHeaders = systemHeaders };
-        }
-
+        var send = new Send(channel, breaker, senders.For(channel), outgoing);
         if (options.DeliveryMode == DeliveryMode.AtMostOnce)
         {
             // The mark in the log is taken atomically: of two copies at once, one gets it.
-            await AtMostOnceAsync(delivery, email, sender, cancellationToken);
+            await AtMostOnceAsync(delivery, send, cancellationToken);
             return;
         }
 
-        using (await inFlight.EnterAsync(email.NotificationId, cancellationToken))
+        using (await inFlight.EnterAsync(outgoing.NotificationId, cancellationToken))
         {
-            await AtLeastOnceAsync(delivery, email, sender, cancellationToken);
+            await AtLeastOnceAsync(delivery, send, cancellationToken);
         }
+    }
+
+    // One send's parts: its channel, the breaker it goes through, this handler's sender of the channel, what it sends.
+    private readonly record struct Send(IChannel Channel, RelayBreaker Breaker, IChannelSender Sender, Outgoing Outgoing)
+    {
+        public long NotificationId => Outgoing.NotificationId;
+
+        public Task RunAsync(CancellationToken cancellationToken) => Breaker.SendAsync(Sender, Outgoing, cancellationToken);
     }
 
     private NotificationMessage? Decode(Delivery delivery, out string? reason)
@@ -144,9 +153,9 @@ internal sealed class DeliveryHandler(
     }
 
     // Send, log, ack: a crash after the send and before the log sends again on redelivery.
-    private async Task AtLeastOnceAsync(Delivery delivery, EmailMessage email, IEmailSender sender, CancellationToken cancellationToken)
+    private async Task AtLeastOnceAsync(Delivery delivery, Send send, CancellationToken cancellationToken)
     {
-        if (await log.IsSentAsync(email.NotificationId, cancellationToken))
+        if (await log.IsSentAsync(send.NotificationId, cancellationToken))
         {
             stats.AddDuplicate();
             await delivery.AckAsync();
@@ -155,16 +164,16 @@ internal sealed class DeliveryHandler(
 
         try
         {
-            await relay.SendAsync(sender, email, cancellationToken);
+            await send.RunAsync(cancellationToken);
         }
         catch (BrokenCircuitException)
         {
-            await RejectedAsync(delivery);
+            await RejectedAsync(delivery, send.Breaker, cancellationToken);
             return;
         }
-        catch (Exception ex) when (IsNotSent(ex) && relay.State != CircuitState.Closed)
+        catch (Exception ex) when (IsNotSent(ex) && send.Breaker.State != CircuitState.Closed)
         {
-            await ReturnUnspentAsync(delivery, email, cancellationToken);
+            await ReturnUnspentAsync(delivery, send, cancellationToken);
             return;
         }
         catch (Exception ex) when (RelayBreaker.IsRelayFailure(ex))
@@ -172,17 +181,17 @@ internal sealed class DeliveryHandler(
             await RetryOrDeadLetterAsync(delivery, Describe(ex), cancellationToken);
             return;
         }
-        catch (SmtpSendException ex)
+        catch (SendFailedException ex)
         {
-            await SuppressIfBouncedAsync(email, ex, cancellationToken);
+            await SuppressIfGoneAsync(send, ex, cancellationToken);
             await DeadLetterAsync(delivery, Describe(ex), cancellationToken);
             return;
         }
 
         faults.Reached("after-send");
-        await log.RecordSentAsync(email.NotificationId, email.CreatedAt, delivery.Attempt, cancellationToken);
+        await log.RecordSentAsync(send.NotificationId, send.Outgoing.CreatedAt, delivery.Attempt, cancellationToken);
         await delivery.AckAsync();
-        Delivered(email);
+        Delivered(send.Outgoing);
     }
 
     // Mark, ack, send: the mark in the log (not the ack, which the broker never confirms) is what stops
@@ -190,9 +199,9 @@ internal sealed class DeliveryHandler(
     // An envelope item is settled after its send instead: its ack would wait for the envelope's other items anyway,
     // and the mark keeps a redelivered envelope's item from being sent again; so an item that was not sent can still
     // go back with its envelope instead of beside it.
-    private async Task AtMostOnceAsync(Delivery delivery, EmailMessage email, IEmailSender sender, CancellationToken cancellationToken)
+    private async Task AtMostOnceAsync(Delivery delivery, Send send, CancellationToken cancellationToken)
     {
-        if (!await log.TryMarkSendingAsync(email.NotificationId, cancellationToken))
+        if (!await log.TryMarkSendingAsync(send.NotificationId, cancellationToken))
         {
             stats.AddDuplicate();
             await delivery.AckAsync();
@@ -207,29 +216,29 @@ internal sealed class DeliveryHandler(
         faults.Reached("after-ack");
         try
         {
-            await relay.SendAsync(sender, email, cancellationToken);
+            await send.RunAsync(cancellationToken);
         }
-        catch (Exception ex) when (ex is SmtpSendException or BrokenCircuitException or TimeoutRejectedException)
+        catch (Exception ex) when (ex is SendFailedException or BrokenCircuitException or TimeoutRejectedException)
         {
-            await AtMostOnceSendFailedAsync(delivery, email, ex, cancellationToken);
+            await AtMostOnceSendFailedAsync(delivery, send, ex, cancellationToken);
             return;
         }
         catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
         {
-            // Aborted at shutdown before the final "." (after it, the sender reports Unknown instead):
+            // Aborted at shutdown before the message was handed over (after it, the sender reports Unknown instead):
             // not sent, and already acked — give the mark back and queue a copy, or it would be lost.
-            await HandBackAsync(delivery, email);
+            await HandBackAsync(delivery, send.NotificationId);
             throw;
         }
 
         faults.Reached("after-send");
 
-        await log.RecordSentAsync(email.NotificationId, email.CreatedAt, delivery.Attempt, cancellationToken);
+        await log.RecordSentAsync(send.NotificationId, send.Outgoing.CreatedAt, delivery.Attempt, cancellationToken);
         await delivery.AckAsync();
-        Delivered(email);
+        Delivered(send.Outgoing);
     }
 
-    private async Task AtMostOnceSendFailedAsync(Delivery delivery, EmailMessage email, Exception ex, CancellationToken cancellationToken)
+    private async Task AtMostOnceSendFailedAsync(Delivery delivery, Send send, Exception ex, CancellationToken cancellationToken)
     {
         if (ex is BrokenCircuitException)
         {
@@ -240,31 +249,31 @@ internal sealed class DeliveryHandler(
         {
             case var notSent when IsNotSent(notSent):
                 // Not sent (refused before the message was taken, cut off, or turned away by the breaker): the
-                // mark goes, then a copy — into the work queue, unspent, if the relay is down; else a retry.
-                await log.ReleaseAsync(email.NotificationId, cancellationToken);
-                await (relay.State != CircuitState.Closed || ex is BrokenCircuitException
-                    ? ReturnUnspentAsync(delivery, email, cancellationToken)
+                // mark goes, then a copy — unspent if the breaker is not closed (into the work queue, or parked); else a retry.
+                await log.ReleaseAsync(send.NotificationId, cancellationToken);
+                await (send.Breaker.State != CircuitState.Closed || ex is BrokenCircuitException
+                    ? ReturnUnspentAsync(delivery, send, cancellationToken)
                     : RetryOrDeadLetterAsync(delivery, Describe(ex), cancellationToken));
                 break;
-            case SmtpSendException { Kind: SmtpFailureKind.Permanent }:
-                await SuppressIfBouncedAsync(email, ex, cancellationToken);
+            case SendFailedException { Kind: SendFailureKind.Permanent } failed:
+                await SuppressIfGoneAsync(send, failed, cancellationToken);
                 await DeadLetterAsync(delivery, Describe(ex), cancellationToken);
                 break;
             default:
-                // Lost after the final "." : maybe sent. At most once means not again; the mark stays.
+                // Lost after the message was handed over: maybe sent. At most once means not again; the mark stays.
                 stats.AddUnknown();
-                ConsumerLog.OutcomeUnknown(logger, email.NotificationId, ex);
+                ConsumerLog.OutcomeUnknown(logger, send.NotificationId, ex);
                 await delivery.AckAsync();
                 break;
         }
     }
 
-    private async Task HandBackAsync(Delivery delivery, EmailMessage email)
+    private async Task HandBackAsync(Delivery delivery, long notificationId)
     {
         using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(5));
         try
         {
-            await log.ReleaseAsync(email.NotificationId, timeout.Token);
+            await log.ReleaseAsync(notificationId, timeout.Token);
             if (delivery.SettlesWithEnvelope)
             {
                 // Back with its envelope: put back with the envelope's other unfinished items, or, if the channel closes
@@ -281,7 +290,7 @@ internal sealed class DeliveryHandler(
         catch (Exception ex) when (ex is not OutOfMemoryException)
         {
             // At most once: losing it is allowed; the 'sending' mark (if still there) is the trace.
-            ConsumerLog.HandBackFailed(logger, email.NotificationId, ex);
+            ConsumerLog.HandBackFailed(logger, notificationId, ex);
         }
     }
 
@@ -357,23 +366,50 @@ internal sealed class DeliveryHandler(
         }
     }
 
-    // Turned away by the open breaker before any send: back into the work queue in its place (basic.nack with
-    // requeue), attempt unchanged. No consumer takes it from there until the breaker closes.
-    private async Task RejectedAsync(Delivery delivery)
+    // Turned away by the open breaker before any send, attempt unchanged. The relay's: back into the work queue in its place
+    // (basic.nack with requeue), where no consumer takes it until the breaker closes. An endpoint's or provider's: parked in a
+    // delay queue for about the breaker's break, while this consumer goes on with the other destinations' messages.
+    private async Task RejectedAsync(Delivery delivery, RelayBreaker breaker, CancellationToken cancellationToken)
     {
         stats.AddRelayRejected();
-        await delivery.RequeueAsync();
+        if (breaker.Gated || delivery.SettlesWithEnvelope)
+        {
+            await delivery.RequeueAsync();
+            return;
+        }
+
+        await ParkAsync(delivery, breaker, cancellationToken);
     }
 
-    // A send that failed with the relay down: a copy with the same attempt goes to the work queue's tail (not
-    // its head, where the next probe would take the same message again), then the original is acked.
+    private async Task ParkAsync(Delivery delivery, RelayBreaker breaker, CancellationToken cancellationToken)
+    {
+        try
+        {
+            await outbound.ParkAsync(delivery, breaker.Options.BreakDuration, cancellationToken);
+            await delivery.AckAsync();
+        }
+        catch (Exception ex) when (!cancellationToken.IsCancellationRequested)
+        {
+            await GiveBackAsync(delivery, ex, cancellationToken);
+        }
+    }
+
+    // A send that failed with its breaker not closed: a copy with the same attempt goes to the work queue's tail (not
+    // its head, where the next probe would take the same message again), or is parked (an endpoint's or provider's
+    // breaker), then the original is acked.
     // An envelope item not settled yet goes back with its envelope's other unfinished items, as one message, never on its
     // own beside an envelope that a sibling's requeue would bring back with it.
-    private async Task ReturnUnspentAsync(Delivery delivery, EmailMessage email, CancellationToken cancellationToken)
+    private async Task ReturnUnspentAsync(Delivery delivery, Send send, CancellationToken cancellationToken)
     {
         if (delivery.SettlesWithEnvelope)
         {
             await delivery.ReturnWithEnvelopeAsync();
+            return;
+        }
+
+        if (!send.Breaker.Gated)
+        {
+            await ParkAsync(delivery, send.Breaker, cancellationToken);
             return;
         }
 
@@ -384,7 +420,7 @@ internal sealed class DeliveryHandler(
         }
         catch (Exception ex) when (!cancellationToken.IsCancellationRequested)
         {
-            ConsumerLog.ReturnFailed(logger, email.NotificationId, ex);
+            ConsumerLog.ReturnFailed(logger, send.NotificationId, ex);
             await GiveBackAsync(delivery, ex, cancellationToken);
         }
     }
@@ -412,39 +448,40 @@ internal sealed class DeliveryHandler(
         await delivery.AckAsync();
     }
 
-    // A 5xx to RCPT TO: the address goes on the suppression list before the message is dead-lettered. If the list cannot be
-    // written the dead letter still is: the message's record matters more than the next one's saved attempt.
-    private async Task SuppressIfBouncedAsync(EmailMessage email, Exception ex, CancellationToken cancellationToken)
+    // Gone for good (a 5xx to RCPT TO, an unregistered push token): the recipient goes on the suppression list before the
+    // message is dead-lettered. If the list cannot be written the dead letter still is: the message's record matters more
+    // than the next one's saved attempt.
+    private async Task SuppressIfGoneAsync(Send send, SendFailedException ex, CancellationToken cancellationToken)
     {
-        if (!SuppressionList.IsHardBounce(ex))
+        if (send.Channel.GoneFor(send.Outgoing, ex) is not { } gone)
         {
             return;
         }
 
         try
         {
-            await suppression.AddHardBounceAsync(email.To, ex.Message, cancellationToken);
-            ConsumerLog.HardBounceSuppressed(logger, email.NotificationId, ex.Message);
+            await suppression.AddGoneAsync(gone, cancellationToken);
+            ConsumerLog.HardBounceSuppressed(logger, send.NotificationId, ex.Message);
         }
         catch (Exception failure) when (!cancellationToken.IsCancellationRequested)
         {
-            ConsumerLog.HardBounceNotRecorded(logger, email.NotificationId, failure);
+            ConsumerLog.HardBounceNotRecorded(logger, send.NotificationId, failure);
         }
 
         faults.Reached("after-suppress");
     }
 
-    private void Delivered(EmailMessage email)
+    private void Delivered(Outgoing outgoing)
     {
         var now = time.GetUtcNow();
-        stats.AddDelivered(now - email.CreatedAt, now);
+        stats.AddDelivered(now - outgoing.CreatedAt, now);
     }
 
-    // Sure not to have reached the server as a message: refused or cut off before the final ".", or never tried.
+    // Sure not to have reached the server as a message: refused or cut off before it was handed over, or never tried.
     private static bool IsNotSent(Exception ex) =>
-        ex is SmtpSendException { Kind: SmtpFailureKind.Transient } or BrokenCircuitException or TimeoutRejectedException;
+        ex is SendFailedException { Kind: SendFailureKind.Transient } or BrokenCircuitException or TimeoutRejectedException;
 
-    private static string Describe(Exception ex) => ex is SmtpSendException smtp
-        ? $"smtp {smtp.Kind.ToString().ToLowerInvariant()} failure{(smtp.ReplyCode is { } code ? $" {code}" : "")}: {smtp.Message}"
-        : $"smtp send timed out: {ex.Message}";
+    private static string Describe(Exception ex) => ex is SendFailedException failed
+        ? failed.Describe()
+        : $"send timed out: {ex.Message}";
 }

@@ -3,7 +3,6 @@ using Microsoft.Extensions.Logging;
 using Notifications.Consumer.Pipeline;
 using Notifications.Consumer.Relay;
 using Notifications.Consumer.Settling;
-using Notifications.Shared.Contract;
 using Notifications.Shared.Hosting;
 using Notifications.Shared.Messaging;
 using RabbitMQ.Client;
@@ -42,8 +41,8 @@ internal sealed partial class RateLimitLanes(
     /// The lane queue a message must wait in; null when it may be sent now — its domain has no limit, or a slot of the
     /// domain this process holds is due (then that slot is taken and held for its send).
     /// </summary>
-    public string? LaneFor(NotificationMessage message) =>
-        settings.Domains.Count > 0 && message.Recipient is { } recipient && RateLimitSettings.DomainOf(recipient) is { } domain
+    public string? LaneFor(string? domain) =>
+        settings.Domains.Count > 0 && domain is not null
             && settings.Domains.ContainsKey(domain) && !limiter.TryHoldDue(RateLimitSettings.DomainKey(domain))
             ? QueueName(rabbit, domain)
             : null;

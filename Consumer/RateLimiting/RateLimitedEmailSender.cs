@@ -7,7 +7,7 @@ namespace Notifications.Consumer.RateLimiting;
 /// limited domain spends the domain's slot held for it (or waits for a new one) right before the transaction, and a
 /// "slow down" reply lowers the rate of its destination for the whole fleet — the recipient's domain when that
 /// domain has a limit, else the relay when it has one. The reply is rethrown marked
-/// <see cref="SmtpSendException.HandledByRateLimiter"/>: the message takes the ordinary retry path, and the relay breaker
+/// <see cref="Channels.SendFailedException.HandledByRateLimiter"/>: the message takes the ordinary retry path, and the relay breaker
 /// leaves the pacing to the limiter (it would otherwise stop every domain for its break, and the slow-down would end unseen).
 /// </summary>
 internal sealed class RateLimitedEmailSender(IEmailSender inner, FleetRateLimiter limiter, RateLimitSettings settings) : IEmailSender

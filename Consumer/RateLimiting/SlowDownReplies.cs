@@ -1,5 +1,6 @@
 using System.Text.RegularExpressions;
 using Notifications.Consumer.Channels.Email;
+using Notifications.Consumer.Channels;
 
 namespace Notifications.Consumer.RateLimiting;
 
@@ -10,7 +11,7 @@ namespace Notifications.Consumer.RateLimiting;
 /// </summary>
 internal static partial class SlowDownReplies
 {
-    public static bool IsSlowDown(Exception exception) => exception is SmtpSendException { Kind: SmtpFailureKind.Transient } smtp
+    public static bool IsSlowDown(Exception exception) => exception is SmtpSendException { Kind: SendFailureKind.Transient } smtp
         && (smtp.ReplyCode is 421 or 452 || (smtp.ReplyCode == 451 && PolicyStatus().IsMatch(smtp.Message)));
 
     [GeneratedRegex(@"(?<![\d.])4\.7\.\d{1,3}(?![\d.])", RegexOptions.CultureInvariant)]

@@ -1,6 +1,6 @@
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
-using Notifications.Consumer.Channels.Email;
+using Notifications.Consumer.Channels;
 using Notifications.Consumer.Telemetry;
 using Polly;
 using Polly.CircuitBreaker;
@@ -12,7 +12,7 @@ namespace Notifications.Consumer.Relay;
 /// The relay's circuit breaker: one Polly pipeline (circuit breaker around a send timeout), built at start-up
 /// from <see cref="RelayOptions"/> and shared by every handler of the process. Only relay-level failures
 /// count — a transient failure, a timeout, a connection lost after the final "." — never a 5xx for one message, nor a
-/// "slow down" reply to a destination with a rate limit (<see cref="SmtpSendException.HandledByRateLimiter"/>).
+/// "slow down" reply to a destination with a rate limit (<see cref="SendFailedException.HandledByRateLimiter"/>).
 /// </summary>
 internal sealed class RelayBreaker
 {
@@ -26,13 +26,25 @@ internal sealed class RelayBreaker
     private DateTimeOffset? _openSince;
     private DateTimeOffset _probeAt;
 
+    /// <summary>The SMTP relay's breaker: the consumer stops consuming while it is open (<see cref="RelayGate"/>).</summary>
     public RelayBreaker(IOptions<RelayOptions> options, ConsumerMetrics metrics, TimeProvider time, ILogger<RelayBreaker> logger)
+        : this("relay", options.Value, gated: true, metrics, time, logger)
+    {
+    }
+
+    /// <summary>
+    /// A breaker named <paramref name="name"/> (an endpoint's, a push provider's). An ungated one stops no consumer: while it is
+    /// open the pipeline parks its messages in a delay queue, unspent, and the other destinations' messages go on.
+    /// </summary>
+    public RelayBreaker(string name, RelayOptions options, bool gated, ConsumerMetrics metrics, TimeProvider time, ILogger logger)
     {
         _metrics = metrics;
         _time = time;
         _logger = logger;
-        Options = options.Value;
-        _pipeline = new ResiliencePipelineBuilder { TimeProvider = time, Name = "relay" }
+        Name = name;
+        Gated = gated;
+        Options = options;
+        _pipeline = new ResiliencePipelineBuilder { TimeProvider = time, Name = name }
             .AddCircuitBreaker(new CircuitBreakerStrategyOptions
             {
                 FailureRatio = Options.FailureRatio,
@@ -40,7 +52,7 @@ internal sealed class RelayBreaker
                 SamplingDuration = Options.SamplingDuration,
                 BreakDuration = Options.BreakDuration,
                 // A slow-down reply the rate limiter took up is its business: the relay answered (Polly counts it as a success).
-                ShouldHandle = new PredicateBuilder().Handle<Exception>(ex => IsRelayFailure(ex) && ex is not SmtpSendException { HandledByRateLimiter: true }),
+                ShouldHandle = new PredicateBuilder().Handle<Exception>(ex => IsRelayFailure(ex) && ex is not SendFailedException { HandledByRateLimiter: true }),
                 StateProvider = _state,
                 OnOpened = args => Opened(args.Outcome.Exception),
                 OnHalfOpened = _ => Changed(CircuitState.HalfOpen),
@@ -52,6 +64,12 @@ internal sealed class RelayBreaker
     }
 
     public RelayOptions Options { get; }
+
+    /// <summary>What it guards: <c>relay</c> (SMTP), an endpoint's or a provider's name.</summary>
+    public string Name { get; }
+
+    /// <summary>Whether the consumer stops consuming while it is open (the SMTP relay's, which every email goes through).</summary>
+    public bool Gated { get; }
 
     /// <summary>Closed, Open or HalfOpen (a probe is under way).</summary>
     public CircuitState State => _state.CircuitState;
@@ -81,9 +99,9 @@ internal sealed class RelayBreaker
     /// is open, <see cref="TimeoutRejectedException"/> when <see cref="RelayOptions.SendTimeout"/> cut the send
     /// off before the final "." (not sent), or what the sender throws.
     /// </summary>
-    public Task SendAsync(IEmailSender sender, EmailMessage email, CancellationToken cancellationToken) =>
+    public Task SendAsync(IChannelSender sender, Outgoing outgoing, CancellationToken cancellationToken) =>
         _pipeline.ExecuteAsync(
-            static (state, token) => new ValueTask(state.sender.SendAsync(state.email, token)), (sender, email), cancellationToken).AsTask();
+            static (state, token) => new ValueTask(state.sender.SendAsync(state.outgoing, token)), (sender, outgoing), cancellationToken).AsTask();
 
     /// <summary>Waits until the breaker changes state or <paramref name="timeout"/> passes.</summary>
     public Task WaitForChangeAsync(TimeSpan timeout, CancellationToken cancellationToken) => _changed.WaitAsync(timeout, cancellationToken);
@@ -94,7 +112,7 @@ internal sealed class RelayBreaker
     /// </summary>
     public static bool IsRelayFailure(Exception exception) => exception switch
     {
-        SmtpSendException smtp => smtp.Kind != SmtpFailureKind.Permanent,
+        SendFailedException failed => failed.Kind != SendFailureKind.Permanent,
         TimeoutRejectedException => true,
         _ => false,
     };

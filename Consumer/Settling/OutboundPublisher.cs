@@ -34,6 +34,32 @@ internal sealed class OutboundPublisher(IConnection connection, RabbitMqOptions 
         return PublishAsync(RabbitMqOptions.RetryQueue(delivery.Source.Lane.RetriesVia, attempt), delivery, headers, cancellationToken, expiration);
     }
 
+    /// <summary>
+    /// Parks the delivery for about <paramref name="wait"/> with the same attempt (headers unchanged): in its lane's delay
+    /// queue of the longest delay up to <paramref name="wait"/> (the first if none is that short), from where it returns to the
+    /// work queue. For a message whose destination's breaker is open while the consumer goes on with the others' messages.
+    /// Without delay queues it goes to the work queue's tail.
+    /// </summary>
+    public Task ParkAsync(Delivery delivery, TimeSpan wait, CancellationToken cancellationToken)
+    {
+        if (rabbit.RetryDelays.Length == 0)
+        {
+            return ReturnAsync(delivery, cancellationToken);
+        }
+
+        int queue = 1;
+        for (int i = 2; i <= rabbit.RetryDelays.Length; i++)
+        {
+            if (rabbit.RetryDelays[i - 1] <= wait)
+            {
+                queue = i;
+            }
+        }
+
+        string expiration = ((long)rabbit.RetryDelays[queue - 1].TotalMilliseconds).ToString(CultureInfo.InvariantCulture);
+        return PublishAsync(RabbitMqOptions.RetryQueue(delivery.Source.Lane.RetriesVia, queue), delivery, CopyHeaders(delivery), cancellationToken, expiration);
+    }
+
     /// <summary>Puts a copy at the tail of its lane's work queue with the same attempt (headers unchanged).</summary>
     public Task ReturnAsync(Delivery delivery, CancellationToken cancellationToken) =>
         PublishAsync(delivery.Source.Lane.Queue, delivery, CopyHeaders(delivery), cancellationToken);

@@ -1,5 +1,4 @@
-using MailKit.Net.Smtp;
-using Notifications.Consumer.Channels.Email;
+using Notifications.Consumer.Channels;
 using Notifications.Consumer.Pipeline;
 using Notifications.Shared.Contract;
 using Notifications.Shared.Data;
@@ -45,13 +44,13 @@ internal sealed class SuppressionList : IAsyncDisposable
         _metrics.Suppressed();
     }
 
-    /// <summary>Suppresses <paramref name="recipient"/> for all mail after a hard bounce; <paramref name="reply"/> is the server's answer.</summary>
-    public async Task AddHardBounceAsync(string recipient, string reply, CancellationToken cancellationToken)
+    /// <summary>Suppresses a recipient a send said is gone for good (a hard bounce, an unregistered push token), for every notification.</summary>
+    public async Task AddGoneAsync(GoneRecipient gone, CancellationToken cancellationToken)
     {
-        string key = SuppressionKeys.ForAddress(recipient);
-        await _store.AddAsync(key, SuppressionReasons.HardBounce, SuppressionReasons.AllScope, reply, cancellationToken);
+        string key = SuppressionKeys.ForAddress(gone.Key);
+        await _store.AddAsync(key, gone.Reason, SuppressionReasons.AllScope, gone.Detail, cancellationToken);
         _cache.Add(key, bulkOnly: false);
-        _metrics.Added(SuppressionReasons.HardBounce);
+        _metrics.Added(gone.Reason);
     }
 
     /// <summary>Suppresses <paramref name="recipient"/> for bulk mail (a one-click unsubscribe); true if the entry is new or revived.</summary>
@@ -63,14 +62,6 @@ internal sealed class SuppressionList : IAsyncDisposable
         _metrics.Added(SuppressionReasons.Unsubscribed);
         return added;
     }
-
-    /// <summary>
-    /// A 5xx reply to RCPT TO: the server refused this recipient for good (the mailbox does not exist, or will not take
-    /// mail). A 5xx to MAIL FROM or DATA is about the sender or the message, not the address, and suppresses nothing.
-    /// </summary>
-    public static bool IsHardBounce(Exception ex) =>
-        ex is SmtpSendException { Kind: SmtpFailureKind.Permanent, InnerException: SmtpCommandException { ErrorCode: SmtpErrorCode.RecipientNotAccepted } rejected }
-        && (int)rejected.StatusCode is >= 500 and < 600;
 
     public ValueTask DisposeAsync() => _recordSuppressed.DisposeAsync();
 }

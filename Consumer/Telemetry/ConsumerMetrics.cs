@@ -1,6 +1,6 @@
 using System.Diagnostics.Metrics;
 using Microsoft.Extensions.Options;
-using Notifications.Consumer.Channels.Email;
+using Notifications.Consumer.Channels;
 using Notifications.Shared.Observability;
 using Polly.CircuitBreaker;
 
@@ -58,7 +58,7 @@ internal sealed class ConsumerMetrics
             advice: new InstrumentAdvice<double> { HistogramBucketBoundaries = LatencyBuckets });
         // Every series exported from the start, at zero: one that first appears at 1 hides that increase from rate().
         Array.ForEach([_delivered, _duplicates, _retried, _deadLettered, _unknown, _relayRejected, _relayOpened], counter => counter.Add(0));
-        Array.ForEach([SmtpFailureKind.Transient, SmtpFailureKind.Permanent, SmtpFailureKind.Unknown], kind => _sendFailed.Add(0, Kind(kind)));
+        Array.ForEach([SendFailureKind.Transient, SendFailureKind.Permanent, SendFailureKind.Unknown], kind => _sendFailed.Add(0, Kind(kind)));
         _inFlight.Add(0);
         meter.CreateObservableGauge("notifications.delivery.slo.within_2m_ratio", () => Slo.Snapshot(_time.GetUtcNow()).SloRatio, "1",
             "Share of the notifications delivered in the last Metrics:SloWindow that took at most 2 minutes from insert (NaN: none delivered)");
@@ -105,7 +105,7 @@ internal sealed class ConsumerMetrics
 
     public void SendSucceeded(TimeSpan duration) => _sendDuration.Record(duration.TotalSeconds);
 
-    public void SendFailed(SmtpFailureKind kind, TimeSpan duration)
+    public void SendFailed(SendFailureKind kind, TimeSpan duration)
     {
         _sendDuration.Record(duration.TotalSeconds);
         _sendFailed.Add(1, Kind(kind));
@@ -123,10 +123,10 @@ internal sealed class ConsumerMetrics
         _inFlight.Add(-1);
     }
 
-    private static KeyValuePair<string, object?> Kind(SmtpFailureKind kind) => new("kind", kind switch
+    private static KeyValuePair<string, object?> Kind(SendFailureKind kind) => new("kind", kind switch
     {
-        SmtpFailureKind.Transient => "transient",
-        SmtpFailureKind.Permanent => "permanent",
+        SendFailureKind.Transient => "transient",
+        SendFailureKind.Permanent => "permanent",
         _ => "unknown",
     });
 }

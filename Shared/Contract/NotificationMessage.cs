@@ -71,4 +71,18 @@ public sealed record NotificationMessage(
     /// <summary>Whether the consumer renders the subject and bodies from a template.</summary>
     [JsonIgnore]
     public bool IsTemplated => TemplateName is not null;
+
+    /// <summary>
+    /// The channel (<see cref="NotificationChannels"/>); absent (null) means email, so an email's bytes are as before channels.
+    /// </summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public string? Channel { get; init; }
+
+    /// <summary>The channel the consumer sends it through: <see cref="Channel"/>, or email when absent.</summary>
+    [JsonIgnore]
+    public string ChannelName => Channel ?? NotificationChannels.Email;
+
+    /// <summary>The outbox's <c>data</c>: JSON text, a webhook's payload data or a push notification's custom data.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public string? Data { get; init; }
 }

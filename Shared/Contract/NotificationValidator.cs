@@ -30,6 +30,23 @@ public static class NotificationValidator
             return $"invalid id: {message.Id} (ids are positive)";
         }
 
+        switch (message.ChannelName)
+        {
+            case NotificationChannels.Webhook:
+                return WebhookRules.Validate(message);
+            case NotificationChannels.Push:
+                return PushRules.Validate(message);
+            case NotificationChannels.Email:
+                break;
+            default:
+                return $"unknown channel: '{Truncate(message.ChannelName)}', expected one of {string.Join(", ", NotificationChannels.All)}";
+        }
+
+        if (message.Data is not null)
+        {
+            return "invalid email: it carries data (the data column is for webhook and push rows)";
+        }
+
         if (message.IsTemplated)
         {
             // The subject and bodies do not exist yet: the consumer validates them once rendered (Validate again).
@@ -137,5 +154,5 @@ public static class NotificationValidator
         return text.Length - pairs;
     }
 
-    private static string Truncate(string value) => value.Length <= 64 ? value : value[..64] + "...";
+    internal static string Truncate(string value) => value.Length <= 64 ? value : value[..64] + "...";
 }

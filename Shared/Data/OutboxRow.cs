@@ -59,6 +59,12 @@ public sealed class OutboxRow
     /// <summary>The column <c>locale</c>: the wanted locale of a templated row, if any.</summary>
     public string? Locale { get; init; }
 
+    /// <summary>The column <c>channel</c>: <c>email</c>, <c>webhook</c> or <c>push</c>.</summary>
+    public string Channel { get; init; } = NotificationChannels.Email;
+
+    /// <summary>The column <c>data</c>: JSON text (a webhook's payload data, a push notification's custom data), unvalidated.</summary>
+    public string? Data { get; init; }
+
     /// <summary>Whether the row travels in the urgent lane.</summary>
     public bool IsUrgent => Priority == "urgent";
 
@@ -68,5 +74,8 @@ public sealed class OutboxRow
         ReplyTo = ReplyTo, Cc = Cc, Bcc = Bcc, Headers = Headers, TemplateName = TemplateName, TemplateData = TemplateData, Locale = Locale,
         // Only bulk travels with its priority (the consumer's one use of it): normal and urgent mail keep their bytes.
         Priority = Priority == "bulk" ? Priority : null,
+        // Email travels without its channel, as before channels existed.
+        Channel = Channel == NotificationChannels.Email ? null : Channel,
+        Data = Data,
     };
 }

@@ -15,6 +15,9 @@ public static class SuppressionReasons
     /// <summary>An operator's entry (<c>scripts/admin suppression add</c>).</summary>
     public const string Manual = "manual";
 
+    /// <summary>A push token the provider says is gone (FCM UNREGISTERED, APNs Unregistered / BadDeviceToken). Written by the consumer, scope all.</summary>
+    public const string Unregistered = "unregistered";
+
     /// <summary>Scope: every notification to the key.</summary>
     public const string AllScope = "all";
 
@@ -22,5 +25,5 @@ public static class SuppressionReasons
     public const string BulkScope = "bulk";
 
     /// <summary>Every reason the table's check constraint allows.</summary>
-    public static readonly IReadOnlyList<string> All = [HardBounce, Complaint, Unsubscribed, Manual];
+    public static readonly IReadOnlyList<string> All = [HardBounce, Complaint, Unsubscribed, Manual, Unregistered];
 }

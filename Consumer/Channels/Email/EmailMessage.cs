@@ -7,7 +7,7 @@ internal sealed record EmailMessage(
     string Subject,
     string Body,
     bool IsHtml,
-    DateTimeOffset CreatedAt)
+    DateTimeOffset CreatedAt) : Outgoing(NotificationId, CreatedAt)
 {
     /// <summary>Reply-To, Cc and Bcc address lists and the custom headers' JSON, as on the wire (<see cref="HeaderFields"/>).</summary>
     public string? ReplyTo { get; init; }

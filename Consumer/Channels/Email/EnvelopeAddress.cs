@@ -9,7 +9,7 @@ namespace Notifications.Consumer.Channels.Email;
 /// Turns a bare address into the mailbox MailKit sends to. An internationalised domain can always go as
 /// punycode (IDNA, RFC 5891), which MailKit does when SMTPUTF8 is not in use. Only a non-ASCII local part truly
 /// needs SMTPUTF8 (RFC 6531); without it the address cannot be written at all, so the message is
-/// <see cref="SmtpFailureKind.Permanent"/>.
+/// <see cref="SendFailureKind.Permanent"/>.
 /// </summary>
 internal static class EnvelopeAddress
 {
@@ -72,5 +72,5 @@ internal static class EnvelopeAddress
         return at;
     }
 
-    private static SmtpSendException Invalid(string reason) => new(SmtpFailureKind.Permanent, null, reason);
+    private static SmtpSendException Invalid(string reason) => new(SendFailureKind.Permanent, null, reason);
 }

@@ -8,7 +8,7 @@ namespace Notifications.Consumer.Channels.Email;
 /// The optional fields of an <see cref="EmailMessage"/> resolved for one SMTP session: Reply-To and Cc go into
 /// headers, Cc and Bcc into the envelope (RCPT TO), Bcc into no header at all, custom headers after the
 /// system's own. Addresses go through <see cref="EnvelopeAddress"/> like the recipient's, so a non-ASCII local
-/// part without SMTPUTF8 is refused as <see cref="SmtpFailureKind.Permanent"/> rather than written wrong.
+/// part without SMTPUTF8 is refused as <see cref="SendFailureKind.Permanent"/> rather than written wrong.
 /// </summary>
 internal sealed record HeaderFields(
     IReadOnlyList<MailboxAddress> ReplyTo,
@@ -35,7 +35,7 @@ internal sealed record HeaderFields(
         var bcc = Mailboxes(email.Bcc, "Bcc", serverOffersSmtpUtf8, ref needsSmtpUtf8);
         if (!MessageHeaders.TryParseCustomHeaders(email.Headers, out var custom, out string? error))
         {
-            throw new SmtpSendException(SmtpFailureKind.Permanent, null, error);
+            throw new SmtpSendException(SendFailureKind.Permanent, null, error);
         }
 
         return new HeaderFields(replyTo, cc, bcc, custom, needsSmtpUtf8);
@@ -69,7 +69,7 @@ internal sealed record HeaderFields(
     {
         if (!MessageHeaders.TryParseAddressList(list, field, out var mailboxes, out string? error))
         {
-            throw new SmtpSendException(SmtpFailureKind.Permanent, null, error);
+            throw new SmtpSendException(SendFailureKind.Permanent, null, error);
         }
 
         foreach (var mailbox in mailboxes)

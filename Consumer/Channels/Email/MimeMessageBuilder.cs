@@ -33,7 +33,7 @@ internal sealed class MimeMessageBuilder(string from, string messageIdDomain)
         ArgumentNullException.ThrowIfNull(email);
         if (email.Subject.AsSpan().ContainsAny('\r', '\n'))
         {
-            throw new SmtpSendException(SmtpFailureKind.Permanent, null, "Subject contains CR or LF (header injection)");
+            throw new SmtpSendException(SendFailureKind.Permanent, null, "Subject contains CR or LF (header injection)");
         }
 
         string id = email.NotificationId.ToString(CultureInfo.InvariantCulture);

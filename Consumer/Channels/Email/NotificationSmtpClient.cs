@@ -7,7 +7,7 @@ namespace Notifications.Consumer.Channels.Email;
 /// <summary>
 /// MailKit's client with two choices of ours: BDAT (RFC 3030 CHUNKING) where the server offers it, which
 /// spares the dot-stuffing pass, and a message over the server's SIZE limit refused as
-/// <see cref="SmtpFailureKind.Permanent"/> before MAIL FROM, with both numbers, rather than retried.
+/// <see cref="SendFailureKind.Permanent"/> before MAIL FROM, with both numbers, rather than retried.
 /// </summary>
 internal sealed class NotificationSmtpClient(IProtocolLogger logger) : SmtpClient(logger)
 {
@@ -19,7 +19,7 @@ internal sealed class NotificationSmtpClient(IProtocolLogger logger) : SmtpClien
         long size = await base.GetSizeAsync(options, message, cancellationToken);
         if (MaxSize > 0 && size > MaxSize)
         {
-            throw new SmtpSendException(SmtpFailureKind.Permanent, null,
+            throw new SmtpSendException(SendFailureKind.Permanent, null,
                 $"The message is {size} bytes; the server's SIZE limit is {MaxSize} bytes.");
         }
 

@@ -95,7 +95,7 @@ internal sealed class SmtpEmailSender : IEmailSender
         if (fromNeedsSmtpUtf8 && !smtpUtf8)
         {
             // The configuration's fault, not the message's: every message would fail the same way.
-            throw new SmtpSendException(SmtpFailureKind.Transient, null,
+            throw new SmtpSendException(SendFailureKind.Transient, null,
                 $"Smtp:From '{options.From}' has a non-ASCII local part, which needs SMTPUTF8; the server does not offer it.");
         }
 

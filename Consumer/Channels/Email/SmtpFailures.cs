@@ -6,7 +6,7 @@ using MailKit.Security;
 namespace Notifications.Consumer.Channels.Email;
 
 /// <summary>
-/// What a MailKit exception means for the message (<see cref="SmtpFailureKind"/>). A reply code speaks for
+/// What a MailKit exception means for the message (<see cref="SendFailureKind"/>). A reply code speaks for
 /// itself; a lost connection, a timeout or a cancellation depends on whether the final data had been
 /// written. Everything before the transaction (connect, EHLO, STARTTLS, AUTH) is the server's or the
 /// configuration's fault, never the message's, so it is Transient even when the server said 5xx.
@@ -31,12 +31,12 @@ internal static class SmtpFailures
             int code = (int)command.StatusCode;
             string text = $"{Step(command, inTransaction)}: {code} {command.Message}";
             bool permanent = inTransaction && code is >= 500 and < 600;
-            return new SmtpSendException(permanent ? SmtpFailureKind.Permanent : SmtpFailureKind.Transient, code, text, e);
+            return new SmtpSendException(permanent ? SendFailureKind.Permanent : SendFailureKind.Transient, code, text, e);
         }
 
         if (inTransaction && finalDataWritten)
         {
-            return new SmtpSendException(SmtpFailureKind.Unknown, null,
+            return new SmtpSendException(SendFailureKind.Unknown, null,
                 $"Lost after the final '.' and before the server's reply ({Cause(e, callerCancelled, inTransaction, options)}): "
                 + "the message may or may not have been accepted.", e);
         }
@@ -49,11 +49,11 @@ internal static class SmtpFailures
         if (inTransaction && e is NotSupportedException)
         {
             // MailKit: the message needs an extension the server lacks (SMTPUTF8 without 8BITMIME).
-            return new SmtpSendException(SmtpFailureKind.Permanent, null, $"SMTP send refused by the client: {e.Message}", e);
+            return new SmtpSendException(SendFailureKind.Permanent, null, $"SMTP send refused by the client: {e.Message}", e);
         }
 
         return IsSessionFailure(e)
-            ? new SmtpSendException(SmtpFailureKind.Transient, null,
+            ? new SmtpSendException(SendFailureKind.Transient, null,
                 $"SMTP {(inTransaction ? "transaction" : "session setup")} failed: {Cause(e, callerCancelled, inTransaction, options)}", e)
             : null;
     }

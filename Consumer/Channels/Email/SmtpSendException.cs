@@ -1,20 +1,20 @@
 namespace Notifications.Consumer.Channels.Email;
 
-/// <summary>A send failed; <see cref="Kind"/> says whether the message may be sent again.</summary>
-internal sealed class SmtpSendException : Exception
+/// <summary>An SMTP send failed; <see cref="SendFailedException.Kind"/> says whether the message may be sent again.</summary>
+internal sealed class SmtpSendException : SendFailedException
 {
     public SmtpSendException()
-        : this(SmtpFailureKind.Unknown, null, "The SMTP send failed.")
+        : this(SendFailureKind.Unknown, null, "The SMTP send failed.")
     {
     }
 
     public SmtpSendException(string message)
-        : this(SmtpFailureKind.Unknown, null, message)
+        : this(SendFailureKind.Unknown, null, message)
     {
     }
 
     public SmtpSendException(string message, Exception innerException)
-        : this(SmtpFailureKind.Unknown, null, message, innerException)
+        : this(SendFailureKind.Unknown, null, message, innerException)
     {
     }
 
@@ -22,20 +22,14 @@ internal sealed class SmtpSendException : Exception
     /// <param name="replyCode">The server's reply code, when a reply caused the failure.</param>
     /// <param name="message">What failed, with the server's reply text when there was one.</param>
     /// <param name="innerException">The I/O error or timeout behind the failure, if any.</param>
-    public SmtpSendException(SmtpFailureKind kind, int? replyCode, string message, Exception? innerException = null)
-        : base(message, innerException)
+    public SmtpSendException(SendFailureKind kind, int? replyCode, string message, Exception? innerException = null)
+        : base(kind, message, innerException)
     {
-        Kind = kind;
         ReplyCode = replyCode;
     }
 
-    public SmtpFailureKind Kind { get; }
-
     public int? ReplyCode { get; }
 
-    /// <summary>
-    /// A "slow down" reply the fleet's rate limiter took up: it lowered the rate of the destination's limit. The relay
-    /// answered, so the relay breaker does not count it as a relay failure; the message takes the ordinary retry path.
-    /// </summary>
-    public bool HandledByRateLimiter { get; init; }
+    public override string Describe() =>
+        $"smtp {Kind.ToString().ToLowerInvariant()} failure{(ReplyCode is { } code ? $" {code}" : "")}: {Message}";
 }

@@ -8,7 +8,7 @@ namespace Notifications.Consumer.Channels.Email;
 /// <summary>
 /// The sender's one MailKit session: opened (connect, EHLO, STARTTLS, AUTH) when needed and kept; a session
 /// idle for longer than <see cref="SmtpOptions.IdleCheckAfter"/> must answer a NOOP before it is used again.
-/// Every failure to open it is <see cref="SmtpFailureKind.Transient"/> (see <see cref="SmtpFailures"/>).
+/// Every failure to open it is <see cref="SendFailureKind.Transient"/> (see <see cref="SmtpFailures"/>).
 /// </summary>
 /// <param name="options">The relay and its timeouts.</param>
 /// <param name="protocolLogger">Sees what is written to the server (<see cref="FinalDataTracker"/>).</param>
@@ -136,7 +136,7 @@ internal sealed class SmtpSession(SmtpOptions options, IProtocolLogger protocolL
 
         if (!Client.IsSecure && !options.AllowAuthWithoutTls)
         {
-            throw new SmtpSendException(SmtpFailureKind.Transient, null,
+            throw new SmtpSendException(SendFailureKind.Transient, null,
                 "Refusing to send SMTP credentials over an unencrypted connection "
                 + "(the server offered no STARTTLS; set Smtp:AllowAuthWithoutTls to allow it).");
         }

@@ -87,6 +87,7 @@ internal sealed class PostgresOutboxStore : IOutboxStore
         RETURNING id AS Id, recipient AS Recipient, subject AS Subject, body AS Body, is_html AS IsHtml,
                   created_at AS CreatedAt, expires_at AS ExpiresAt, traceparent AS TraceParent, priority AS Priority,
                   not_before AS NotBefore, reply_to AS ReplyTo, cc AS Cc, bcc AS Bcc, headers AS Headers,
-                  template_name AS TemplateName, template_data AS TemplateData, locale AS Locale
+                  template_name AS TemplateName, template_data AS TemplateData, locale AS Locale,
+                  channel AS Channel, data AS Data
         """;
 }

@@ -88,7 +88,7 @@ internal sealed class SqlServerOutboxStore : IOutboxStore
     private static string ClaimStatement(string s, string due, string order) => $"""
         WITH batch AS (
             SELECT TOP (@BatchSize) id, recipient, subject, body, is_html, created_at, expires_at, traceparent, priority, not_before,
-                reply_to, cc, bcc, headers, template_name, template_data, locale
+                reply_to, cc, bcc, headers, template_name, template_data, locale, channel, data
             FROM [{s}].[outbox] WITH (ROWLOCK, READPAST, UPDLOCK)
             WHERE priority = @Priority AND {due}
             ORDER BY {order})
@@ -98,6 +98,7 @@ internal sealed class SqlServerOutboxStore : IOutboxStore
                DELETED.expires_at AS ExpiresAt, DELETED.traceparent AS TraceParent, DELETED.priority AS Priority,
                DELETED.not_before AS NotBefore, DELETED.reply_to AS ReplyTo, DELETED.cc AS Cc, DELETED.bcc AS Bcc,
                DELETED.headers AS Headers,
-               DELETED.template_name AS TemplateName, DELETED.template_data AS TemplateData, DELETED.locale AS Locale;
+               DELETED.template_name AS TemplateName, DELETED.template_data AS TemplateData, DELETED.locale AS Locale,
+               DELETED.channel AS Channel, DELETED.data AS Data;
         """;
 }

@@ -5,7 +5,7 @@ using System.Diagnostics.Metrics;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Options;
-using Notifications.Consumer.Channels.Email;
+using Notifications.Consumer.Channels;
 using Notifications.Consumer.Telemetry;
 using Notifications.IntegrationTests.Infrastructure;
 using Notifications.Producer;
@@ -100,7 +100,7 @@ public sealed partial class MonitoringConfigTests
         metrics.DeadLettered();
         metrics.Unknown();
         metrics.SendSucceeded(TimeSpan.FromMilliseconds(3));
-        metrics.SendFailed(SmtpFailureKind.Transient, TimeSpan.FromMilliseconds(3));
+        metrics.SendFailed(SendFailureKind.Transient, TimeSpan.FromMilliseconds(3));
         metrics.HandlingStarted();
     });
 

@@ -2,6 +2,7 @@ using Dapper;
 using Microsoft.Extensions.Logging.Abstractions;
 using Microsoft.Extensions.Options;
 using Notifications.Consumer.Channels.Email;
+using Notifications.Consumer.Channels;
 using Notifications.Consumer.RateLimiting;
 using Notifications.IntegrationTests.Infrastructure;
 using Notifications.Shared.Hosting;
@@ -110,7 +111,7 @@ public sealed class FleetRateLimiterStoreTests : IAsyncDisposable
         options.Domains["slowdown.test"] = "100/s";
         var settings = new RateLimitSettings(Options.Create(options));
         using var limiter = new FleetRateLimiter(_store, settings, TimeProvider.System, NullLogger<FleetRateLimiter>.Instance);
-        var reply = new SmtpSendException(SmtpFailureKind.Transient, 451, "RCPT TO: 451 4.7.1 Rate limited, slow down");
+        var reply = new SmtpSendException(SendFailureKind.Transient, 451, "RCPT TO: 451 4.7.1 Rate limited, slow down");
         await using var sender = new RateLimitedEmailSender(new FailingSender(reply), limiter, settings);
         var email = new EmailMessage(1, "someone@slowdown.test", "s", "b", false, DateTimeOffset.UtcNow);
         string key = RateLimitSettings.DomainKey("slowdown.test");
@@ -121,7 +122,7 @@ public sealed class FleetRateLimiterStoreTests : IAsyncDisposable
         var thrown = await Assert.ThrowsAsync<SmtpSendException>(() => sender.SendAsync(email, CancellationToken.None));
         Assert.True(thrown.HandledByRateLimiter);
         Assert.Same(reply, thrown.InnerException);
-        Assert.Equal((SmtpFailureKind.Transient, 451, reply.Message), (thrown.Kind, thrown.ReplyCode, thrown.Message));
+        Assert.Equal((SendFailureKind.Transient, 451, reply.Message), (thrown.Kind, thrown.ReplyCode, thrown.Message));
         Assert.Equal(2.0, await FactorAsync(key));
         Assert.Equal(2 * Interval, (await _store.LeaseAsync(key, 1, Interval, TimeSpan.Zero, CancellationToken.None)).Interval);
 
@@ -147,7 +148,7 @@ public sealed class FleetRateLimiterStoreTests : IAsyncDisposable
         var settings = new RateLimitSettings(Options.Create(options));
         using var limiter = new FleetRateLimiter(_store, settings, TimeProvider.System, NullLogger<FleetRateLimiter>.Instance);
         await using var sender = new RateLimitedEmailSender(
-            new FailingSender(new SmtpSendException(SmtpFailureKind.Transient, 450, "RCPT TO: 450 4.2.1 Mailbox busy")), limiter, settings);
+            new FailingSender(new SmtpSendException(SendFailureKind.Transient, 450, "RCPT TO: 450 4.2.1 Mailbox busy")), limiter, settings);
 
         var thrown = await Assert.ThrowsAsync<SmtpSendException>(() => sender.SendAsync(
             new EmailMessage(1, "someone@other.test", "s", "b", false, DateTimeOffset.UtcNow), CancellationToken.None));

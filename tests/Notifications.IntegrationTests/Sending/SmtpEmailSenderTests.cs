@@ -1,6 +1,7 @@
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Logging.Abstractions;
 using Notifications.Consumer.Channels.Email;
+using Notifications.Consumer.Channels;
 using Notifications.IntegrationTests.Infrastructure;
 
 namespace Notifications.IntegrationTests.Sending;
@@ -119,7 +120,7 @@ public sealed class SmtpEmailSenderTests
         SmtpSendException failure = await Assert.ThrowsAsync<SmtpSendException>(
             () => sender.SendAsync(Message(1), CancellationToken.None));
 
-        Assert.Equal(SmtpFailureKind.Transient, failure.Kind);
+        Assert.Equal(SendFailureKind.Transient, failure.Kind);
         Assert.Equal(450, failure.ReplyCode);
         Assert.Contains("450 4.3.0", failure.Message, StringComparison.Ordinal);
         Assert.Equal(0, sink.MessageCount());
@@ -136,7 +137,7 @@ public sealed class SmtpEmailSenderTests
             {
                 SmtpSendException failure = await Assert.ThrowsAsync<SmtpSendException>(
                     () => sender.SendAsync(Message(id), CancellationToken.None));
-                Assert.Equal(SmtpFailureKind.Permanent, failure.Kind);
+                Assert.Equal(SendFailureKind.Permanent, failure.Kind);
                 Assert.Equal(500, failure.ReplyCode);
             }
         }
@@ -156,7 +157,7 @@ public sealed class SmtpEmailSenderTests
         SmtpSendException failure = await Assert.ThrowsAsync<SmtpSendException>(
             () => sender.SendAsync(Message(5), CancellationToken.None));
 
-        Assert.Equal(SmtpFailureKind.Unknown, failure.Kind);
+        Assert.Equal(SendFailureKind.Unknown, failure.Kind);
         Assert.Null(failure.ReplyCode);
         await sink.WaitForMessagesAsync(1, Patience); // why resending blindly would duplicate it
     }
@@ -170,7 +171,7 @@ public sealed class SmtpEmailSenderTests
         SmtpSendException failure = await Assert.ThrowsAsync<SmtpSendException>(
             () => sender.SendAsync(Message(1), CancellationToken.None));
 
-        Assert.Equal(SmtpFailureKind.Transient, failure.Kind);
+        Assert.Equal(SendFailureKind.Transient, failure.Kind);
         Assert.Equal(421, failure.ReplyCode);
         Assert.Equal(0, sink.MessageCount());
     }
@@ -269,7 +270,7 @@ public sealed class SmtpEmailSenderTests
         SmtpSendException failure = await Assert.ThrowsAsync<SmtpSendException>(
             () => sender.SendAsync(Message(1), CancellationToken.None));
 
-        Assert.Equal(SmtpFailureKind.Transient, failure.Kind);
+        Assert.Equal(SendFailureKind.Transient, failure.Kind);
         Assert.IsType<TimeoutException>(failure.InnerException); // MailKit's own per-read timeout (Smtp:CommandTimeout)
     }
 
@@ -282,7 +283,7 @@ public sealed class SmtpEmailSenderTests
         SmtpSendException failure = await Assert.ThrowsAsync<SmtpSendException>(
             () => sender.SendAsync(Message(1), CancellationToken.None));
 
-        Assert.Equal(SmtpFailureKind.Unknown, failure.Kind);
+        Assert.Equal(SendFailureKind.Unknown, failure.Kind);
     }
 
     [Fact]
@@ -306,7 +307,7 @@ public sealed class SmtpEmailSenderTests
         SmtpSendException failure = await Assert.ThrowsAsync<SmtpSendException>(
             () => sender.SendAsync(Message(1), CancellationToken.None));
 
-        Assert.Equal(SmtpFailureKind.Transient, failure.Kind);
+        Assert.Equal(SendFailureKind.Transient, failure.Kind);
         Assert.Contains("unencrypted", failure.Message, StringComparison.Ordinal);
         Assert.Equal(0, sink.MessageCount());
     }
@@ -324,7 +325,7 @@ public sealed class SmtpEmailSenderTests
         SmtpSendException failure = await Assert.ThrowsAsync<SmtpSendException>(
             () => sender.SendAsync(Message(1), CancellationToken.None));
 
-        Assert.Equal(SmtpFailureKind.Transient, failure.Kind);
+        Assert.Equal(SendFailureKind.Transient, failure.Kind);
         Assert.IsType(refused, failure.InnerException);
         Assert.Equal(0, sink.MessageCount());
     }
@@ -340,7 +341,7 @@ public sealed class SmtpEmailSenderTests
         SmtpSendException failure = await Assert.ThrowsAsync<SmtpSendException>(
             () => sender.SendAsync(Message(1), CancellationToken.None));
 
-        Assert.Equal(SmtpFailureKind.Transient, failure.Kind);
+        Assert.Equal(SendFailureKind.Transient, failure.Kind);
         Assert.Contains("STARTTLS", failure.Message, StringComparison.Ordinal);
         Assert.Equal(0, sink.MessageCount());
     }

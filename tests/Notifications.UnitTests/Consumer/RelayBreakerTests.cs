@@ -3,6 +3,7 @@ using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging.Abstractions;
 using Microsoft.Extensions.Options;
 using Notifications.Consumer.Channels.Email;
+using Notifications.Consumer.Channels;
 using Notifications.Consumer.Relay;
 using Notifications.Consumer.Telemetry;
 using Notifications.Shared.Observability;
@@ -37,7 +38,7 @@ public sealed class RelayBreakerTests : IDisposable
     [Fact]
     public async Task SendAsync_RelayRefusesEverySend_OpensAndTurnsSendsAwayUntilTheBreakIsOver()
     {
-        await FailAsync(4, new SmtpSendException(SmtpFailureKind.Transient, null, "connect: connection refused"));
+        await FailAsync(4, new SmtpSendException(SendFailureKind.Transient, null, "connect: connection refused"));
 
         Assert.Equal(CircuitState.Open, _breaker.State);
         Assert.True(_breaker.IsRejecting);
@@ -51,7 +52,7 @@ public sealed class RelayBreakerTests : IDisposable
     [Fact]
     public async Task SendAsync_ProbeAfterBreakSucceeds_ClosesAndSendsAgain()
     {
-        await FailAsync(4, new SmtpSendException(SmtpFailureKind.Transient, 421, "MAIL FROM: 421 service not available"));
+        await FailAsync(4, new SmtpSendException(SendFailureKind.Transient, 421, "MAIL FROM: 421 service not available"));
         _time.Advance(TimeSpan.FromSeconds(15));
         Assert.False(_breaker.IsRejecting);
 
@@ -66,10 +67,10 @@ public sealed class RelayBreakerTests : IDisposable
     [Fact]
     public async Task SendAsync_ProbeAfterBreakFails_OpensForAnotherBreak()
     {
-        await FailAsync(4, new SmtpSendException(SmtpFailureKind.Transient, null, "connect: connection refused"));
+        await FailAsync(4, new SmtpSendException(SendFailureKind.Transient, null, "connect: connection refused"));
         _time.Advance(TimeSpan.FromSeconds(15));
 
-        await FailAsync(1, new SmtpSendException(SmtpFailureKind.Transient, null, "connect: connection refused"));
+        await FailAsync(1, new SmtpSendException(SendFailureKind.Transient, null, "connect: connection refused"));
 
         Assert.Equal(CircuitState.Open, _breaker.State);
         Assert.Equal(_time.GetUtcNow() + TimeSpan.FromSeconds(15), _breaker.ProbeAt);
@@ -79,7 +80,7 @@ public sealed class RelayBreakerTests : IDisposable
     [Fact]
     public async Task SendAsync_PermanentFailuresOnly_StaysClosed()
     {
-        await FailAsync(20, new SmtpSendException(SmtpFailureKind.Permanent, 550, "RCPT TO: 550 no such user"));
+        await FailAsync(20, new SmtpSendException(SendFailureKind.Permanent, 550, "RCPT TO: 550 no such user"));
 
         Assert.Equal(CircuitState.Closed, _breaker.State);
         Assert.False(_breaker.IsRejecting);
@@ -88,21 +89,21 @@ public sealed class RelayBreakerTests : IDisposable
     [Fact]
     public async Task SendAsync_SlowDownRepliesTheRateLimiterTookUp_LeaveTheBreakerClosed()
     {
-        await FailAsync(20, new SmtpSendException(SmtpFailureKind.Transient, 452, "RCPT TO: 452 slow down") { HandledByRateLimiter = true });
+        await FailAsync(20, new SmtpSendException(SendFailureKind.Transient, 452, "RCPT TO: 452 slow down") { HandledByRateLimiter = true });
 
         Assert.Equal(CircuitState.Closed, _breaker.State);
         Assert.False(_breaker.IsRejecting);
         // The same reply for a destination without a limit is the relay's: it opens the breaker (those 20 were
         // successes for it, so they are let out of the sampling window first).
         _time.Advance(TimeSpan.FromSeconds(11));
-        await FailAsync(4, new SmtpSendException(SmtpFailureKind.Transient, 452, "RCPT TO: 452 slow down"));
+        await FailAsync(4, new SmtpSendException(SendFailureKind.Transient, 452, "RCPT TO: 452 slow down"));
         Assert.Equal(CircuitState.Open, _breaker.State);
     }
 
     [Fact]
     public async Task SendAsync_ConnectionLostAfterTheDot_CountsAgainstTheRelay()
     {
-        await FailAsync(4, new SmtpSendException(SmtpFailureKind.Unknown, null, "lost after the final '.'"));
+        await FailAsync(4, new SmtpSendException(SendFailureKind.Unknown, null, "lost after the final '.'"));
 
         Assert.Equal(CircuitState.Open, _breaker.State);
     }
@@ -110,7 +111,7 @@ public sealed class RelayBreakerTests : IDisposable
     [Fact]
     public async Task SendAsync_FewerSendsThanMinimumThroughput_StaysClosed()
     {
-        await FailAsync(3, new SmtpSendException(SmtpFailureKind.Transient, 451, "RCPT TO: 451 try later"));
+        await FailAsync(3, new SmtpSendException(SendFailureKind.Transient, 451, "RCPT TO: 451 try later"));
 
         Assert.Equal(CircuitState.Closed, _breaker.State);
     }

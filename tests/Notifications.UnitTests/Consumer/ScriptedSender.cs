@@ -1,9 +1,10 @@
+using Notifications.Consumer.Channels;
 using Notifications.Consumer.Channels.Email;
 
 namespace Notifications.UnitTests.Consumer;
 
 /// <summary>A sender whose every send ends as <see cref="Next"/> says: null succeeds, an exception is thrown, a delay waits first.</summary>
-internal sealed class ScriptedSender : IEmailSender
+internal sealed class ScriptedSender : IEmailSender, IChannelSender
 {
     public Exception? Next { get; set; }
 
@@ -23,4 +24,6 @@ internal sealed class ScriptedSender : IEmailSender
     }
 
     public ValueTask DisposeAsync() => ValueTask.CompletedTask;
+
+    public Task SendAsync(Outgoing outgoing, CancellationToken cancellationToken) => SendAsync((EmailMessage)outgoing, cancellationToken);
 }

@@ -1,4 +1,5 @@
 using Notifications.Consumer.Channels.Email;
+using Notifications.Consumer.Channels;
 using Notifications.Consumer.RateLimiting;
 
 namespace Notifications.UnitTests.RateLimiting;
@@ -14,7 +15,7 @@ public sealed class SlowDownRepliesTests
     [InlineData(451, "DATA: 451 4.7.28 Our system has detected an unusual rate of unsolicited mail")]
     public void IsSlowDown_ThrottlingReply_True(int code, string text)
     {
-        Assert.True(SlowDownReplies.IsSlowDown(new SmtpSendException(SmtpFailureKind.Transient, code, text)));
+        Assert.True(SlowDownReplies.IsSlowDown(new SmtpSendException(SendFailureKind.Transient, code, text)));
     }
 
     [Theory]
@@ -24,7 +25,7 @@ public sealed class SlowDownRepliesTests
     [InlineData(550, "RCPT TO: 550 5.7.1 Rejected")]
     public void IsSlowDown_OtherReply_False(int code, string text)
     {
-        var kind = code >= 500 ? SmtpFailureKind.Permanent : SmtpFailureKind.Transient;
+        var kind = code >= 500 ? SendFailureKind.Permanent : SendFailureKind.Transient;
 
         Assert.False(SlowDownReplies.IsSlowDown(new SmtpSendException(kind, code, text)));
     }
@@ -32,7 +33,7 @@ public sealed class SlowDownRepliesTests
     [Fact]
     public void IsSlowDown_NoReply_False()
     {
-        Assert.False(SlowDownReplies.IsSlowDown(new SmtpSendException(SmtpFailureKind.Transient, null, "connect: connection refused")));
+        Assert.False(SlowDownReplies.IsSlowDown(new SmtpSendException(SendFailureKind.Transient, null, "connect: connection refused")));
         Assert.False(SlowDownReplies.IsSlowDown(new IOException("421")));
     }
 }

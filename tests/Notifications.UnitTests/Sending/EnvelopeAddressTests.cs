@@ -1,5 +1,6 @@
 using System.Globalization;
 using Notifications.Consumer.Channels.Email;
+using Notifications.Consumer.Channels;
 
 namespace Notifications.UnitTests.Sending;
 
@@ -32,7 +33,7 @@ public sealed class EnvelopeAddressTests
         SmtpSendException failure = Assert.Throws<SmtpSendException>(
             () => EnvelopeAddress.Resolve("jürgen@example.test", "To", serverOffersSmtpUtf8: false, out _));
 
-        Assert.Equal(SmtpFailureKind.Permanent, failure.Kind);
+        Assert.Equal(SendFailureKind.Permanent, failure.Kind);
         Assert.Contains("SMTPUTF8", failure.Message, StringComparison.Ordinal);
     }
 
@@ -58,7 +59,7 @@ public sealed class EnvelopeAddressTests
         SmtpSendException failure = Assert.Throws<SmtpSendException>(
             () => EnvelopeAddress.Resolve(address, "To", serverOffersSmtpUtf8: true, out _));
 
-        Assert.Equal(SmtpFailureKind.Permanent, failure.Kind);
+        Assert.Equal(SendFailureKind.Permanent, failure.Kind);
     }
 
     [Fact]
@@ -76,7 +77,7 @@ public sealed class EnvelopeAddressTests
     {
         string address = "a@" + new string('ü', 70) + ".example"; // a label over 63 octets in punycode
 
-        Assert.Equal(SmtpFailureKind.Permanent,
+        Assert.Equal(SendFailureKind.Permanent,
             Assert.Throws<SmtpSendException>(() => EnvelopeAddress.Resolve(address, "To", false, out _)).Kind);
     }
 }

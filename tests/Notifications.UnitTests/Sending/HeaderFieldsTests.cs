@@ -1,5 +1,6 @@
 using MimeKit;
 using Notifications.Consumer.Channels.Email;
+using Notifications.Consumer.Channels;
 
 namespace Notifications.UnitTests.Sending;
 
@@ -63,7 +64,7 @@ public sealed class HeaderFieldsTests
 
         var e = Assert.Throws<SmtpSendException>(() => HeaderFields.Resolve(email, serverOffersSmtpUtf8: false));
 
-        Assert.Equal(SmtpFailureKind.Permanent, e.Kind);
+        Assert.Equal(SendFailureKind.Permanent, e.Kind);
     }
 
     [Fact]

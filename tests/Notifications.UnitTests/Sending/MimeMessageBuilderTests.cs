@@ -1,6 +1,7 @@
 using System.Text;
 using MimeKit;
 using Notifications.Consumer.Channels.Email;
+using Notifications.Consumer.Channels;
 
 namespace Notifications.UnitTests.Sending;
 
@@ -57,7 +58,7 @@ public sealed class MimeMessageBuilderTests
     {
         var failure = Assert.Throws<SmtpSendException>(() => Build(Email() with { Subject = "a\r\nBcc: x@example.test" }));
 
-        Assert.Equal(SmtpFailureKind.Permanent, failure.Kind);
+        Assert.Equal(SendFailureKind.Permanent, failure.Kind);
     }
 
     [Fact]

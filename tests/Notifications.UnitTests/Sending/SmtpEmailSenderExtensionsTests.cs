@@ -1,5 +1,6 @@
 using Microsoft.Extensions.Logging.Abstractions;
 using Notifications.Consumer.Channels.Email;
+using Notifications.Consumer.Channels;
 
 namespace Notifications.UnitTests.Sending;
 
@@ -17,7 +18,7 @@ public sealed class SmtpEmailSenderExtensionsTests
         SmtpSendException failure = await Assert.ThrowsAsync<SmtpSendException>(
             () => sender.SendAsync(Message with { Body = new string('x', 2000) }, CancellationToken.None));
 
-        Assert.Equal(SmtpFailureKind.Permanent, failure.Kind);
+        Assert.Equal(SendFailureKind.Permanent, failure.Kind);
         Assert.Matches(@"The message is \d{4} bytes; the server's SIZE limit is 1000 bytes\.", failure.Message);
         Assert.DoesNotContain(server.Commands, c => c.StartsWith("MAIL", StringComparison.Ordinal));
     }
@@ -71,7 +72,7 @@ public sealed class SmtpEmailSenderExtensionsTests
 
         SmtpSendException failure = await Assert.ThrowsAsync<SmtpSendException>(() => sender.SendAsync(Message, CancellationToken.None));
 
-        Assert.Equal(SmtpFailureKind.Unknown, failure.Kind);
+        Assert.Equal(SendFailureKind.Unknown, failure.Kind);
         Assert.Single(server.Messages); // the server had it all: sending again would duplicate it
     }
 

@@ -8,6 +8,7 @@ using System.Text;
 using Notifications.Consumer.Channels.Email;
 using SslHandshakeException = MailKit.Security.SslHandshakeException;
 using Microsoft.Extensions.Logging.Abstractions;
+using Notifications.Consumer.Channels;
 
 namespace Notifications.UnitTests.Sending;
 
@@ -42,7 +43,7 @@ public sealed class SmtpEmailSenderTlsTests
             failure = await Assert.ThrowsAsync<SmtpSendException>(() => sender.SendAsync(message, CancellationToken.None));
         }
 
-        Assert.Equal(SmtpFailureKind.Transient, failure.Kind);
+        Assert.Equal(SendFailureKind.Transient, failure.Kind);
         Assert.IsType<SslHandshakeException>(failure.InnerException);
         Assert.Equal(["EHLO localhost", "STARTTLS"], await server);
     }

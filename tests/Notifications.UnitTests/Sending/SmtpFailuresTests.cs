@@ -2,6 +2,7 @@ using System.Net.Sockets;
 using MailKit.Net.Smtp;
 using MailKit.Security;
 using Notifications.Consumer.Channels.Email;
+using Notifications.Consumer.Channels;
 
 namespace Notifications.UnitTests.Sending;
 
@@ -17,7 +18,7 @@ public sealed class SmtpFailuresTests
     [InlineData(SmtpErrorCode.MessageNotAccepted, 451, false)]
     public void Classify_ReplyToTransaction_KindFollowsReplyClass(SmtpErrorCode error, int code, bool permanent)
     {
-        SmtpFailureKind expected = permanent ? SmtpFailureKind.Permanent : SmtpFailureKind.Transient;
+        SendFailureKind expected = permanent ? SendFailureKind.Permanent : SendFailureKind.Transient;
         var refusal = new SmtpCommandException(error, (SmtpStatusCode)code, "4.3.0 refused");
 
         SmtpSendException failure = Classify(refusal, inTransaction: true, finalDataWritten: code == 554);
@@ -32,7 +33,7 @@ public sealed class SmtpFailuresTests
     {
         var refusal = new SmtpCommandException(SmtpErrorCode.UnexpectedStatusCode, SmtpStatusCode.AuthenticationInvalidCredentials, "bad credentials");
 
-        Assert.Equal(SmtpFailureKind.Transient, Classify(refusal, inTransaction: false, finalDataWritten: false).Kind);
+        Assert.Equal(SendFailureKind.Transient, Classify(refusal, inTransaction: false, finalDataWritten: false).Kind);
     }
 
     [Theory]
@@ -41,7 +42,7 @@ public sealed class SmtpFailuresTests
     {
         SmtpSendException failure = Classify(lost, inTransaction: true, finalDataWritten: true);
 
-        Assert.Equal(SmtpFailureKind.Unknown, failure.Kind);
+        Assert.Equal(SendFailureKind.Unknown, failure.Kind);
         Assert.Null(failure.ReplyCode);
         Assert.Same(lost, failure.InnerException);
     }
@@ -50,8 +51,8 @@ public sealed class SmtpFailuresTests
     [MemberData(nameof(ConnectionFailures))]
     public void Classify_ConnectionLostBeforeFinalData_Transient(Exception lost)
     {
-        Assert.Equal(SmtpFailureKind.Transient, Classify(lost, inTransaction: true, finalDataWritten: false).Kind);
-        Assert.Equal(SmtpFailureKind.Transient, Classify(lost, inTransaction: false, finalDataWritten: false).Kind);
+        Assert.Equal(SendFailureKind.Transient, Classify(lost, inTransaction: true, finalDataWritten: false).Kind);
+        Assert.Equal(SendFailureKind.Transient, Classify(lost, inTransaction: false, finalDataWritten: false).Kind);
     }
 
     [Fact]
@@ -67,14 +68,14 @@ public sealed class SmtpFailuresTests
         SmtpSendException failure = (SmtpSendException)SmtpFailures.Classify(
             new OperationCanceledException(), true, finalDataWritten: true, callerCancelled: true, Options)!;
 
-        Assert.Equal(SmtpFailureKind.Unknown, failure.Kind);
+        Assert.Equal(SendFailureKind.Unknown, failure.Kind);
         Assert.Contains("cancelled by the caller", failure.Message, StringComparison.Ordinal);
     }
 
     [Fact]
     public void Classify_OwnRefusal_PassesThrough()
     {
-        var refusal = new SmtpSendException(SmtpFailureKind.Permanent, null, "too big");
+        var refusal = new SmtpSendException(SendFailureKind.Permanent, null, "too big");
 
         Assert.Null(SmtpFailures.Classify(refusal, true, false, false, Options));
     }
@@ -82,7 +83,7 @@ public sealed class SmtpFailuresTests
     [Fact]
     public void Classify_ExtensionMissingForMessage_Permanent()
     {
-        Assert.Equal(SmtpFailureKind.Permanent, Classify(new NotSupportedException("8BITMIME"), inTransaction: true, finalDataWritten: false).Kind);
+        Assert.Equal(SendFailureKind.Permanent, Classify(new NotSupportedException("8BITMIME"), inTransaction: true, finalDataWritten: false).Kind);
     }
 
     [Fact]

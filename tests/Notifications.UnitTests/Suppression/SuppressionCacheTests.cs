@@ -55,7 +55,7 @@ public sealed class SuppressionCacheTests
         var reply = new SmtpCommandException(step, (SmtpStatusCode)code, new MailboxAddress("", "a@example.com"), "rejected");
         var failure = SmtpFailures.Classify(reply, inTransaction: true, finalDataWritten: false, callerCancelled: false, new SmtpOptions())!;
 
-        Assert.Equal(expected, SuppressionList.IsHardBounce(failure));
+        Assert.Equal(expected, EmailChannel.IsHardBounce(failure));
     }
 
     [Fact]
@@ -64,7 +64,7 @@ public sealed class SuppressionCacheTests
         var reply = new SmtpCommandException(SmtpErrorCode.RecipientNotAccepted, SmtpStatusCode.MailboxBusy, new MailboxAddress("", "a@example.com"), "busy");
         var failure = SmtpFailures.Classify(reply, inTransaction: true, finalDataWritten: false, callerCancelled: false, new SmtpOptions())!;
 
-        Assert.False(SuppressionList.IsHardBounce(failure));
+        Assert.False(EmailChannel.IsHardBounce(failure));
     }
 
     [Theory]
