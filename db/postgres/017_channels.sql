@@ -11,8 +11,10 @@
 ALTER TABLE :"schema".outbox ADD COLUMN IF NOT EXISTS channel varchar(8) NOT NULL DEFAULT 'email'
     CONSTRAINT outbox_channel_known CHECK (channel IN ('email', 'webhook', 'push'));
 -- text, not jsonb: the consumer sends the text as written (jsonb would reorder keys). Not JSON fails the cast: an error.
-ALTER TABLE :"schema".outbox ADD COLUMN IF NOT EXISTS data text NULL
-    CONSTRAINT outbox_data_json CHECK (data::json IS NOT NULL);
+-- (A NULL data makes the check NULL, which passes; "IS NOT NULL" would have refused every row without data.)
+ALTER TABLE :"schema".outbox ADD COLUMN IF NOT EXISTS data text NULL;
+ALTER TABLE :"schema".outbox DROP CONSTRAINT IF EXISTS outbox_data_json;
+ALTER TABLE :"schema".outbox ADD CONSTRAINT outbox_data_json CHECK (json_typeof(data::json) <> '');
 -- A push token the provider says is gone for good (FCM UNREGISTERED, APNs 410 Unregistered / 400 BadDeviceToken) is
 -- suppressed with the reason 'unregistered'; the app reads them (scripts/admin suppression list --reason unregistered).
 ALTER TABLE :"schema".suppression DROP CONSTRAINT IF EXISTS suppression_reason_known;
