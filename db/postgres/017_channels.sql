@@ -15,6 +15,13 @@ ALTER TABLE :"schema".outbox ADD COLUMN IF NOT EXISTS channel varchar(8) NOT NUL
 ALTER TABLE :"schema".outbox ADD COLUMN IF NOT EXISTS data text NULL;
 ALTER TABLE :"schema".outbox DROP CONSTRAINT IF EXISTS outbox_data_json;
 ALTER TABLE :"schema".outbox ADD CONSTRAINT outbox_data_json CHECK (json_typeof(data::json) <> '');
+-- 014's "prepared or templated" holds for email; a webhook or push row has no template, and its subject and body
+-- are the channel's (a webhook has no body, a push row may carry data alone): the channel's rules check them.
+ALTER TABLE :"schema".outbox DROP CONSTRAINT IF EXISTS outbox_prepared_or_templated;
+ALTER TABLE :"schema".outbox ADD CONSTRAINT outbox_prepared_or_templated CHECK (
+    (channel = 'email' AND template_name IS NULL AND template_data IS NULL AND subject IS NOT NULL AND body IS NOT NULL)
+    OR (channel = 'email' AND template_name IS NOT NULL AND template_data IS NOT NULL AND subject IS NULL AND body IS NULL)
+    OR (channel <> 'email' AND template_name IS NULL AND template_data IS NULL));
 -- A push token the provider says is gone for good (FCM UNREGISTERED, APNs 410 Unregistered / 400 BadDeviceToken) is
 -- suppressed with the reason 'unregistered'; the app reads them (scripts/admin suppression list --reason unregistered).
 ALTER TABLE :"schema".suppression DROP CONSTRAINT IF EXISTS suppression_reason_known;

@@ -17,6 +17,19 @@ IF COL_LENGTH(N'[$(Schema)].[outbox]', N'data') IS NULL
 ALTER TABLE [$(Schema)].[outbox] ADD data nvarchar(max) NULL
     CONSTRAINT CK_outbox_data_json CHECK (ISJSON(data) = 1);
 GO
+-- 014's "prepared or templated" holds for email; a webhook or push row has no template, and its subject and body
+-- are the channel's (a webhook has no body, a push row may carry data alone): the channel's rules check them.
+-- Redefined once: the new definition names the channel column.
+IF OBJECT_ID(N'[$(Schema)].[CK_outbox_prepared_or_templated]', N'C') IS NOT NULL
+   AND NOT EXISTS (SELECT 1 FROM sys.check_constraints WHERE name = N'CK_outbox_prepared_or_templated' AND definition LIKE N'%channel%')
+ALTER TABLE [$(Schema)].[outbox] DROP CONSTRAINT CK_outbox_prepared_or_templated;
+GO
+IF OBJECT_ID(N'[$(Schema)].[CK_outbox_prepared_or_templated]', N'C') IS NULL
+ALTER TABLE [$(Schema)].[outbox] ADD CONSTRAINT CK_outbox_prepared_or_templated CHECK (
+    (channel = 'email' AND template_name IS NULL AND template_data IS NULL AND subject IS NOT NULL AND body IS NOT NULL)
+    OR (channel = 'email' AND template_name IS NOT NULL AND template_data IS NOT NULL AND subject IS NULL AND body IS NULL)
+    OR (channel <> 'email' AND template_name IS NULL AND template_data IS NULL));
+GO
 -- A push token the provider says is gone for good is suppressed with the reason 'unregistered'.
 IF EXISTS (SELECT 1 FROM sys.check_constraints WHERE name = N'CK_suppression_reason'
            AND parent_object_id = OBJECT_ID(N'[$(Schema)].[suppression]') AND definition NOT LIKE N'%unregistered%')
