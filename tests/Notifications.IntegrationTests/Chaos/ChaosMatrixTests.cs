@@ -6,14 +6,14 @@ namespace Notifications.IntegrationTests.Chaos;
 /// The fault matrix: each scenario × delivery mode with 10,000 notifications, judged by the oracle.
 /// The test command runs a fast subset, and short variants (fewer rows) of the scenarios that guard the
 /// README's broker, network and relay promises; <c>scripts/chaos</c> (NOTIFICATIONS_CHAOS=full) runs all at full length. Scenarios
-/// 20-22 run on the 3-node cluster of <c>scripts/cluster</c> with quorum queues.
+/// 20-22 run on the 3-node cluster of <c>scripts/cluster</c> with quorum queues; 27 and on send webhooks, counted at a webhook receiver.
 /// Each verdict is appended to .run/chaos/results.tsv for the table scripts/chaos prints.
 /// </summary>
 [Collection("services")]
 [Trait("Category", "Outage")]
 public sealed class ChaosMatrixTests
 {
-    private static readonly int[] FastSubset = [2, 3, 7, 9, 13, 16, 23, 24, 26];
+    private static readonly int[] FastSubset = [2, 3, 7, 9, 13, 16, 23, 24, 26, 29];
 
     private const int BrokerCrash = 5;
 
@@ -67,7 +67,8 @@ public sealed class ChaosMatrixTests
     public async Task Scenario_FaultMidRun_ModeKeepsItsPromise(int scenario, string mode, int rows)
     {
         var (name, inject) = ChaosScenarios.All[scenario];
-        await using var run = await ChaosRun.StartAsync(mode, onCluster: ChaosScenarios.OnCluster.Contains(scenario), count: rows);
+        await using var run = await ChaosRun.StartAsync(mode, onCluster: ChaosScenarios.OnCluster.Contains(scenario), count: rows,
+            webhooks: HttpChaosScenarios.OnWebhooks.Contains(scenario));
 
         await inject(run);
         await run.DrainAsync();

@@ -9,7 +9,9 @@ namespace Notifications.IntegrationTests.Chaos;
 /// <summary>
 /// One scenario in one delivery mode: 10,000 committed notifications (fewer in a short variant), worker processes (the real built
 /// dlls), a private smtp-sink, a private queue set in the broker's <c>chaos</c> vhost (so connection
-/// faults touch nothing else), and helpers to inject faults mid-run and drain.
+/// faults touch nothing else), and helpers to inject faults mid-run and drain. The rows are emails, counted at the sink, or
+/// webhooks to one endpoint, counted at a Standard Webhooks receiver (<see cref="Webhooks"/>): the oracle counts at
+/// <see cref="Receiver"/>, whichever it is.
 /// </summary>
 internal sealed class ChaosRun : IAsyncDisposable
 {
@@ -21,12 +23,14 @@ internal sealed class ChaosRun : IAsyncDisposable
     private int _envelopeSize = new Notifications.Producer.ProducerOptions().EnvelopeSize;
     private readonly Stopwatch _clock = Stopwatch.StartNew();
 
-    private ChaosRun(string mode, TestDatabase db, TestBroker broker, SmtpSink sink, IReadOnlyList<long> committed)
+    private ChaosRun(string mode, TestDatabase db, TestBroker broker, SmtpSink sink, WebhookEnd? webhooks, IReadOnlyList<long> committed)
     {
         Mode = mode;
         Db = db;
         Broker = broker;
         Sink = sink;
+        Webhooks = webhooks;
+        Receiver = webhooks is null ? new SmtpSinkEnd(sink) : webhooks;
         Committed = committed;
         Count = committed.Count;
     }
@@ -45,6 +49,12 @@ internal sealed class ChaosRun : IAsyncDisposable
 
     public SmtpSink Sink { get; }
 
+    /// <summary>The webhook receiver, when the rows are webhooks; else null.</summary>
+    public WebhookEnd? Webhooks { get; }
+
+    /// <summary>Where the run's rows arrive and are counted: the SMTP sink, or the webhook receiver.</summary>
+    public IReceivingEnd Receiver { get; }
+
     public IReadOnlyList<long> Committed { get; private set; }
 
     /// <summary>Ids whose insert was rolled back: never to be received.</summary>
@@ -62,9 +72,10 @@ internal sealed class ChaosRun : IAsyncDisposable
     /// <summary>
     /// Seeds the outbox and declares the queues: classic ones on the machine's broker, or — for the cluster
     /// scenarios — quorum queues on the 3-node cluster of <c>scripts/cluster</c> (started when missing), with
-    /// the workers given all three nodes as <c>RabbitMq:Endpoints</c>.
+    /// the workers given all three nodes as <c>RabbitMq:Endpoints</c>. With <paramref name="webhooks"/>, the rows are
+    /// webhooks to one endpoint registered for a receiver started here.
     /// </summary>
-    public static async Task<ChaosRun> StartAsync(string mode, bool onCluster = false, int count = DefaultCount)
+    public static async Task<ChaosRun> StartAsync(string mode, bool onCluster = false, int count = DefaultCount, bool webhooks = false)
     {
         var db = await TestDatabase.CleanAsync();
         // Long enough that a few seconds of SMTP 4xx are retried, not dead-lettered.
@@ -78,7 +89,14 @@ internal sealed class ChaosRun : IAsyncDisposable
             ? await TestBroker.CreateAsync(TestCluster.Uri, delays, Notifications.Shared.Hosting.RabbitQueueType.Quorum, TestCluster.Endpoints)
             : await TestBroker.CreateAsync(VhostUri, delays);
         var sink = await SmtpSink.StartAsync();
-        return new ChaosRun(mode, db, broker, sink, await db.InsertAsync(count));
+        if (!webhooks)
+        {
+            return new ChaosRun(mode, db, broker, sink, null, await db.InsertAsync(count));
+        }
+
+        var receiver = await WebhookEnd.StartAsync();
+        await receiver.RegisterAsync();
+        return new ChaosRun(mode, db, broker, sink, receiver, await WebhookEnd.InsertAsync(count));
     }
 
     public WorkerProcess StartProducer(params (string Key, string Value)[] settings)
@@ -116,7 +134,10 @@ internal sealed class ChaosRun : IAsyncDisposable
     /// </summary>
     public int KilledWindow { get; private set; }
 
-    /// <summary>The relay cut every SMTP connection at one instant (restarted or stopped): each running handler may have been mid-send.</summary>
+    /// <summary>
+    /// The receiving end (SMTP relay, webhook receiver) cut every connection at one instant (restarted or stopped): each running
+    /// handler may have been mid-send.
+    /// </summary>
     public void RelayCut(string how)
     {
         foreach (var consumer in RunningConsumers())
@@ -138,9 +159,15 @@ internal sealed class ChaosRun : IAsyncDisposable
         }
     }
 
-    /// <summary>Waits until the SMTP server has received <paramref name="fraction"/> of the notifications.</summary>
+    /// <summary>
+    /// <paramref name="sends"/> copies reached the receiving end while the consumer could not learn so (a late answer after its
+    /// timeout): each may be sent again at least once, or counted lost at most once.
+    /// </summary>
+    public void OutcomesUnknown(int sends, string why) => Budget = Budget.Plus(sends, why);
+
+    /// <summary>Waits until the receiving end (SMTP server or webhook receiver) has received <paramref name="fraction"/> of the notifications.</summary>
     public Task WaitReceivedAsync(double fraction) =>
-        Eventually.WaitAsync(() => Task.FromResult(Sink.MessageCount()), n => n >= fraction * Count, Patience, $"{fraction:P0} received");
+        Eventually.WaitAsync(() => Task.FromResult(Receiver.MessageCount()), n => n >= fraction * Count, Patience, $"{fraction:P0} received");
 
     /// <summary>Waits until the producers have taken <paramref name="fraction"/> of the outbox.</summary>
     public Task WaitClaimedAsync(double fraction) =>
@@ -199,7 +226,7 @@ internal sealed class ChaosRun : IAsyncDisposable
         while (DateTime.UtcNow < deadline)
         {
             await Task.Delay(500);
-            int received = Sink.CountByNotificationId().Count;
+            int received = Receiver.CountByNotificationId().Count;
             uint dead = await Broker.CountAsync(Broker.Options.DeadLetterQueue);
             long outbox = await Db.CountAsync("outbox");
             uint queued = await QueuedAsync();
@@ -254,7 +281,8 @@ internal sealed class ChaosRun : IAsyncDisposable
 
     public async Task<ChaosVerdict> JudgeAsync(int scenario, string name)
     {
-        var received = Sink.CountByNotificationId();
+        var received = Receiver.CountByNotificationId();
+        Violations.AddRange(Receiver.Violations());
         var deadLetters = await Broker.DrainDeadLetterBytesAsync();
         var deadIds = deadLetters
             .Select(d => Notifications.Shared.Contract.MessageSerializer.TryDeserialize(d.Body, out var m, out _) ? m.Id : 0)
@@ -304,6 +332,11 @@ internal sealed class ChaosRun : IAsyncDisposable
         }
 
         await Sink.DisposeAsync();
+        if (Webhooks is not null)
+        {
+            await Webhooks.DisposeAsync();
+        }
+
         await Broker.DisposeAsync();
     }
 

@@ -9,7 +9,8 @@ namespace Notifications.IntegrationTests.Chaos;
 /// The fault scenarios of RELIABILITY.md (1-19), each injected mid-run on the real services, the
 /// cluster scenarios (20-22: quorum queues on the 3-node cluster of <c>scripts/cluster</c>), and 23: a consumer
 /// killed with an envelope half-delivered; 24-25: the relay down from the start, with envelopes; 26: a consumer killed
-/// between a hard bounce's suppression insert and the message's dead letter and ack.
+/// between a hard bounce's suppression insert and the message's dead letter and ack; 27 and on: webhook rows
+/// (<see cref="HttpChaosScenarios"/>).
 /// </summary>
 internal static class ChaosScenarios
 {
@@ -18,12 +19,12 @@ internal static class ChaosScenarios
     private const string Beam = "rabbitmqctl -q eval 'list_to_integer(os:getpid()).'";
 
     /// <summary>Scenarios whose fault must not dead-letter anything (on top of the oracle), in both modes.</summary>
-    public static readonly IReadOnlySet<int> NoDeadLetters = new HashSet<int> { 19, 24, 25 };
+    public static readonly IReadOnlySet<int> NoDeadLetters = new HashSet<int>([19, 24, 25, .. HttpChaosScenarios.NoDeadLetters]);
 
     /// <summary>Scenarios that run on the 3-node cluster with quorum queues instead of the machine's broker.</summary>
     public static readonly IReadOnlySet<int> OnCluster = new HashSet<int> { 20, 21, 22 };
 
-    public static readonly IReadOnlyDictionary<int, (string Name, Func<ChaosRun, Task> Run)> All = new Dictionary<int, (string, Func<ChaosRun, Task>)>
+    private static readonly IReadOnlyDictionary<int, (string Name, Func<ChaosRun, Task> Run)> Email = new Dictionary<int, (string, Func<ChaosRun, Task>)>
     {
         [1] = ("producer SIGKILLed between claim and commit", async run =>
         {
@@ -288,25 +289,7 @@ internal static class ChaosScenarios
 
             run.Notes.Add($"nodes 1, 2, 3 restarted one after another in {clock.Elapsed.TotalSeconds:F0} s; received before each: {string.Join(", ", receivedAt)}");
         }),
-        [23] = ("consumer killed with an envelope half-delivered", async run =>
-        {
-            // Envelopes of 100: the 150th notification handled is the middle of the second envelope, whose ack
-            // waits for its last item. At least once the kill comes after that item's send, at most once after
-            // its item-level ack (its mark): either way the envelope returns to the queue half-delivered.
-            run.StartProducer(("Producer:EnvelopeSize", "100"));
-            string point = run.Mode == "AtLeastOnce" ? "after-send:150" : "after-ack:150";
-            var victim = run.StartConsumer(("Faults:KillAt", point), ("Consumer:Handlers", "8"), ("Consumer:Prefetch", "4"));
-            await WaitExitAsync(victim);
-            run.Killed(victim);
-            int atKill = run.Sink.MessageCount();
-            run.Notes.Add($"killed at {point} with envelopes of 100; {atKill} at the sink then");
-            if (atKill is < 100 or >= 200)
-            {
-                throw new InvalidOperationException($"the kill did not land in the second envelope: {atKill} notifications at the sink when it came");
-            }
-
-            run.StartConsumer();
-        }),
+        [23] = ("consumer killed with an envelope half-delivered", KillMidEnvelopeAsync),
         [24] = ("relay down 60 s from the start, envelopes of 50", run => RelayDownFromTheStartAsync(run, TimeSpan.FromSeconds(60))),
         [26] = ("consumer killed between the suppression insert and the ack", async run =>
         {
@@ -322,6 +305,32 @@ internal static class ChaosScenarios
         }),
         [25] = ("relay down 300 s from the start, envelopes of 50", run => RelayDownFromTheStartAsync(run, TimeSpan.FromMinutes(5))),
     };
+
+    /// <summary>Every scenario by number: the email rows' above, the HTTP channels' of <see cref="HttpChaosScenarios"/>.</summary>
+    public static readonly IReadOnlyDictionary<int, (string Name, Func<ChaosRun, Task> Run)> All =
+        Email.Concat(HttpChaosScenarios.All).ToDictionary(s => s.Key, s => s.Value);
+
+    /// <summary>
+    /// Envelopes of 100: the 150th notification handled is the middle of the second envelope, whose ack waits for its last
+    /// item. At least once the kill comes after that item's send, at most once after its item-level ack (its mark): either
+    /// way the envelope returns to the queue half-delivered, and a second consumer gets it (23 with emails, 29 with webhooks).
+    /// </summary>
+    public static async Task KillMidEnvelopeAsync(ChaosRun run)
+    {
+        run.StartProducer(("Producer:EnvelopeSize", "100"));
+        string point = run.Mode == "AtLeastOnce" ? "after-send:150" : "after-ack:150";
+        var victim = run.StartConsumer(("Faults:KillAt", point), ("Consumer:Handlers", "8"), ("Consumer:Prefetch", "4"));
+        await WaitExitAsync(victim);
+        run.Killed(victim);
+        int atKill = run.Receiver.MessageCount();
+        run.Notes.Add($"killed at {point} with envelopes of 100; {atKill} at the {run.Receiver.Name} then");
+        if (atKill is < 100 or >= 200)
+        {
+            throw new InvalidOperationException($"the kill did not land in the second envelope: {atKill} notifications at the {run.Receiver.Name} when it came");
+        }
+
+        run.StartConsumer();
+    }
 
     // The relay is down before the first send, so no send is cut after its final "." and no duplicate is excused. While it
     // is down only the breaker's probes run: each takes one message and must leave as many messages queued as it found.

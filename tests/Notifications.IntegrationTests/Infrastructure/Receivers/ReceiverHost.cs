@@ -42,7 +42,7 @@ internal sealed class ReceiverHost : IAsyncDisposable
         {
             foreach (var endpoint in endpoints)
             {
-                kestrel.Listen(IPAddress.Loopback, 0, listen =>
+                kestrel.Listen(IPAddress.Loopback, endpoint.Port, listen =>
                 {
                     listen.Protocols = endpoint.Protocols;
                     if (endpoint.Tls)
@@ -70,16 +70,22 @@ internal sealed class ReceiverHost : IAsyncDisposable
         return new Uri($"{scheme}://127.0.0.1:{listen.IPEndPoint!.Port}/");
     }
 
-    /// <summary>Writes a scripted answer, or waits without answering until the client aborts or the server stops.</summary>
+    /// <summary>
+    /// Writes a scripted answer (after its <see cref="ScriptedAnswer.Delay"/>), or waits without answering until the client
+    /// aborts or the server stops.
+    /// </summary>
     public async Task WriteScriptedAsync(HttpContext context, ScriptedAnswer answer, string? body, string contentType)
     {
-        if (answer.Hang)
+        if (answer.Hang || answer.Delay is not null)
         {
             using var either = CancellationTokenSource.CreateLinkedTokenSource(context.RequestAborted, Stopping);
-            await Task.Delay(Timeout.InfiniteTimeSpan, either.Token).ContinueWith(static _ => { }, CancellationToken.None,
-                TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
-            context.Abort();
-            return;
+            bool waited = await Task.Delay(answer.Delay ?? Timeout.InfiniteTimeSpan, either.Token).ContinueWith(static t => t.IsCompletedSuccessfully,
+                CancellationToken.None, TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
+            if (!waited)
+            {
+                context.Abort();
+                return;
+            }
         }
 
         context.Response.StatusCode = (int)answer.Status;

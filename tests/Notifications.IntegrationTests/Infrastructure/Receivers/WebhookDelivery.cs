@@ -8,4 +8,8 @@ internal sealed record WebhookDelivery(
     byte[] Body,
     WebhookVerdict Verdict,
     int? AnsweredStatus,
-    DateTimeOffset ArrivedAt);
+    DateTimeOffset ArrivedAt)
+{
+    /// <summary>How long after its arrival the answer was scripted to come (a slow receiver), or null for at once.</summary>
+    public TimeSpan? AnswerDelay { get; init; }
+}

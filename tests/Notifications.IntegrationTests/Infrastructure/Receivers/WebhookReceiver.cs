@@ -18,6 +18,7 @@ internal sealed class WebhookReceiver : IAsyncDisposable
     private readonly ConcurrentQueue<WebhookDelivery> deliveries = new();
     private readonly ConcurrentDictionary<string, int> counts = new(StringComparer.Ordinal);
     private ReceiverHost? host;
+    private IReadOnlyList<ReceiverEndpoint> listening = [];
 
     private WebhookReceiver(TestCertificate certificate, IReadOnlyList<string> secrets)
     {
@@ -50,10 +51,33 @@ internal sealed class WebhookReceiver : IAsyncDisposable
             endpoints.Add(new(HttpProtocols.Http1, Tls: false));
         }
 
-        receiver.host = await ReceiverHost.StartAsync(receiver.Certificate, endpoints,
-            (app, host) => app.MapPost("/{**path}", context => receiver.ReceiveAsync(context, host)), ct);
-        receiver.PlainUrl = plainHttp ? new Uri(receiver.host.BaseAddress(1), "hooks") : null;
+        await receiver.ListenAsync(endpoints, ct);
         return receiver;
+    }
+
+    /// <summary>
+    /// Stops listening (a receiver that is down: connections refused; requests in hand are cut). What it received stays;
+    /// <see cref="RestartAsync"/> listens again on the same ports.
+    /// </summary>
+    public async Task StopAsync()
+    {
+        if (host is { } running)
+        {
+            host = null;
+            await running.DisposeAsync();
+        }
+    }
+
+    /// <summary>Listens again, on the ports it had, after <see cref="StopAsync"/>.</summary>
+    public Task RestartAsync(CancellationToken ct = default) =>
+        host is null ? ListenAsync(listening, ct) : throw new InvalidOperationException("The receiver is running.");
+
+    private async Task ListenAsync(IReadOnlyList<ReceiverEndpoint> endpoints, CancellationToken ct)
+    {
+        host = await ReceiverHost.StartAsync(Certificate, endpoints,
+            (app, server) => app.MapPost("/{**path}", context => ReceiveAsync(context, server)), ct);
+        listening = [.. endpoints.Select((e, i) => e with { Port = host.BaseAddress(i).Port })];
+        PlainUrl = listening.Count > 1 ? new Uri(host.BaseAddress(1), "hooks") : null;
     }
 
     /// <summary>How many deliveries (verified or not) carried this webhook-id.</summary>
@@ -74,7 +98,7 @@ internal sealed class WebhookReceiver : IAsyncDisposable
 
         var scripted = Script.Take();
         int? status = scripted switch { null => verdict.Status, { Hang: true } => null, _ => (int)scripted.Status };
-        deliveries.Enqueue(new WebhookDelivery(id, context.Request.Path, headers, body, verdict, status, arrived));
+        deliveries.Enqueue(new WebhookDelivery(id, context.Request.Path, headers, body, verdict, status, arrived) { AnswerDelay = scripted?.Delay });
         if (id is not null)
         {
             counts.AddOrUpdate(id, 1, static (_, n) => n + 1);
@@ -107,11 +131,7 @@ internal sealed class WebhookReceiver : IAsyncDisposable
 
     public async ValueTask DisposeAsync()
     {
-        if (host is not null)
-        {
-            await host.DisposeAsync();
-        }
-
+        await StopAsync();
         Certificate.Dispose();
     }
 }

@@ -1,0 +1,78 @@
+using System.Text.RegularExpressions;
+using Notifications.IntegrationTests.Infrastructure;
+using static Notifications.IntegrationTests.Chaos.ChaosRun;
+
+namespace Notifications.IntegrationTests.Chaos;
+
+/// <summary>
+/// The fault matrix's rows for the HTTP channels (issue 18): webhook rows to one endpoint whose URL is the run's
+/// Standard Webhooks receiver (<see cref="WebhookEnd"/>), counted there. 27: the receiver down (5 minutes; 60 s in a short
+/// variant); 28: the receiver slower than the consumer's timeout; 29: a consumer SIGKILLed in the middle of an envelope of
+/// webhooks (23's points). None may dead-letter anything.
+/// </summary>
+internal static class HttpChaosScenarios
+{
+    /// <summary>The consumer's webhook timeout in 28, and how late the slow receiver answers.</summary>
+    private static readonly TimeSpan ConsumerTimeout = TimeSpan.FromSeconds(2), LateBy = TimeSpan.FromSeconds(4);
+
+    /// <summary>Scenarios whose rows are webhooks (counted at the webhook receiver).</summary>
+    public static readonly IReadOnlySet<int> OnWebhooks = new HashSet<int> { 27, 28, 29 };
+
+    /// <summary>Of those, the ones that must dead-letter nothing: all.</summary>
+    public static readonly IReadOnlySet<int> NoDeadLetters = new HashSet<int> { 27, 28, 29 };
+
+    public static readonly IReadOnlyDictionary<int, (string Name, Func<ChaosRun, Task> Run)> All = new Dictionary<int, (string, Func<ChaosRun, Task>)>
+    {
+        [27] = ("webhook receiver down for 5 minutes", ReceiverDownAsync),
+        [28] = ("webhook receiver slower than the consumer's timeout", ReceiverSlowAsync),
+        [29] = ("consumer SIGKILLed mid-envelope of webhooks", ChaosScenarios.KillMidEnvelopeAsync),
+    };
+
+    // 20 times the 15 s the retry delays add up to (4 times in the short variant): only the endpoint's breaker, which parks
+    // its messages in the delay queues without spending an attempt, keeps them from being dead-lettered.
+    private static async Task ReceiverDownAsync(ChaosRun run)
+    {
+        var outage = run.Count < DefaultCount ? TimeSpan.FromSeconds(60) : TimeSpan.FromMinutes(5);
+        var consumer = run.StartConsumer();
+        run.StartProducer();
+        await run.WaitReceivedAsync(0.3);
+        run.RelayCut("receiver stopped");
+        await run.Receiver.StopAsync();
+        await Task.Delay(outage);
+        await run.Receiver.StartAgainAsync();
+        int opened = Regex.Count(consumer.Output, "circuit breaker opened");
+        string note = $"receiver down {outage.TotalSeconds:F0} s; endpoint breaker opened {opened}x";
+        if (opened > 0)
+        {
+            // The consumer's own account: the breaker closed by itself once the receiver was back.
+            string output = await Eventually.WaitAsync(() => Task.FromResult(consumer.Output),
+                o => o.Contains("circuit breaker closed", StringComparison.Ordinal), TimeSpan.FromMinutes(1), "endpoint breaker closed");
+            string openFor = Regex.Match(output, @"circuit breaker closed after ""?([0-9:.]+)""?:").Groups[1].Value;
+            note += $", open for {openFor[..Math.Min(openFor.Length, 11)]}";
+        }
+
+        run.Notes.Add(note);
+    }
+
+    // The receiver takes every request and answers 200 only after the consumer gave up on it: the consumer cannot know
+    // whether it was delivered. At least once it sends it again (a duplicate at the receiver, at most one per late answer);
+    // at most once it must not. Either way it is never lost, and a timeout is never a reason to dead-letter.
+    private static async Task ReceiverSlowAsync(ChaosRun run)
+    {
+        var receiver = run.Webhooks ?? throw new InvalidOperationException("scenario 28 needs webhook rows");
+        run.StartConsumer(("Webhooks:Timeout", ConsumerTimeout.ToString("c", System.Globalization.CultureInfo.InvariantCulture)));
+        run.StartProducer();
+        await run.WaitReceivedAsync(0.3);
+        var slowFor = TimeSpan.FromSeconds(12);
+        receiver.Slow(LateBy);
+        await Task.Delay(slowFor);
+        receiver.Normal();
+        int late = receiver.LateAnswers;
+        run.OutcomesUnknown(late, $"{late} answered {LateBy.TotalSeconds:F0} s late");
+        run.Notes.Add($"receiver answered {LateBy.TotalSeconds:F0} s late (consumer timeout {ConsumerTimeout.TotalSeconds:F0} s) for {slowFor.TotalSeconds:F0} s: {late} requests");
+        if (late == 0)
+        {
+            run.Violations.Add("no request reached the receiver while it was slow: the fault was not injected");
+        }
+    }
+}
