@@ -6,7 +6,7 @@ namespace Notifications.IntegrationTests.Chaos;
 /// The fault matrix: each scenario × delivery mode with 10,000 notifications, judged by the oracle.
 /// The test command runs a fast subset, and short variants (fewer rows) of the scenarios that guard the
 /// README's broker, network and relay promises; <c>scripts/chaos</c> (NOTIFICATIONS_CHAOS=full) runs all at full length. Scenarios
-/// 20-22 run on the 3-node cluster of <c>scripts/cluster</c> with quorum queues; 27 and on send webhooks, counted at a webhook receiver.
+/// 20-22 run on the 3-node cluster of <c>scripts/cluster</c> with quorum queues; 27-29 send webhooks, counted at a webhook receiver; 30 pushes, counted at the push server.
 /// Each verdict is appended to .run/chaos/results.tsv for the table scripts/chaos prints.
 /// </summary>
 [Collection("services")]
@@ -68,7 +68,7 @@ public sealed class ChaosMatrixTests
     {
         var (name, inject) = ChaosScenarios.All[scenario];
         await using var run = await ChaosRun.StartAsync(mode, onCluster: ChaosScenarios.OnCluster.Contains(scenario), count: rows,
-            webhooks: HttpChaosScenarios.OnWebhooks.Contains(scenario));
+            channel: HttpChaosScenarios.ChannelOf(scenario));
 
         await inject(run);
         await run.DrainAsync();

@@ -3,15 +3,16 @@ using System.Globalization;
 using Dapper;
 using Notifications.IntegrationTests.Infrastructure;
 using Notifications.IntegrationTests.Shutdown;
+using Notifications.Shared.Contract;
 
 namespace Notifications.IntegrationTests.Chaos;
 
 /// <summary>
 /// One scenario in one delivery mode: 10,000 committed notifications (fewer in a short variant), worker processes (the real built
 /// dlls), a private smtp-sink, a private queue set in the broker's <c>chaos</c> vhost (so connection
-/// faults touch nothing else), and helpers to inject faults mid-run and drain. The rows are emails, counted at the sink, or
-/// webhooks to one endpoint, counted at a Standard Webhooks receiver (<see cref="Webhooks"/>): the oracle counts at
-/// <see cref="Receiver"/>, whichever it is.
+/// faults touch nothing else), and helpers to inject faults mid-run and drain. The rows are emails, counted at the sink,
+/// webhooks to one endpoint, counted at a Standard Webhooks receiver (<see cref="Webhooks"/>), or pushes to FCM and APNs,
+/// counted at the push server (<see cref="Push"/>): the oracle counts at <see cref="Receiver"/>, whichever it is.
 /// </summary>
 internal sealed class ChaosRun : IAsyncDisposable
 {
@@ -23,14 +24,15 @@ internal sealed class ChaosRun : IAsyncDisposable
     private int _envelopeSize = new Notifications.Producer.ProducerOptions().EnvelopeSize;
     private readonly Stopwatch _clock = Stopwatch.StartNew();
 
-    private ChaosRun(string mode, TestDatabase db, TestBroker broker, SmtpSink sink, WebhookEnd? webhooks, IReadOnlyList<long> committed)
+    private ChaosRun(string mode, TestDatabase db, TestBroker broker, SmtpSink sink, IReadOnlyList<long> committed, WebhookEnd? webhooks = null, PushEnd? push = null)
     {
         Mode = mode;
         Db = db;
         Broker = broker;
         Sink = sink;
         Webhooks = webhooks;
-        Receiver = webhooks is null ? new SmtpSinkEnd(sink) : webhooks;
+        Push = push;
+        Receiver = (IReceivingEnd?)webhooks ?? (IReceivingEnd?)push ?? new SmtpSinkEnd(sink);
         Committed = committed;
         Count = committed.Count;
     }
@@ -52,6 +54,9 @@ internal sealed class ChaosRun : IAsyncDisposable
     /// <summary>The webhook receiver, when the rows are webhooks; else null.</summary>
     public WebhookEnd? Webhooks { get; }
 
+    /// <summary>The push server, when the rows are pushes; else null.</summary>
+    public PushEnd? Push { get; }
+
     /// <summary>Where the run's rows arrive and are counted: the SMTP sink, or the webhook receiver.</summary>
     public IReceivingEnd Receiver { get; }
 
@@ -72,10 +77,10 @@ internal sealed class ChaosRun : IAsyncDisposable
     /// <summary>
     /// Seeds the outbox and declares the queues: classic ones on the machine's broker, or — for the cluster
     /// scenarios — quorum queues on the 3-node cluster of <c>scripts/cluster</c> (started when missing), with
-    /// the workers given all three nodes as <c>RabbitMq:Endpoints</c>. With <paramref name="webhooks"/>, the rows are
-    /// webhooks to one endpoint registered for a receiver started here.
+    /// the workers given all three nodes as <c>RabbitMq:Endpoints</c>. The rows are of <paramref name="channel"/>: emails;
+    /// webhooks to one endpoint registered for a receiver started here; or pushes to a push server started here.
     /// </summary>
-    public static async Task<ChaosRun> StartAsync(string mode, bool onCluster = false, int count = DefaultCount, bool webhooks = false)
+    public static async Task<ChaosRun> StartAsync(string mode, bool onCluster = false, int count = DefaultCount, string channel = NotificationChannels.Email)
     {
         var db = await TestDatabase.CleanAsync();
         // Long enough that a few seconds of SMTP 4xx are retried, not dead-lettered.
@@ -89,14 +94,17 @@ internal sealed class ChaosRun : IAsyncDisposable
             ? await TestBroker.CreateAsync(TestCluster.Uri, delays, Notifications.Shared.Hosting.RabbitQueueType.Quorum, TestCluster.Endpoints)
             : await TestBroker.CreateAsync(VhostUri, delays);
         var sink = await SmtpSink.StartAsync();
-        if (!webhooks)
+        switch (channel)
         {
-            return new ChaosRun(mode, db, broker, sink, null, await db.InsertAsync(count));
+            case NotificationChannels.Webhook:
+                var receiver = await WebhookEnd.StartAsync();
+                await receiver.RegisterAsync();
+                return new ChaosRun(mode, db, broker, sink, await WebhookEnd.InsertAsync(count), webhooks: receiver);
+            case NotificationChannels.Push:
+                return new ChaosRun(mode, db, broker, sink, await PushEnd.InsertAsync(count), push: await PushEnd.StartAsync());
+            default:
+                return new ChaosRun(mode, db, broker, sink, await db.InsertAsync(count));
         }
-
-        var receiver = await WebhookEnd.StartAsync();
-        await receiver.RegisterAsync();
-        return new ChaosRun(mode, db, broker, sink, receiver, await WebhookEnd.InsertAsync(count));
     }
 
     public WorkerProcess StartProducer(params (string Key, string Value)[] settings)
@@ -111,7 +119,7 @@ internal sealed class ChaosRun : IAsyncDisposable
         [
             ("Consumer:DeliveryMode", Mode), ("Consumer:Handlers", "32"), ("Consumer:Prefetch", "100"),
             ("Smtp:Host", Sink.Host), ("Smtp:Port", Sink.Port.ToString(CultureInfo.InvariantCulture)), ("Smtp:Security", "None"),
-            ("Smtp:CommandTimeout", "00:00:05"), ("RabbitMq:Heartbeat", "00:00:02"), .. settings,
+            ("Smtp:CommandTimeout", "00:00:05"), ("RabbitMq:Heartbeat", "00:00:02"), .. Push?.Settings() ?? [], .. settings,
         ];
         var consumer = Track(WorkerProcess.Start("Consumer", Broker, all));
         _consumerSettings[consumer] = all;
@@ -335,6 +343,11 @@ internal sealed class ChaosRun : IAsyncDisposable
         if (Webhooks is not null)
         {
             await Webhooks.DisposeAsync();
+        }
+
+        if (Push is not null)
+        {
+            await Push.DisposeAsync();
         }
 
         await Broker.DisposeAsync();

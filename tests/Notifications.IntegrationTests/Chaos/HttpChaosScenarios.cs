@@ -1,31 +1,39 @@
 using System.Text.RegularExpressions;
 using Notifications.IntegrationTests.Infrastructure;
+using Notifications.Shared.Contract;
 using static Notifications.IntegrationTests.Chaos.ChaosRun;
 
 namespace Notifications.IntegrationTests.Chaos;
 
 /// <summary>
-/// The fault matrix's rows for the HTTP channels (issue 18): webhook rows to one endpoint whose URL is the run's
+/// The fault matrix's rows for the HTTP channels (issue 18). 27-29: webhook rows to one endpoint whose URL is the run's
 /// Standard Webhooks receiver (<see cref="WebhookEnd"/>), counted there. 27: the receiver down (5 minutes; 60 s in a short
 /// variant); 28: the receiver slower than the consumer's timeout; 29: a consumer SIGKILLed in the middle of an envelope of
-/// webhooks (23's points). None may dead-letter anything.
+/// webhooks (23's points). 30: push rows to FCM and APNs (<see cref="PushEnd"/>), our credentials refused for a while.
+/// None may dead-letter anything.
 /// </summary>
 internal static class HttpChaosScenarios
 {
     /// <summary>The consumer's webhook timeout in 28, and how late the slow receiver answers.</summary>
     private static readonly TimeSpan ConsumerTimeout = TimeSpan.FromSeconds(2), LateBy = TimeSpan.FromSeconds(4);
 
-    /// <summary>Scenarios whose rows are webhooks (counted at the webhook receiver).</summary>
-    public static readonly IReadOnlySet<int> OnWebhooks = new HashSet<int> { 27, 28, 29 };
-
-    /// <summary>Of those, the ones that must dead-letter nothing: all.</summary>
-    public static readonly IReadOnlySet<int> NoDeadLetters = new HashSet<int> { 27, 28, 29 };
+    /// <summary>Those that must dead-letter nothing: all.</summary>
+    public static readonly IReadOnlySet<int> NoDeadLetters = new HashSet<int> { 27, 28, 29, 30 };
 
     public static readonly IReadOnlyDictionary<int, (string Name, Func<ChaosRun, Task> Run)> All = new Dictionary<int, (string, Func<ChaosRun, Task>)>
     {
         [27] = ("webhook receiver down for 5 minutes", ReceiverDownAsync),
         [28] = ("webhook receiver slower than the consumer's timeout", ReceiverSlowAsync),
         [29] = ("consumer SIGKILLed mid-envelope of webhooks", ChaosScenarios.KillMidEnvelopeAsync),
+        [30] = ("push credentials refused for 20 s (token revoked)", CredentialsRefusedAsync),
+    };
+
+    /// <summary>The channel of <paramref name="scenario"/>'s rows (<see cref="NotificationChannels"/>): email but for these.</summary>
+    public static string ChannelOf(int scenario) => scenario switch
+    {
+        27 or 28 or 29 => NotificationChannels.Webhook,
+        30 => NotificationChannels.Push,
+        _ => NotificationChannels.Email,
     };
 
     // 20 times the 15 s the retry delays add up to (4 times in the short variant): only the endpoint's breaker, which parks
@@ -40,9 +48,8 @@ internal static class HttpChaosScenarios
         await run.Receiver.StopAsync();
         await Task.Delay(outage);
         await run.Receiver.StartAgainAsync();
-        int opened = Regex.Count(consumer.Output, "circuit breaker opened");
-        string note = $"receiver down {outage.TotalSeconds:F0} s; endpoint breaker opened {opened}x";
-        if (opened > 0)
+        string note = $"receiver down {outage.TotalSeconds:F0} s; {BreakerOpenings(consumer)}";
+        if (consumer.Output.Contains("circuit breaker opened", StringComparison.Ordinal))
         {
             // The consumer's own account: the breaker closed by itself once the receiver was back.
             string output = await Eventually.WaitAsync(() => Task.FromResult(consumer.Output),
@@ -60,7 +67,7 @@ internal static class HttpChaosScenarios
     private static async Task ReceiverSlowAsync(ChaosRun run)
     {
         var receiver = run.Webhooks ?? throw new InvalidOperationException("scenario 28 needs webhook rows");
-        run.StartConsumer(("Webhooks:Timeout", ConsumerTimeout.ToString("c", System.Globalization.CultureInfo.InvariantCulture)));
+        var consumer = run.StartConsumer(("Webhooks:Timeout", ConsumerTimeout.ToString("c", System.Globalization.CultureInfo.InvariantCulture)));
         run.StartProducer();
         await run.WaitReceivedAsync(0.3);
         var slowFor = TimeSpan.FromSeconds(12);
@@ -69,10 +76,34 @@ internal static class HttpChaosScenarios
         receiver.Normal();
         int late = receiver.LateAnswers;
         run.OutcomesUnknown(late, $"{late} answered {LateBy.TotalSeconds:F0} s late");
-        run.Notes.Add($"receiver answered {LateBy.TotalSeconds:F0} s late (consumer timeout {ConsumerTimeout.TotalSeconds:F0} s) for {slowFor.TotalSeconds:F0} s: {late} requests");
+        run.Notes.Add($"receiver answered {LateBy.TotalSeconds:F0} s late (consumer timeout {ConsumerTimeout.TotalSeconds:F0} s) for {slowFor.TotalSeconds:F0} s: {late} requests; {BreakerOpenings(consumer)}");
         if (late == 0)
         {
             run.Violations.Add("no request reached the receiver while it was slow: the fault was not injected");
         }
     }
+
+    // Both providers refuse our credentials (FCM 401, APNs 403) for longer than the retry delays add up to: an auth failure
+    // is the sender's, not the message's — transient, counted by each provider's breaker, which parks the messages unspent
+    // — so nothing is dead-lettered or lost, and, as no send is cut, nothing is sent twice either.
+    private static async Task CredentialsRefusedAsync(ChaosRun run)
+    {
+        var server = run.Push ?? throw new InvalidOperationException("scenario 30 needs push rows");
+        var consumer = run.StartConsumer();
+        run.StartProducer();
+        await run.WaitReceivedAsync(0.3);
+        var refusedFor = TimeSpan.FromSeconds(20);
+        server.Revoke();
+        await Task.Delay(refusedFor);
+        server.Restore();
+        run.Notes.Add($"credentials refused {refusedFor.TotalSeconds:F0} s: {server.Refused} requests answered 401/403; {BreakerOpenings(consumer)}");
+        if (server.Refused == 0)
+        {
+            run.Violations.Add("no request reached the push server while it refused our credentials: the fault was not injected");
+        }
+    }
+
+    // Only one HTTP channel runs: every breaker the consumer opens (RelayBreaker's own log line) is its endpoint's or providers'.
+    private static string BreakerOpenings(Shutdown.WorkerProcess consumer) =>
+        $"breakers opened {Regex.Count(consumer.Output, "circuit breaker opened")}x";
 }
