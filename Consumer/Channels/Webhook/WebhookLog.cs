@@ -22,7 +22,4 @@ internal static partial class WebhookLog
 
     [LoggerMessage(4305, LogLevel.Warning, "Webhook endpoint {Name} not reached: {Reason}")]
     public static partial void PrivateAddressRefused(ILogger logger, string name, string reason);
-
-    [LoggerMessage(4306, LogLevel.Warning, "Webhook endpoint {Name} could not be read from the database; the notification will be retried")]
-    public static partial void LookupFailed(ILogger logger, string name, Exception exception);
 }
