@@ -1,13 +1,16 @@
 using Dapper;
+using Notifications.Consumer.Channels;
 using Notifications.Consumer.Channels.Webhook;
 using Notifications.IntegrationTests.Infrastructure;
 using Notifications.IntegrationTests.Infrastructure.Receivers;
+using Notifications.Shared.Contract;
+using Polly.CircuitBreaker;
 
 namespace Notifications.IntegrationTests.Webhooks;
 
 /// <summary>
 /// Webhooks while things change under a running consumer: an operator disables the endpoint (every consumer sees it within
-/// the refresh interval), and a receiver that takes the request and never answers (a timeout after the request was sent:
+/// the refresh interval), one endpoint failing while another works (its own breaker opens, the other's stays closed), and a receiver that takes the request and never answers (a timeout after the request was sent:
 /// at least once sends it again, at most once never does).
 /// </summary>
 [Collection("services")]
@@ -68,5 +71,32 @@ public sealed class WebhookLifecycleTests
         Assert.Equal(expectedRequests, scene.Receiver.CountFor(WebhookScene.Key(id)));
         Assert.Equal(expectedRequests - 1, scene.Accepted(id).Count);
         Assert.Empty(await scene.DeadLetterReasonsAsync(id));
+    }
+
+    [Fact]
+    public async Task OneEndpointFailing_ItsBreakerOpensAndParks_TheOtherEndpointDelivered()
+    {
+        await using var scene = await WebhookScene.StartAsync();
+        await using var healthy = await WebhookReceiver.StartAsync([scene.Secret], plainHttp: true);
+        await scene.AddEndpointAsync("failing", scene.Receiver.PlainUrl!, allowPrivate: true);
+        await scene.AddEndpointAsync("healthy", healthy.PlainUrl!, allowPrivate: true);
+        scene.Receiver.Script.Always(ScriptedAnswer.With(System.Net.HttpStatusCode.InternalServerError));
+        var failing = await scene.InsertAsync("failing", 40);
+        var working = await scene.InsertAsync("healthy", 40);
+
+        await using (var consumer = await WorkerHost.StartConsumerAsync(scene.Broker, scene.Sink, ("Relay:BreakDuration", "00:02:00")))
+        await using (await WorkerHost.StartProducerAsync(scene.Broker))
+        {
+            var channel = consumer.Get<IEnumerable<IChannel>>().OfType<WebhookChannel>().Single();
+            var breakerOf = (string name) => channel.BreakerFor(new NotificationMessage(0, name, "probe", null, false, DateTimeOffset.UtcNow, null));
+            await Eventually.WaitAsync(() => Task.FromResult(breakerOf("failing").State), s => s == CircuitState.Open, Patience, "the failing endpoint's breaker open");
+            await Eventually.WaitAsync(() => Task.FromResult(working.Count(id => healthy.CountFor(WebhookScene.Key(id)) == 1)), n => n == working.Count, Patience, "the healthy endpoint's webhooks");
+            await Eventually.WaitAsync(() => scene.Db.CountLogAsync("sent"), n => n == working.Count, Patience, "delivery log 'sent'");
+            Assert.Equal(CircuitState.Closed, breakerOf("healthy").State);
+        }
+
+        // Parked while the breaker is open, not spent: most of the failing endpoint's webhooks were never sent nor dead-lettered.
+        Assert.True(scene.Receiver.Deliveries.Count < failing.Count, $"{scene.Receiver.Deliveries.Count} requests to the failing endpoint");
+        Assert.True(await scene.Db.CountAsync("dead_letter") < failing.Count / 2, "dead letters of the failing endpoint");
     }
 }
