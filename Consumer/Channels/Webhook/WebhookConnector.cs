@@ -21,6 +21,7 @@ internal static class WebhookConnector
         AllowAutoRedirect = false,
         UseCookies = false,
         ConnectTimeout = options.Timeout,
+        SslOptions = ExtraTrust.For(options),
     };
 
     public static async ValueTask<Stream> ConnectAsync(DnsEndPoint endpoint, bool allowPrivate, CancellationToken cancellationToken)

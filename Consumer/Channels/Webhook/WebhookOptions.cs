@@ -32,4 +32,10 @@ internal sealed class WebhookOptions
     /// <summary>How long a pooled connection to an endpoint lives: a DNS change (and its address check) is seen within this.</summary>
     [Range(typeof(TimeSpan), "00:00:01", "01:00:00")]
     public TimeSpan ConnectionLifetime { get; set; } = TimeSpan.FromMinutes(5);
+
+    /// <summary>
+    /// A PEM file of extra root certificates endpoints' servers may chain to besides the system's (a private CA); null for
+    /// the system's roots only. The host name must match either way.
+    /// </summary>
+    public string? TrustedCertificatesFile { get; set; }
 }

@@ -105,4 +105,46 @@ public sealed class WebhookRefusalTests
             delivery.Id, delivery.Headers[StandardWebhookVerifier.TimestampHeader], signatures, delivery.Body, delivery.ArrivedAt);
         Assert.True(switched.Verified, switched.Reason);
     }
+
+    [Fact]
+    public async Task HttpsEndpoint_TrustedPrivateRoot_DeliveredOverTlsAndVerified()
+    {
+        await using var scene = await WebhookScene.StartAsync();
+        await scene.AddEndpointAsync(Endpoint, scene.Receiver.Url, allowPrivate: true);
+        string roots = Path.Combine(Path.GetTempPath(), $"webhook-roots-{Guid.NewGuid():N}.pem");
+        await File.WriteAllTextAsync(roots, scene.Receiver.Certificate.Certificate.ExportCertificatePem());
+        try
+        {
+            long id = (await scene.InsertAsync(Endpoint, 1))[0];
+            await using (await WorkerHost.StartConsumerAsync(scene.Broker, scene.Sink, ("Webhooks:TrustedCertificatesFile", roots)))
+            await using (await WorkerHost.StartProducerAsync(scene.Broker))
+            {
+                await Eventually.WaitAsync(() => Task.FromResult(scene.Accepted(id).Count), n => n == 1, Patience, "accepted over https");
+            }
+
+            Assert.StartsWith("https://", scene.Receiver.Url.ToString(), StringComparison.Ordinal);
+            Assert.Empty(await scene.DeadLetterReasonsAsync(id));
+        }
+        finally
+        {
+            File.Delete(roots);
+        }
+    }
+
+    [Fact]
+    public async Task HttpsEndpoint_UntrustedCertificate_RetriedThenDeadLetteredNeverDelivered()
+    {
+        await using var scene = await WebhookScene.StartAsync();
+        await scene.AddEndpointAsync(Endpoint, scene.Receiver.Url, allowPrivate: true);
+        long id = (await scene.InsertAsync(Endpoint, 1))[0];
+
+        await using (await WorkerHost.StartConsumerAsync(scene.Broker, scene.Sink))
+        await using (await WorkerHost.StartProducerAsync(scene.Broker))
+        {
+            var reasons = await Eventually.WaitAsync(() => scene.DeadLetterReasonsAsync(id), r => r.Count > 0, Patience, "dead letter");
+            Assert.Contains("before the request was sent", Assert.Single(reasons), StringComparison.Ordinal);
+        }
+
+        Assert.Empty(scene.Receiver.Deliveries);
+    }
 }
