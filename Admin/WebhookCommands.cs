@@ -4,6 +4,7 @@ using System.Net;
 using System.Net.Sockets;
 using System.Security.Cryptography;
 using Notifications.Shared.Contract;
+using Notifications.Shared.Data;
 
 namespace Notifications.Admin;
 
@@ -79,18 +80,8 @@ internal static class WebhookCommands
         var name = Name("The endpoint to disable");
         var reason = new Option<string>("--reason") { Description = "Why (kept with the endpoint, and in each dead letter)", DefaultValueFactory = _ => "disabled by an operator" };
         var command = new Command("disable", "Stop sending to an endpoint: its webhooks are dead-lettered with the reason until 'enable'") { name, reason };
-        command.SetAction(async (parsed, ct) =>
-        {
-            await using var admin = context(parsed);
-            string endpoint = parsed.GetValue(name)!;
-            if (!await admin.DatabaseAsync(() => admin.WebhookEndpoints.DisableAsync(endpoint, parsed.GetValue(reason)!, ct)))
-            {
-                throw await NotChangedAsync(admin, endpoint, "disabled already", ct);
-            }
-
-            await console.Out.WriteLineAsync($"Disabled webhook endpoint {endpoint}.");
-            return ExitCodes.Success;
-        });
+        command.SetAction((parsed, ct) => SwitchAsync(context(parsed), console, parsed.GetValue(name)!, "Disabled", "disabled already",
+            (store, endpoint) => store.DisableAsync(endpoint, parsed.GetValue(reason)!, ct), ct));
         return command;
     }
 
@@ -98,18 +89,8 @@ internal static class WebhookCommands
     {
         var name = Name("The endpoint to enable again");
         var command = new Command("enable", "Send to a disabled endpoint again (webhooks dead-lettered meanwhile stay so: 'dead-letters requeue')") { name };
-        command.SetAction(async (parsed, ct) =>
-        {
-            await using var admin = context(parsed);
-            string endpoint = parsed.GetValue(name)!;
-            if (!await admin.DatabaseAsync(() => admin.WebhookEndpoints.EnableAsync(endpoint, ct)))
-            {
-                throw await NotChangedAsync(admin, endpoint, "enabled already", ct);
-            }
-
-            await console.Out.WriteLineAsync($"Enabled webhook endpoint {endpoint}.");
-            return ExitCodes.Success;
-        });
+        command.SetAction((parsed, ct) => SwitchAsync(context(parsed), console, parsed.GetValue(name)!, "Enabled", "enabled already",
+            (store, endpoint) => store.EnableAsync(endpoint, ct), ct));
         return command;
     }
 
@@ -140,6 +121,21 @@ internal static class WebhookCommands
             return ExitCodes.Success;
         });
         return command;
+    }
+
+    // Disable or enable: the change, or why there was none (no such endpoint, or it is in that state already).
+    private static async Task<int> SwitchAsync(
+        AdminContext context, AdminConsole console, string endpoint, string done, string already,
+        Func<IWebhookEndpointStore, string, Task<bool>> change, CancellationToken cancellationToken)
+    {
+        await using var admin = context;
+        if (!await admin.DatabaseAsync(() => change(admin.WebhookEndpoints, endpoint)))
+        {
+            throw await NotChangedAsync(admin, endpoint, already, cancellationToken);
+        }
+
+        await console.Out.WriteLineAsync($"{done} webhook endpoint {endpoint}.");
+        return ExitCodes.Success;
     }
 
     // At registration: the URL's form, then where its host resolves to now (the consumer checks again at every connection).
