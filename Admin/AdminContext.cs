@@ -51,6 +51,8 @@ internal sealed class AdminContext : IAsyncDisposable
 
     public ISuppressionStore Suppression => Store<ISuppressionStore>();
 
+    public IWebhookEndpointStore WebhookEndpoints => Store<IWebhookEndpointStore>();
+
     public RetentionOptions RetentionOptions => Resolve<RetentionOptions>();
 
     public RetentionCleanup Retention

@@ -15,22 +15,11 @@ internal sealed class SuppressionRefreshService(
     ISuppressionStore store, SuppressionCache cache, IOptions<SuppressionOptions> options, TimeProvider time, ILogger<SuppressionRefreshService> logger)
     : BackgroundService
 {
-    protected override async Task ExecuteAsync(CancellationToken stoppingToken)
+    protected override Task ExecuteAsync(CancellationToken stoppingToken)
     {
         var o = options.Value;
-        using var timer = new PeriodicTimer(o.RefreshInterval, time);
-        do
-        {
-            try
-            {
-                await RefreshAsync(o, stoppingToken);
-            }
-            catch (Exception ex) when (!stoppingToken.IsCancellationRequested)
-            {
-                ConsumerLog.SuppressionRefreshFailed(logger, cache.IsLoaded, ex);
-            }
-        }
-        while (await WaitAsync(timer, stoppingToken));
+        return RefreshLoop.RunAsync(
+            o.RefreshInterval, time, token => RefreshAsync(o, token), ex => ConsumerLog.SuppressionRefreshFailed(logger, cache.IsLoaded, ex), stoppingToken);
     }
 
     private async Task RefreshAsync(SuppressionOptions o, CancellationToken cancellationToken)
@@ -46,17 +35,5 @@ internal sealed class SuppressionRefreshService(
         // Nothing seen yet (an empty table): read everything changed since a while back, which may include removals.
         var since = (cache.Watermark ?? time.GetUtcNow()) - o.RefreshOverlap;
         cache.Apply(await store.ChangesSinceAsync(since, cancellationToken), load: false);
-    }
-
-    private static async Task<bool> WaitAsync(PeriodicTimer timer, CancellationToken stoppingToken)
-    {
-        try
-        {
-            return await timer.WaitForNextTickAsync(stoppingToken);
-        }
-        catch (OperationCanceledException)
-        {
-            return false;
-        }
     }
 }

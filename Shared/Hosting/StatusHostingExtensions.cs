@@ -12,7 +12,7 @@ namespace Notifications.Shared.Hosting;
 /// <summary>DI wiring of the notification status: dead-letter records, the status function, the retention cleanup.</summary>
 public static class StatusHostingExtensions
 {
-    /// <summary>The dead-letter, status, suppression and retention stores of the configured provider, and the cleanup (not scheduled).</summary>
+    /// <summary>The dead-letter, status, suppression, webhook endpoint and retention stores of the configured provider, and the cleanup (not scheduled).</summary>
     public static IServiceCollection AddNotificationStatusStores(this IServiceCollection services)
     {
         services.AddSingleton<IDeadLetterStore>(sp => Options(sp).Provider switch
@@ -34,6 +34,11 @@ public static class StatusHostingExtensions
         {
             DatabaseProvider.Postgres => new PostgresSuppressionStore(sp.GetRequiredService<NpgsqlDataSource>(), Options(sp)),
             _ => new SqlServerSuppressionStore(Options(sp)),
+        });
+        services.AddSingleton<IWebhookEndpointStore>(sp => Options(sp).Provider switch
+        {
+            DatabaseProvider.Postgres => new PostgresWebhookEndpointStore(sp.GetRequiredService<NpgsqlDataSource>(), Options(sp)),
+            _ => new SqlServerWebhookEndpointStore(Options(sp)),
         });
         services.AddOptions<RetentionOptions>().BindConfiguration(RetentionOptions.SectionName).ValidateDataAnnotations().ValidateOnStart();
         services.AddSingleton(sp => sp.GetRequiredService<IOptions<RetentionOptions>>().Value);

@@ -45,6 +45,9 @@ public sealed class TSqlParserTests
             "SqlServerSuppressionStore.AddSql", "SqlServerSuppressionStore.RemoveSql", "SqlServerSuppressionStore.ListSql",
             "SqlServerSuppressionStore.ChangesSql", "SqlServerSuppressionStore.LoadSql", "SqlServerSuppressionStore.RecordSuppressedSql",
             "SqlServerTemplateStore.NewestSql", "SqlServerTemplateStore.PutSql", "SqlServerTemplateStore.ListSql",
+            "SqlServerWebhookEndpointStore.AddSql", "SqlServerWebhookEndpointStore.ListSql", "SqlServerWebhookEndpointStore.FindSql",
+            "SqlServerWebhookEndpointStore.DisableSql", "SqlServerWebhookEndpointStore.EnableSql", "SqlServerWebhookEndpointStore.RotateSql",
+            "SqlServerWebhookEndpointStore.ChangesSql",
         ];
 
         Assert.Empty(expected.Except(TSqlStatements.InCode.Keys));
@@ -67,6 +70,7 @@ public sealed class TSqlParserTests
         Assert.Contains("015_suppression.sql", files);
         Assert.Contains("014_templates.sql", files);
         Assert.Contains("016_message_headers.sql", files);
+        Assert.Contains("018_webhook_endpoints.sql", files);
     }
 
     private static string PostgresScriptsDirectory()

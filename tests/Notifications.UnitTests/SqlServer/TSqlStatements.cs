@@ -46,6 +46,7 @@ internal static class TSqlStatements
                      new SqlServerDeadLetterStore(Options), new SqlServerNotificationStatusStore(Options), new SqlServerRetentionStore(Options), new SqlServerRateLimitStore(Options),
                      new SqlServerSuppressionStore(Options),
                      new SqlServerTemplateStore(Options),
+                     new SqlServerWebhookEndpointStore(Options),
                  })
         {
             var properties = store.GetType()

@@ -1,0 +1,19 @@
+using Notifications.Shared.Data;
+
+namespace Notifications.Consumer.Channels.Webhook;
+
+/// <summary>
+/// A webhook made ready to send: the endpoint as the cache knows it (URL, secrets, whether private addresses are allowed),
+/// the target's host (its rate-limit and Retry-After key) and the body, which every attempt sends unchanged.
+/// </summary>
+internal sealed record WebhookRequest(long NotificationId, DateTimeOffset CreatedAt, WebhookEndpoint Endpoint, Uri Url, string Body)
+    : Outgoing(NotificationId, CreatedAt)
+{
+    /// <summary>The webhook-id: the notification id, the same in every attempt, so receivers can drop a copy.</summary>
+    public string WebhookId { get; } = NotificationId.ToString(System.Globalization.CultureInfo.InvariantCulture);
+
+    public string Host => Url.IdnHost;
+
+    // The endpoint holds the secrets: printed, a request shows its id and where it goes only.
+    public override string ToString() => $"webhook {WebhookId} to {Endpoint.Name} ({Url})";
+}

@@ -1,0 +1,108 @@
+using System.Net.Http.Headers;
+using System.Net.Sockets;
+using Notifications.Consumer.Channels;
+using Notifications.Consumer.Channels.Webhook;
+using Polly.Timeout;
+
+namespace Notifications.UnitTests.Webhooks;
+
+/// <summary>What an endpoint's answer, or its absence, means for the message (docs/webhooks.md, classification).</summary>
+public sealed class WebhookFailuresTests
+{
+    private static readonly Uri Url = new("https://hooks.example.com/in");
+
+    [Theory]
+    [InlineData(200)]
+    [InlineData(202)]
+    [InlineData(204)]
+    public void KindOf_2xx_Delivered(int status) => Assert.Null(WebhookFailures.KindOf(status));
+
+    [Theory]
+    [InlineData(500, "Transient")]
+    [InlineData(502, "Transient")]
+    [InlineData(503, "Transient")]
+    [InlineData(504, "Transient")]
+    [InlineData(408, "Transient")]
+    [InlineData(429, "Transient")]
+    [InlineData(400, "Permanent")]
+    [InlineData(401, "Permanent")]
+    [InlineData(404, "Permanent")]
+    [InlineData(410, "Permanent")]
+    [InlineData(413, "Permanent")]
+    [InlineData(301, "Permanent")]
+    public void KindOf_Status_Expected(int status, string expected) => Assert.Equal(Enum.Parse<SendFailureKind>(expected), WebhookFailures.KindOf(status));
+
+    [Theory]
+    [InlineData(429, null, true)]
+    [InlineData(429, 5, true)]
+    [InlineData(503, 5, true)]
+    [InlineData(503, null, false)]
+    [InlineData(500, 5, false)]
+    public void IsSlowDown_StatusAndRetryAfter_Expected(int status, int? retryAfterSeconds, bool expected) =>
+        Assert.Equal(expected, WebhookFailures.IsSlowDown(status, retryAfterSeconds is { } s ? TimeSpan.FromSeconds(s) : null));
+
+    [Fact]
+    public void IsGone_410Only_True()
+    {
+        Assert.True(WebhookFailures.IsGone(410));
+        Assert.False(WebhookFailures.IsGone(404));
+    }
+
+    [Fact]
+    public void RetryAfter_SecondsOrDate_DelayCappedAtMax()
+    {
+        var now = new DateTimeOffset(2026, 11, 25, 12, 0, 0, TimeSpan.Zero);
+        var max = TimeSpan.FromSeconds(60);
+
+        Assert.Equal(TimeSpan.FromSeconds(7), WebhookFailures.RetryAfter(new RetryConditionHeaderValue(TimeSpan.FromSeconds(7)), now, max));
+        Assert.Equal(TimeSpan.FromSeconds(30), WebhookFailures.RetryAfter(new RetryConditionHeaderValue(now.AddSeconds(30)), now, max));
+        Assert.Equal(max, WebhookFailures.RetryAfter(new RetryConditionHeaderValue(TimeSpan.FromHours(2)), now, max));
+        Assert.Equal(TimeSpan.Zero, WebhookFailures.RetryAfter(new RetryConditionHeaderValue(now.AddSeconds(-30)), now, max));
+        Assert.Null(WebhookFailures.RetryAfter(null, now, max));
+    }
+
+    [Fact]
+    public void NoAnswer_ConnectFailedBeforeWriting_Transient()
+    {
+        var refused = new HttpRequestException(HttpRequestError.ConnectionError, "Connection refused", new SocketException((int)SocketError.ConnectionRefused));
+
+        var failure = WebhookFailures.NoAnswer(refused, Url, written: false);
+
+        Assert.Equal(SendFailureKind.Transient, failure.Kind);
+        Assert.Contains("before the request was sent", failure.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void NoAnswer_TimeoutAfterWriting_UnknownMaybeDelivered()
+    {
+        var failure = WebhookFailures.NoAnswer(new TimeoutRejectedException("timed out"), Url, written: true);
+
+        Assert.Equal(SendFailureKind.Unknown, failure.Kind);
+        Assert.Contains("timed out after the request was sent", failure.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void NoAnswer_TimeoutBeforeWriting_Transient() =>
+        Assert.Equal(SendFailureKind.Transient, WebhookFailures.NoAnswer(new TimeoutRejectedException("timed out"), Url, written: false).Kind);
+
+    [Fact]
+    public void NoAnswer_PrivateAddressRefused_PermanentWithTheReason()
+    {
+        var wrapped = new HttpRequestException(HttpRequestError.ConnectionError, "connect failed",
+            new PrivateAddressRefusedException("webhook host 'x' resolves to 10.0.0.1, a private (RFC 1918) address"));
+
+        var failure = WebhookFailures.NoAnswer(wrapped, Url, written: false);
+
+        Assert.Equal(SendFailureKind.Permanent, failure.Kind);
+        Assert.Contains("10.0.0.1, a private (RFC 1918) address", failure.Describe(), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Answered_429_TransientHandledByRateLimiterWithTheAnswer()
+    {
+        var failure = WebhookFailures.Answered(429, "Too Many Requests", "slow down", Url, slowDown: true);
+
+        Assert.Equal((SendFailureKind.Transient, 429, true), (failure.Kind, failure.Status, failure.HandledByRateLimiter));
+        Assert.Equal("webhook transient failure: POST https://hooks.example.com/in answered 429 Too Many Requests: slow down", failure.Describe());
+    }
+}
