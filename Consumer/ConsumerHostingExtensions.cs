@@ -4,6 +4,7 @@ using Microsoft.Extensions.Options;
 using Notifications.Consumer.Benchmarking;
 using Notifications.Consumer.Channels;
 using Notifications.Consumer.Channels.Email;
+using Notifications.Consumer.Channels.Push;
 using Notifications.Consumer.Pipeline;
 using Notifications.Consumer.RateLimiting;
 using Notifications.Consumer.Relay;
@@ -36,6 +37,7 @@ public static class ConsumerHostingExtensions
         builder.Services.AddSingleton<ConsumerStats>();
         builder.Services.AddSingleton<EmailSenderFactory>();
         builder.Services.AddSingleton<IChannel, EmailChannel>();
+        builder.Services.AddPushChannel();
         builder.Services.AddSingleton<ChannelRegistry>();
         builder.Services.AddSingleton<RelayBreaker>();
         builder.Services.AddSingleton(sp => sp.GetRequiredService<IOptions<ConsumerOptions>>().Value);
