@@ -1,4 +1,3 @@
-using Notifications.Consumer.Relay;
 using Notifications.Shared.Contract;
 
 namespace Notifications.Consumer.Channels.Push;
@@ -12,17 +11,8 @@ internal interface IPushProvider
     /// <summary>Whether it is configured; a row to one that is not is dead-lettered.</summary>
     bool Enabled { get; }
 
-    /// <summary>Its breaker (ungated: while open its messages are parked, the other provider's go on).</summary>
-    RelayBreaker Breaker { get; }
-
-    /// <summary>Its base URL's host: the key of its fleet rate limit in <c>RateLimits:Domains</c>.</summary>
-    string Host { get; }
-
-    /// <summary>Its Retry-After in this process.</summary>
-    ProviderPause Pause { get; }
-
-    /// <summary>Its HTTP/2 client, shared by every handler.</summary>
-    HttpClient Client { get; }
+    /// <summary>Its client, breaker, rate-limit host and Retry-After pause.</summary>
+    ProviderLink Link { get; }
 
     /// <summary>The exact request body of <paramref name="message"/>, or null and why it cannot be sent.</summary>
     PushNotification? Prepare(NotificationMessage message, string token, IReadOnlyList<KeyValuePair<string, string>> data, out string? refused);

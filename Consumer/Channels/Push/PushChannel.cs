@@ -13,9 +13,9 @@ internal sealed class PushChannel(PushProviders providers, PushSender sender) : 
 {
     public string Name => NotificationChannels.Push;
 
-    public RelayBreaker BreakerFor(NotificationMessage message) => ProviderOf(message).Breaker;
+    public RelayBreaker BreakerFor(NotificationMessage message) => ProviderOf(message).Link.Breaker;
 
-    public string? RateLimitDomain(NotificationMessage message) => ProviderOf(message).Host;
+    public string? RateLimitDomain(NotificationMessage message) => ProviderOf(message).Link.Host;
 
     public ValueTask<Prepared> PrepareAsync(NotificationMessage message, CancellationToken cancellationToken)
     {

@@ -20,7 +20,8 @@ internal sealed class PushProviders : IDisposable
         IOptions<PushOptions> options, IOptions<RelayOptions> relay, IHttpClientFactory clients, ConsumerMetrics metrics, TimeProvider time, ILogger<PushProviders> logger)
     {
         var push = options.Value;
-        RelayBreaker Breaker(string name) => new($"push:{name}", relay.Value, gated: false, metrics, time, logger);
+        ProviderLink Link(string name, Uri baseUrl, string client) => ProviderLink.For(baseUrl, clients.CreateClient(client),
+            new RelayBreaker($"push:{name}", relay.Value, gated: false, metrics, time, logger), time);
 
         if (push.Fcm.Enabled && FcmServiceAccount.TryLoad(push.Fcm, out _) is { } account)
         {
@@ -28,8 +29,8 @@ internal sealed class PushProviders : IDisposable
         }
 
         _apnsToken = push.Apns.Enabled ? new ApnsProviderToken(push.Apns, time) : null;
-        Fcm = new FcmProvider(push.Fcm, clients.CreateClient(FcmProvider.ClientName), _fcmTokens, Breaker("fcm"), time);
-        Apns = new ApnsProvider(push.Apns, clients.CreateClient(ApnsProvider.ClientName), _apnsToken, Breaker("apns"), time);
+        Fcm = new FcmProvider(push.Fcm, Link("fcm", push.Fcm.BaseUrl, FcmProvider.ClientName), _fcmTokens, time);
+        Apns = new ApnsProvider(push.Apns, Link("apns", push.Apns.BaseUrl, ApnsProvider.ClientName), _apnsToken);
         PushSendingLog.Providers(logger, push.Fcm.Enabled ? push.Fcm.BaseUrl.ToString() : "off", push.Apns.Enabled ? push.Apns.BaseUrl.ToString() : "off");
     }
 

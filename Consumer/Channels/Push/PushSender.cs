@@ -19,10 +19,10 @@ internal sealed class PushSender(
     {
         var push = (PushNotification)outgoing;
         var provider = providers.For(push.Provider);
-        await provider.Pause.WaitAsync(cancellationToken);
-        if (limits.Domains.TryGetValue(provider.Host, out var rate))
+        await provider.Link.Pause.WaitAsync(cancellationToken);
+        if (limits.Domains.TryGetValue(provider.Link.Host, out var rate))
         {
-            await limiter.SpendAsync(RateLimitSettings.DomainKey(provider.Host), rate, cancellationToken);
+            await limiter.SpendAsync(RateLimitSettings.DomainKey(provider.Link.Host), rate, cancellationToken);
         }
 
         using var content = new TrackedContent(push.Body);
@@ -69,7 +69,7 @@ internal sealed class PushSender(
     {
         try
         {
-            return await provider.Client.SendAsync(request, cancellationToken);
+            return await provider.Link.Client.SendAsync(request, cancellationToken);
         }
         catch (TimeoutRejectedException ex)
         {
@@ -97,14 +97,14 @@ internal sealed class PushSender(
             _ => TimeSpan.Zero,
         };
         var wait = TimeSpan.FromTicks(Math.Clamp(retryAfter.Ticks, 0, options.Value.MaxRetryAfter.Ticks));
-        provider.Pause.Extend(now + wait);
+        provider.Link.Pause.Extend(now + wait);
         PushSendingLog.SlowDown(logger, provider.Name, failure.Status ?? 0, wait);
-        if (!limits.Domains.ContainsKey(provider.Host))
+        if (!limits.Domains.ContainsKey(provider.Link.Host))
         {
             return failure;
         }
 
-        string key = RateLimitSettings.DomainKey(provider.Host);
+        string key = RateLimitSettings.DomainKey(provider.Link.Host);
         await limiter.SlowDownAsync(key, failure.Message, cancellationToken);
         return new PushSendException(failure.Kind, failure.Provider, failure.Status, failure.Reason, failure.Message)
         {

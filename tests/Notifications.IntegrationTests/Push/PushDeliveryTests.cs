@@ -20,9 +20,6 @@ public sealed class PushDeliveryTests
     [InlineData("AtMostOnce")]
     public async Task Push_FcmAndApnsRows_EachArrivesOnceAcceptedWithItsHeadersAndPayload(string mode)
     {
-        var db = await TestDatabase.CleanAsync();
-        await using var broker = await TestBroker.CreateAsync();
-        await using var sink = await SmtpSink.StartAsync();
         await using var world = await PushWorld.StartAsync();
         var expires = DateTimeOffset.FromUnixTimeSeconds(DateTimeOffset.UtcNow.AddHours(2).ToUnixTimeSeconds());
         var rows = new List<(long Id, string Marker, string Kind)>();
@@ -35,10 +32,10 @@ public sealed class PushDeliveryTests
             rows.Add(Row(await world.InsertAsync(PushWorld.Recipient("apns", PushWorld.NewApnsToken()), priority: "bulk"), "apns-bulk"));
         }
 
-        await using (var consumer = await WorkerHost.StartConsumerAsync(broker, sink, world.Settings(more: ("Consumer:DeliveryMode", mode))))
-        await using (var producer = await WorkerHost.StartProducerAsync(broker))
+        await using (await world.StartConsumerAsync(more: ("Consumer:DeliveryMode", mode)))
+        await using (var producer = await world.StartProducerAsync())
         {
-            await WaitAllSentAsync(db, world, rows);
+            await WaitAllSentAsync(world, rows);
         }
 
         foreach (var (id, marker, kind) in rows)
@@ -56,16 +53,16 @@ public sealed class PushDeliveryTests
             }
         }
 
-        Assert.Equal(0, await db.CountAsync("dead_letter"));
+        Assert.Equal(0, await world.Database.CountAsync("dead_letter"));
         Assert.InRange(world.Server.TokenRequests, 1, 2);
     }
 
     // On a timeout, says which rows are missing and what the server answered them.
-    private static async Task WaitAllSentAsync(TestDatabase db, PushWorld world, List<(long Id, string Marker, string Kind)> rows)
+    private static async Task WaitAllSentAsync(PushWorld world, List<(long Id, string Marker, string Kind)> rows)
     {
         try
         {
-            await Eventually.WaitAsync(() => db.CountLogAsync("sent"), n => n == rows.Count, Patience, "delivery log rows 'sent'");
+            await Eventually.WaitAsync(() => world.Database.CountLogAsync("sent"), n => n == rows.Count, Patience, "delivery log rows 'sent'");
         }
         catch (TimeoutException ex)
         {
@@ -139,15 +136,12 @@ public sealed class PushDeliveryTests
     [InlineData("AtMostOnce")]
     public async Task Push_ApnsHangsOnce_AtLeastOnceSendsAgainAtMostOnceNever(string mode)
     {
-        var db = await TestDatabase.CleanAsync();
-        await using var broker = await TestBroker.CreateAsync();
-        await using var sink = await SmtpSink.StartAsync();
         await using var world = await PushWorld.StartAsync();
         world.Server.ApnsScript.Next(1, ScriptedAnswer.Never);
         var (id, marker) = await world.InsertAsync(PushWorld.Recipient("apns", PushWorld.NewApnsToken()));
 
-        await using (var consumer = await WorkerHost.StartConsumerAsync(broker, sink, world.Settings(more: [("Consumer:DeliveryMode", mode), ("Push:Timeout", "00:00:01")])))
-        await using (var producer = await WorkerHost.StartProducerAsync(broker))
+        await using (var consumer = await world.StartConsumerAsync(more: [("Consumer:DeliveryMode", mode), ("Push:Timeout", "00:00:01")]))
+        await using (var producer = await world.StartProducerAsync())
         {
             if (mode == "AtLeastOnce")
             {
@@ -157,7 +151,7 @@ public sealed class PushDeliveryTests
             {
                 var stats = consumer.Get<ConsumerStats>();
                 await Eventually.WaitAsync(() => Task.FromResult(stats.Unknown), n => n == 1, Patience, "the outcome recorded unknown");
-                Assert.Empty(await broker.NonEmptyQueuesAsync());
+                Assert.Empty(await world.Broker.NonEmptyQueuesAsync());
             }
         }
 
@@ -174,6 +168,6 @@ public sealed class PushDeliveryTests
             Assert.Equal("sending", await PushWorld.LogStatusAsync(id));
         }
 
-        Assert.Equal(0, await db.CountAsync("dead_letter"));
+        Assert.Equal(0, await world.Database.CountAsync("dead_letter"));
     }
 }

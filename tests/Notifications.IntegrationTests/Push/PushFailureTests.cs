@@ -1,4 +1,5 @@
 using System.Net;
+using Microsoft.Extensions.Options;
 using Notifications.IntegrationTests.Infrastructure;
 using Notifications.IntegrationTests.Infrastructure.Receivers;
 
@@ -21,9 +22,6 @@ public sealed class PushFailureTests
     [InlineData("apns", "AtMostOnce", "410 Unregistered")]
     public async Task Push_UnregisteredToken_DeadLetteredSuppressedAndLaterRowSuppressed(string provider, string mode, string answer)
     {
-        await TestDatabase.CleanAsync();
-        await using var broker = await TestBroker.CreateAsync();
-        await using var sink = await SmtpSink.StartAsync();
         await using var world = await PushWorld.StartAsync();
         string token = provider == "fcm" ? PushWorld.NewFcmToken() : PushWorld.NewApnsToken();
         string recipient = PushWorld.Recipient(provider, token);
@@ -31,8 +29,8 @@ public sealed class PushFailureTests
         var (first, firstMarker) = await world.InsertAsync(recipient);
         var (good, _) = await world.InsertAsync(PushWorld.Recipient(provider, provider == "fcm" ? PushWorld.NewFcmToken() : PushWorld.NewApnsToken()));
 
-        await using var consumer = await WorkerHost.StartConsumerAsync(broker, sink, world.Settings(more: ("Consumer:DeliveryMode", mode)));
-        await using (await WorkerHost.StartProducerAsync(broker))
+        await using var consumer = await world.StartConsumerAsync(more: ("Consumer:DeliveryMode", mode));
+        await using (await world.StartProducerAsync())
         {
             string reason = await Eventually.WaitAsync(() => PushWorld.DeadLetterReasonAsync(first), r => r is not null, Patience, "dead letter") ?? "";
             Assert.Contains($"push {provider} permanent failure", reason, StringComparison.Ordinal);
@@ -53,16 +51,13 @@ public sealed class PushFailureTests
     [InlineData("apns")]
     public async Task Push_429WithRetryAfter_NextRequestWaitsItOutThenDelivered(string provider)
     {
-        await TestDatabase.CleanAsync();
-        await using var broker = await TestBroker.CreateAsync();
-        await using var sink = await SmtpSink.StartAsync();
         await using var world = await PushWorld.StartAsync();
         var retryAfter = TimeSpan.FromSeconds(3);
         (provider == "fcm" ? world.Server.FcmScript : world.Server.ApnsScript).Next(1, ScriptedAnswer.With(HttpStatusCode.TooManyRequests, retryAfter));
         var (id, marker) = await world.InsertAsync(PushWorld.Recipient(provider, provider == "fcm" ? PushWorld.NewFcmToken() : PushWorld.NewApnsToken()));
 
-        await using (await WorkerHost.StartConsumerAsync(broker, sink, world.Settings()))
-        await using (await WorkerHost.StartProducerAsync(broker))
+        await using (await world.StartConsumerAsync())
+        await using (await world.StartProducerAsync())
         {
             await Eventually.WaitAsync(() => PushWorld.LogStatusAsync(id), s => s == "sent", Patience, "sent after the 429");
         }
@@ -77,15 +72,12 @@ public sealed class PushFailureTests
     [Fact]
     public async Task Push_500Twice_RetriedAndDeliveredOnce()
     {
-        await TestDatabase.CleanAsync();
-        await using var broker = await TestBroker.CreateAsync();
-        await using var sink = await SmtpSink.StartAsync();
         await using var world = await PushWorld.StartAsync();
         world.Server.ApnsScript.Next(2, ScriptedAnswer.With(HttpStatusCode.InternalServerError));
         var (id, marker) = await world.InsertAsync(PushWorld.Recipient("apns", PushWorld.NewApnsToken()));
 
-        await using (await WorkerHost.StartConsumerAsync(broker, sink, world.Settings()))
-        await using (await WorkerHost.StartProducerAsync(broker))
+        await using (await world.StartConsumerAsync())
+        await using (await world.StartProducerAsync())
         {
             await Eventually.WaitAsync(() => PushWorld.LogStatusAsync(id), s => s == "sent", Patience, "sent after two 500s");
         }
@@ -97,9 +89,6 @@ public sealed class PushFailureTests
     [Fact]
     public async Task Push_BadRows_DeadLetteredWithReasonsOthersDelivered()
     {
-        await TestDatabase.CleanAsync();
-        await using var broker = await TestBroker.CreateAsync();
-        await using var sink = await SmtpSink.StartAsync();
         await using var world = await PushWorld.StartAsync();
         string badDevice = PushWorld.NewApnsToken() + "ab";   // 66 hex digits: our rules take it, APNs answers BadDeviceToken
         // Within the rows' 4096 bytes, over the APNs payload's once "aps" and the JSON around it are added.
@@ -111,8 +100,8 @@ public sealed class PushFailureTests
         var (badApns, _) = await world.InsertAsync(PushWorld.Recipient("apns", badDevice));
         var (good, goodMarker) = await world.InsertAsync(PushWorld.Recipient("fcm", PushWorld.NewFcmToken()));
 
-        await using (await WorkerHost.StartConsumerAsync(broker, sink, world.Settings()))
-        await using (await WorkerHost.StartProducerAsync(broker))
+        await using (await world.StartConsumerAsync())
+        await using (await world.StartProducerAsync())
         {
             await Eventually.WaitAsync(() => PushWorld.DeadLetterReasonAsync(badApns), r => r is not null, Patience, "dead letters");
             await Eventually.WaitAsync(() => PushWorld.LogStatusAsync(good), s => s == "sent", Patience, "the good row sent");
@@ -131,20 +120,35 @@ public sealed class PushFailureTests
     [Fact]
     public async Task Push_ProviderNotConfigured_DeadLetteredOtherProviderDelivered()
     {
-        await TestDatabase.CleanAsync();
-        await using var broker = await TestBroker.CreateAsync();
-        await using var sink = await SmtpSink.StartAsync();
         await using var world = await PushWorld.StartAsync();
         var (apns, _) = await world.InsertAsync(PushWorld.Recipient("apns", PushWorld.NewApnsToken()));
         var (fcm, _) = await world.InsertAsync(PushWorld.Recipient("fcm", PushWorld.NewFcmToken()));
 
-        await using (await WorkerHost.StartConsumerAsync(broker, sink, world.Settings(apns: false)))
-        await using (await WorkerHost.StartProducerAsync(broker))
+        await using (await world.StartConsumerAsync(apns: false))
+        await using (await world.StartProducerAsync())
         {
             await Eventually.WaitAsync(() => PushWorld.DeadLetterReasonAsync(apns), r => r is not null, Patience, "dead letter");
             await Eventually.WaitAsync(() => PushWorld.LogStatusAsync(fcm), s => s == "sent", Patience, "the FCM row sent");
         }
 
         Assert.StartsWith("push provider 'apns' is not configured", await PushWorld.DeadLetterReasonAsync(apns), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Push_ApnsKeyFileNotAKey_ConsumerDoesNotStartAndSaysWhy()
+    {
+        await using var world = await PushWorld.StartAsync();
+        string notAKey = Path.Combine(Path.GetTempPath(), $"not-a-key-{Guid.NewGuid():N}.p8");
+        await File.WriteAllTextAsync(notAKey, "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n");
+        try
+        {
+            var thrown = await Assert.ThrowsAsync<OptionsValidationException>(() => world.StartConsumerAsync(more: ("Push:Apns:PrivateKeyFile", notAKey)));
+
+            Assert.Contains($"Push:Apns:PrivateKeyFile '{notAKey}' cannot be used: ", thrown.Message, StringComparison.Ordinal);
+        }
+        finally
+        {
+            File.Delete(notAKey);
+        }
     }
 }

@@ -7,7 +7,7 @@ using Notifications.IntegrationTests.Receivers;
 namespace Notifications.IntegrationTests.Push;
 
 /// <summary>
-/// A push delivery test's world: the push server with fresh keys, the files a consumer is configured with (service account
+/// A push delivery test's world: a clean database, a broker, an SMTP sink (the consumer's email side, unused), the push server with fresh keys, the files a consumer is configured with (service account
 /// JSON, .p8 key, the server's certificate as its only trusted root), the consumer settings pointing at the server, and push
 /// rows inserted with SQL, each carrying a marker in its data (<see cref="PushLog.NotificationIdKey"/>) the server counts by.
 /// </summary>
@@ -19,16 +19,40 @@ internal sealed class PushWorld : IAsyncDisposable
     private readonly string directory = Directory.CreateTempSubdirectory("push-test-").FullName;
     private int markers;
 
-    private PushWorld(PushTestScope scope) => this.scope = scope;
+    private PushWorld(TestDatabase database, TestBroker broker, SmtpSink sink, PushTestScope scope)
+    {
+        Database = database;
+        Broker = broker;
+        Sink = sink;
+        this.scope = scope;
+    }
+
+    public TestDatabase Database { get; }
+
+    public TestBroker Broker { get; }
+
+    public SmtpSink Sink { get; }
 
     public PushServer Server => scope.Server;
 
     public PushTestKeys Keys => scope.Keys;
 
-    public static async Task<PushWorld> StartAsync() => new(await PushTestScope.StartAsync(CancellationToken.None));
+    public static async Task<PushWorld> StartAsync()
+    {
+        var database = await TestDatabase.CleanAsync();
+        var broker = await TestBroker.CreateAsync();
+        var sink = await SmtpSink.StartAsync();
+        return new(database, broker, sink, await PushTestScope.StartAsync(CancellationToken.None));
+    }
+
+    /// <summary>A consumer configured by <see cref="Settings"/> (both providers, or FCM alone), plus <paramref name="more"/>.</summary>
+    public Task<WorkerHost> StartConsumerAsync(bool apns = true, params (string Key, string? Value)[] more) =>
+        WorkerHost.StartConsumerAsync(Broker, Sink, Settings(apns, more));
+
+    public Task<WorkerHost> StartProducerAsync() => WorkerHost.StartProducerAsync(Broker);
 
     /// <summary>The consumer settings for both providers (or FCM alone), plus <paramref name="more"/>.</summary>
-    public (string Key, string? Value)[] Settings(bool apns = true, params (string Key, string? Value)[] more)
+    private (string Key, string? Value)[] Settings(bool apns, (string Key, string? Value)[] more)
     {
         string credentials = Write("service-account.json", Keys.ServiceAccountJson(Server.TokenUrl));
         (string, string?)[] settings =
@@ -98,6 +122,8 @@ internal sealed class PushWorld : IAsyncDisposable
     public async ValueTask DisposeAsync()
     {
         await scope.DisposeAsync();
+        await Sink.DisposeAsync();
+        await Broker.DisposeAsync();
         Directory.Delete(directory, recursive: true);
     }
 

@@ -1,7 +1,6 @@
 using System.Globalization;
 using System.Net;
 using System.Text.Json;
-using Notifications.Consumer.Relay;
 using Notifications.Shared.Contract;
 
 namespace Notifications.Consumer.Channels.Push.Apns;
@@ -18,28 +17,19 @@ internal sealed class ApnsProvider : IPushProvider
     private readonly string _topic;
     private readonly Uri _baseUrl;
 
-    public ApnsProvider(ApnsOptions options, HttpClient client, ApnsProviderToken? token, RelayBreaker breaker, TimeProvider time)
+    public ApnsProvider(ApnsOptions options, ProviderLink link, ApnsProviderToken? token)
     {
-        Client = client;
-        Breaker = breaker;
+        Link = link;
         _token = token;
         _topic = options.Topic ?? "";
         _baseUrl = options.BaseUrl;
-        Host = options.BaseUrl.IdnHost.ToLowerInvariant();
-        Pause = new ProviderPause(time);
     }
 
     public string Name => PushRules.Apns;
 
     public bool Enabled => _token is not null;
 
-    public RelayBreaker Breaker { get; }
-
-    public string Host { get; }
-
-    public ProviderPause Pause { get; }
-
-    public HttpClient Client { get; }
+    public ProviderLink Link { get; }
 
     public PushNotification? Prepare(NotificationMessage message, string token, IReadOnlyList<KeyValuePair<string, string>> data, out string? refused) =>
         ApnsPayload.Build(message, data, out refused) is { } body

@@ -1,7 +1,6 @@
 using System.Net;
 using System.Net.Http.Headers;
 using System.Text.Json;
-using Notifications.Consumer.Relay;
 using Notifications.Shared.Contract;
 
 namespace Notifications.Consumer.Channels.Push.Fcm;
@@ -20,14 +19,11 @@ internal sealed class FcmProvider : IPushProvider
     private readonly Uri _sendUrl;
     private readonly TimeProvider _time;
 
-    public FcmProvider(FcmOptions options, HttpClient client, FcmAccessTokens? tokens, RelayBreaker breaker, TimeProvider time)
+    public FcmProvider(FcmOptions options, ProviderLink link, FcmAccessTokens? tokens, TimeProvider time)
     {
-        Client = client;
-        Breaker = breaker;
+        Link = link;
         _tokens = tokens;
         _time = time;
-        Host = options.BaseUrl.IdnHost.ToLowerInvariant();
-        Pause = new ProviderPause(time);
         string project = options.ProjectId ?? tokens?.ProjectId ?? "";
         _sendUrl = new Uri(options.BaseUrl, $"v1/projects/{Uri.EscapeDataString(project)}/messages:send");
     }
@@ -36,13 +32,7 @@ internal sealed class FcmProvider : IPushProvider
 
     public bool Enabled => _tokens is not null;
 
-    public RelayBreaker Breaker { get; }
-
-    public string Host { get; }
-
-    public ProviderPause Pause { get; }
-
-    public HttpClient Client { get; }
+    public ProviderLink Link { get; }
 
     public PushNotification? Prepare(NotificationMessage message, string token, IReadOnlyList<KeyValuePair<string, string>> data, out string? refused) =>
         FcmPayload.Build(message, token, data, _time.GetUtcNow(), out refused) is { } body
