@@ -70,6 +70,25 @@ public sealed class PushFailureTests
     }
 
     [Fact]
+    public async Task Push_429WithFleetLimitOnProviderHost_FleetRateSlowedAndDeliveredOnce()
+    {
+        await using var world = await PushWorld.StartAsync();
+        await PushWorld.ClearRateLimitsAsync();
+        world.Server.FcmScript.Next(1, ScriptedAnswer.With(HttpStatusCode.TooManyRequests, TimeSpan.FromSeconds(1)));
+        var (id, marker) = await world.InsertAsync(PushWorld.Recipient("fcm", PushWorld.NewFcmToken()));
+
+        // The test server's host: the fleet limit of the FCM provider, as fcm.googleapis.com would be in production.
+        await using (await world.StartConsumerAsync(more: ("RateLimits:Domains:127.0.0.1", "50/s")))
+        await using (await world.StartProducerAsync())
+        {
+            await Eventually.WaitAsync(() => PushWorld.LogStatusAsync(id), s => s == "sent", Patience, "sent after the 429");
+        }
+
+        Assert.Equal([429, 200], world.RequestsFor(marker).Select(r => r.AnsweredStatus));
+        Assert.Equal(2.0, await PushWorld.SlowFactorAsync("domain:127.0.0.1"));
+    }
+
+    [Fact]
     public async Task Push_500Twice_RetriedAndDeliveredOnce()
     {
         await using var world = await PushWorld.StartAsync();

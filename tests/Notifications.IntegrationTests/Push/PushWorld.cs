@@ -117,6 +117,19 @@ internal sealed class PushWorld : IAsyncDisposable
             $"SELECT reason FROM {TestDatabase.Schema}.suppression WHERE address = lower(@recipient) AND removed_at IS NULL", new { recipient });
     }
 
+    public static async Task ClearRateLimitsAsync()
+    {
+        await using var connection = await TestDatabase.OpenAsync();
+        await connection.ExecuteAsync($"DELETE FROM {TestDatabase.Schema}.rate_limit");
+    }
+
+    public static async Task<double?> SlowFactorAsync(string key)
+    {
+        await using var connection = await TestDatabase.OpenAsync();
+        return await connection.QuerySingleOrDefaultAsync<double?>(
+            $"SELECT slow_factor FROM {TestDatabase.Schema}.rate_limit WHERE name = @key", new { key });
+    }
+
     public IReadOnlyList<PushRequest> RequestsFor(string marker) => [.. Server.Log.Requests.Where(r => r.NotificationId == marker)];
 
     public async ValueTask DisposeAsync()
