@@ -23,6 +23,12 @@ internal interface IPushProvider
     /// <summary>The provider's reason in an error answer's body, or null.</summary>
     string? ReasonOf(string body);
 
+    /// <summary>
+    /// The provider refused our credentials (401, 403) on a request that carried <paramref name="request"/>'s: drop them if they
+    /// are still the current ones, so the next request carries fresh ones (a revoked or expired token heals on the next attempt).
+    /// </summary>
+    void CredentialsRefused(HttpRequestMessage request, string? reason);
+
     /// <summary>Whether the answer says the device token is no longer valid.</summary>
     bool IsGone(int status, string? reason);
 }

@@ -37,6 +37,11 @@ internal sealed class PushSender(
         int status = (int)response.StatusCode;
         string? reason = provider.ReasonOf(body);
         var failure = PushFailures.Classify(provider.Name, status, reason, provider.IsGone(status, reason));
+        if (status is 401 or 403)
+        {
+            provider.CredentialsRefused(request, reason);
+        }
+
         if (failure.Gone)
         {
             PushSendingLog.TokenGone(logger, provider.Name, push.NotificationId, status, reason);

@@ -89,6 +89,25 @@ public sealed class PushFailureTests
     }
 
     [Fact]
+    public async Task Push_Fcm401_AccessTokenDroppedNewOneFetchedAndDelivered()
+    {
+        await using var world = await PushWorld.StartAsync();
+        world.Server.FcmScript.Next(1, ScriptedAnswer.With(HttpStatusCode.Unauthorized));
+        var (id, marker) = await world.InsertAsync(PushWorld.Recipient("fcm", PushWorld.NewFcmToken()));
+
+        await using (await world.StartConsumerAsync())
+        await using (await world.StartProducerAsync())
+        {
+            await Eventually.WaitAsync(() => PushWorld.LogStatusAsync(id), s => s == "sent", Patience, "sent after the 401");
+        }
+
+        var requests = world.RequestsFor(marker);
+        Assert.Equal([401, 200], requests.Select(r => r.AnsweredStatus));
+        Assert.NotEqual(requests[0].Headers["authorization"], requests[1].Headers["authorization"]);
+        Assert.Equal(2, world.Server.TokenRequests);
+    }
+
+    [Fact]
     public async Task Push_500Twice_RetriedAndDeliveredOnce()
     {
         await using var world = await PushWorld.StartAsync();

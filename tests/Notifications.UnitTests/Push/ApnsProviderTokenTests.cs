@@ -51,6 +51,24 @@ public sealed class ApnsProviderTokenTests : IDisposable
     }
 
     [Fact]
+    public void Forget_CalledExpired_RenewedOnlyWhen20MinutesOld()
+    {
+        var time = new ManualTime(new DateTimeOffset(2026, 11, 25, 12, 0, 0, TimeSpan.Zero));
+        using var token = new ApnsProviderToken(Options(), time);
+        string first = token.Current;
+
+        time.Advance(TimeSpan.FromMinutes(19));
+        token.Forget(first);
+        string kept = token.Current;
+        time.Advance(TimeSpan.FromMinutes(1));
+        token.Forget(first);
+        string renewed = token.Current;
+
+        Assert.Equal(first, kept);
+        Assert.NotEqual(first, renewed);
+    }
+
+    [Fact]
     public void TryLoadKey_NotAKey_NullWithWhy()
     {
         File.WriteAllText(file, "not a key");

@@ -40,6 +40,21 @@ public sealed class FcmAccessTokensTests
     }
 
     [Fact]
+    public async Task Forget_CurrentTokenRefused_NextGetRequestsANewOneAStaleForgetDropsNothing()
+    {
+        var (tokens, endpoint, _) = Create();
+        string refused = await tokens.GetAsync(CancellationToken.None);
+
+        tokens.Forget(refused);
+        string fresh = await tokens.GetAsync(CancellationToken.None);
+        tokens.Forget(refused);
+        string still = await tokens.GetAsync(CancellationToken.None);
+
+        Assert.Equal(("token-2", "token-2"), (fresh, still));
+        Assert.Equal(2, endpoint.Requests);
+    }
+
+    [Fact]
     public async Task GetAsync_Assertion_IsRs256ForTheServiceAccountTokenUrlAndMessagingScope()
     {
         var (tokens, endpoint, time) = Create();

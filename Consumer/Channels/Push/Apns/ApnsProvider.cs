@@ -69,5 +69,14 @@ internal sealed class ApnsProvider : IPushProvider
         }
     }
 
+    public void CredentialsRefused(HttpRequestMessage request, string? reason)
+    {
+        // Only an expired token is ours to renew early; a wrong key or team stays wrong however often it is signed.
+        if (reason == "ExpiredProviderToken" && request.Headers.TryGetValues("authorization", out var values))
+        {
+            _token?.Forget(values.First()["bearer ".Length..]);
+        }
+    }
+
     public bool IsGone(int status, string? reason) => status == 410 || (status == 400 && reason == "BadDeviceToken");
 }

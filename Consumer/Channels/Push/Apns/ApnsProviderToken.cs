@@ -14,6 +14,9 @@ internal sealed class ApnsProviderToken : IDisposable
     /// <summary>How old a token gets before it is replaced: within Apple's 60 minutes, with room for clock skew.</summary>
     public static readonly TimeSpan RefreshAfter = TimeSpan.FromMinutes(50);
 
+    /// <summary>The shortest time between two tokens Apple accepts (TooManyProviderTokenUpdates otherwise).</summary>
+    public static readonly TimeSpan MinRenewal = TimeSpan.FromMinutes(20);
+
     // Exactly the claims given: Apple's tokens carry no exp or nbf.
     private static readonly JsonWebTokenHandler Handler = new() { SetDefaultTimesOnTokenCreation = false };
 
@@ -47,6 +50,19 @@ internal sealed class ApnsProviderToken : IDisposable
             var issued = new Issued(Sign(now), now);
             Volatile.Write(ref _current, issued);
             return issued.Token;
+        }
+    }
+
+    /// <summary>
+    /// APNs called <paramref name="token"/> expired (a clock ahead of Apple's): the next request gets a new one, unless it already
+    /// has, and not within <see cref="MinRenewal"/> of the last (Apple refuses more frequent renewals).
+    /// </summary>
+    public void Forget(string token)
+    {
+        var current = Volatile.Read(ref _current);
+        if (current?.Token == token && _time.GetUtcNow() - current.At >= MinRenewal)
+        {
+            Interlocked.CompareExchange(ref _current, null, current);
         }
     }
 

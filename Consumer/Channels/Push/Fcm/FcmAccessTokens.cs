@@ -78,6 +78,16 @@ internal sealed class FcmAccessTokens : IDisposable
         }
     }
 
+    /// <summary>FCM refused <paramref name="accessToken"/> (revoked, say): the next request gets a new one, unless it already has.</summary>
+    public void Forget(string accessToken)
+    {
+        var current = Volatile.Read(ref _current);
+        if (current?.Token == accessToken)
+        {
+            Interlocked.CompareExchange(ref _current, null, current);
+        }
+    }
+
     public void Dispose()
     {
         _key.Dispose();

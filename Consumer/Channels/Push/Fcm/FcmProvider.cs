@@ -83,5 +83,13 @@ internal sealed class FcmProvider : IPushProvider
         }
     }
 
+    public void CredentialsRefused(HttpRequestMessage request, string? reason)
+    {
+        if (request.Headers.Authorization?.Parameter is { } accessToken)
+        {
+            _tokens?.Forget(accessToken);
+        }
+    }
+
     public bool IsGone(int status, string? reason) => status == 404 || reason == "UNREGISTERED";
 }
