@@ -190,9 +190,9 @@ internal sealed class HarnessOptions
             throw new ArgumentException("receiver webhook|push: which receiving server to run");
         }
 
-        if (Channel != NotificationChannels.Email && (Baseline || Template || Mode is not ("run" or "sweep" or "ceilings" or "receiver")))
+        if (Channel != NotificationChannels.Email && (Baseline || Template || SweepLatency is not null || Mode is not ("run" or "sweep" or "ceilings" or "receiver")))
         {
-            throw new ArgumentException($"--channel {Channel} belongs to the run, sweep and ceilings modes, without --baseline or --template");
+            throw new ArgumentException($"--channel {Channel} belongs to the run, sweep and ceilings modes, without --baseline, --template or --sweep-latency");
         }
     }
 

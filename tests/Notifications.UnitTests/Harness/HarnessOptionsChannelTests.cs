@@ -36,6 +36,7 @@ public sealed class HarnessOptionsChannelTests
     [InlineData("run", "--channel", "push", "--template")]
     [InlineData("latency", "--channel", "webhook")]
     [InlineData("priority", "--channel", "push")]
+    [InlineData("sweep", "--channel", "webhook", "--sweep-latency", "20s")]
     [InlineData("receiver", "webhook", "--secret", "not-a-secret")]
     public void Parse_ChannelWhereItDoesNotBelong_ClearError(params string[] args)
     {
