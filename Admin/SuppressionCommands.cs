@@ -58,7 +58,7 @@ internal static class SuppressionCommands
 
     private static Command List(Func<ParseResult, AdminContext> context, AdminConsole console)
     {
-        var reason = Reason("Only entries of this reason: hard_bounce, complaint, unsubscribed or manual", null);
+        var reason = Reason("Only entries of this reason: hard_bounce, complaint, unsubscribed, manual or unregistered (push tokens the provider dropped)", null);
         var limit = new Option<int>("--limit")
         {
             Description = "Show no more than this many, newest first",

@@ -10,7 +10,7 @@ namespace Notifications.Client;
 /// <param name="Recipient">One bare e-mail address.</param>
 /// <param name="Subject">The subject line (empty for a templated notification).</param>
 /// <param name="Body">The body, text or HTML (empty for a templated notification).</param>
-public sealed record NewNotification(string Recipient, string Subject, string Body)
+public sealed partial record NewNotification(string Recipient, string Subject, string Body)
 {
     /// <summary>The longest <see cref="TemplateName"/> the column holds, in characters.</summary>
     public const int MaxTemplateNameLength = 200;

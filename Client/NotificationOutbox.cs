@@ -42,6 +42,11 @@ public static partial class NotificationOutbox
             throw new ArgumentException($"'{schema}' is not a plain schema name.", nameof(schema));
         }
 
+        if (notification.EmailOnlyField() is { } field)
+        {
+            throw new ArgumentException($"A {notification.Channel} notification has no {field}: that is email's.", nameof(notification));
+        }
+
         var values = new OutboxValues(
             notification, TraceParentOf(notification), PriorityColumn(notification.Priority), IdempotencyKeyOf(notification), MessageHeaderValues.Of(notification));
         return connection switch

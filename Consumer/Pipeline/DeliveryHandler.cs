@@ -24,6 +24,8 @@ internal sealed class DeliveryHandler(
     ConsumerOptions options, RabbitMqOptions rabbit, ConsumerStats stats, TimeProvider time, FaultInjector faults, ILogger<DeliveryHandler> logger,
     SuppressionList suppression)
 {
+    private readonly DeliverySettler settle = new(outbound, rabbit, stats, logger);
+
     public async Task HandleAsync(Delivery delivery, HandlerSenders senders, CancellationToken cancellationToken)
     {
         try
@@ -34,14 +36,14 @@ internal sealed class DeliveryHandler(
         {
             // Not the message's fault (the log's database or the broker failed): try it again later.
             ConsumerLog.HandlerFailed(logger, delivery.DeliveryTag, ex);
-            await RetryOrDeadLetterAsync(delivery, $"processing failed: {ex.Message}", cancellationToken);
+            await settle.RetryOrDeadLetterAsync(delivery, $"processing failed: {ex.Message}", cancellationToken);
         }
     }
 
     private async Task ProcessAsync(Delivery delivery, HandlerSenders senders, CancellationToken cancellationToken)
     {
         // A copy of an attempt whose dead letter was recorded and maybe not published (a crash in between): finish that.
-        if (delivery.Redelivered && await FinishDeadLetterAsync(delivery, cancellationToken))
+        if (delivery.Redelivered && await settle.FinishDeadLetterAsync(delivery, cancellationToken))
         {
             return;
         }
@@ -49,13 +51,13 @@ internal sealed class DeliveryHandler(
         var message = Decode(delivery, out string? invalid);
         if (message is null)
         {
-            await DeadLetterAsync(delivery, invalid!, cancellationToken);
+            await settle.DeadLetterAsync(delivery, invalid!, cancellationToken);
             return;
         }
 
         if (channels.Find(message.ChannelName) is not { } channel)
         {
-            await DeadLetterAsync(delivery, $"channel '{message.ChannelName}' is not enabled on this consumer (docs/channels.md)", cancellationToken);
+            await settle.DeadLetterAsync(delivery, $"channel '{message.ChannelName}' is not enabled on this consumer (docs/channels.md)", cancellationToken);
             return;
         }
 
@@ -69,7 +71,7 @@ internal sealed class DeliveryHandler(
         if (!delivery.Admitted && lanes.LaneFor(channel.RateLimitDomain(message)) is { } lane)
         {
             // A rate-limited domain: into its lane, where it waits for its slot without holding this handler.
-            await ForwardAsync(delivery, lane, cancellationToken);
+            await settle.ForwardAsync(delivery, lane, cancellationToken);
             return;
         }
 
@@ -78,7 +80,7 @@ internal sealed class DeliveryHandler(
         {
             // Not even a look at the delivery log: the broker keeps the message, in its place (the relay's, which stops the
             // consumer) or parked in a delay queue (an endpoint's or provider's, while the others' messages go on), for later.
-            await RejectedAsync(delivery, breaker, cancellationToken);
+            await settle.RejectedAsync(delivery, breaker, cancellationToken);
             return;
         }
 
@@ -86,7 +88,7 @@ internal sealed class DeliveryHandler(
         var (outgoing, unsendable) = await channel.PrepareAsync(message, cancellationToken);
         if (outgoing is null)
         {
-            await DeadLetterAsync(delivery, unsendable!, cancellationToken);
+            await settle.DeadLetterAsync(delivery, unsendable!, cancellationToken);
             return;
         }
 
@@ -168,23 +170,23 @@ internal sealed class DeliveryHandler(
         }
         catch (BrokenCircuitException)
         {
-            await RejectedAsync(delivery, send.Breaker, cancellationToken);
+            await settle.RejectedAsync(delivery, send.Breaker, cancellationToken);
             return;
         }
         catch (Exception ex) when (IsNotSent(ex) && send.Breaker.State != CircuitState.Closed)
         {
-            await ReturnUnspentAsync(delivery, send, cancellationToken);
+            await settle.ReturnUnspentAsync(delivery, send.Breaker, send.NotificationId, cancellationToken);
             return;
         }
         catch (Exception ex) when (RelayBreaker.IsRelayFailure(ex))
         {
-            await RetryOrDeadLetterAsync(delivery, Describe(ex), cancellationToken);
+            await settle.RetryOrDeadLetterAsync(delivery, Describe(ex), cancellationToken);
             return;
         }
         catch (SendFailedException ex)
         {
             await SuppressIfGoneAsync(send, ex, cancellationToken);
-            await DeadLetterAsync(delivery, Describe(ex), cancellationToken);
+            await settle.DeadLetterAsync(delivery, Describe(ex), cancellationToken);
             return;
         }
 
@@ -252,12 +254,12 @@ internal sealed class DeliveryHandler(
                 // mark goes, then a copy — unspent if the breaker is not closed (into the work queue, or parked); else a retry.
                 await log.ReleaseAsync(send.NotificationId, cancellationToken);
                 await (send.Breaker.State != CircuitState.Closed || ex is BrokenCircuitException
-                    ? ReturnUnspentAsync(delivery, send, cancellationToken)
-                    : RetryOrDeadLetterAsync(delivery, Describe(ex), cancellationToken));
+                    ? settle.ReturnUnspentAsync(delivery, send.Breaker, send.NotificationId, cancellationToken)
+                    : settle.RetryOrDeadLetterAsync(delivery, Describe(ex), cancellationToken));
                 break;
             case SendFailedException { Kind: SendFailureKind.Permanent } failed:
                 await SuppressIfGoneAsync(send, failed, cancellationToken);
-                await DeadLetterAsync(delivery, Describe(ex), cancellationToken);
+                await settle.DeadLetterAsync(delivery, Describe(ex), cancellationToken);
                 break;
             default:
                 // Lost after the message was handed over: maybe sent. At most once means not again; the mark stays.
@@ -291,151 +293,6 @@ internal sealed class DeliveryHandler(
         {
             // At most once: losing it is allowed; the 'sending' mark (if still there) is the trace.
             ConsumerLog.HandBackFailed(logger, notificationId, ex);
-        }
-    }
-
-    private async Task RetryOrDeadLetterAsync(Delivery delivery, string reason, CancellationToken cancellationToken)
-    {
-        if (delivery.Attempt > rabbit.RetryDelays.Length)
-        {
-            await DeadLetterAsync(delivery, $"gave up after {delivery.Attempt} attempts: {reason}", cancellationToken);
-            return;
-        }
-
-        try
-        {
-            await outbound.RetryAsync(delivery, delivery.Attempt, cancellationToken);
-            stats.AddRetried();
-            await delivery.AckAsync();
-        }
-        catch (Exception ex) when (!cancellationToken.IsCancellationRequested)
-        {
-            await GiveBackAsync(delivery, ex, cancellationToken);
-        }
-    }
-
-    private async Task DeadLetterAsync(Delivery delivery, string reason, CancellationToken cancellationToken)
-    {
-        try
-        {
-            await outbound.DeadLetterAsync(delivery, reason, cancellationToken);
-            stats.AddDeadLettered();
-            ConsumerLog.DeadLettered(logger, delivery.DeliveryTag, reason);
-            await delivery.AckAsync();
-        }
-        catch (Exception ex) when (!cancellationToken.IsCancellationRequested)
-        {
-            await GiveBackAsync(delivery, ex, cancellationToken);
-        }
-    }
-
-    // True when the attempt already has its dead letter recorded: published again with that key, then acked.
-    private async Task<bool> FinishDeadLetterAsync(Delivery delivery, CancellationToken cancellationToken)
-    {
-        try
-        {
-            if (!await outbound.FinishDeadLetterAsync(delivery, cancellationToken))
-            {
-                return false;
-            }
-
-            stats.AddDeadLettered();
-            await delivery.AckAsync();
-        }
-        catch (Exception ex) when (!cancellationToken.IsCancellationRequested)
-        {
-            await GiveBackAsync(delivery, ex, cancellationToken);
-        }
-
-        return true;
-    }
-
-    // The broker would not take the retry or dead letter: return the original to the queue after a
-    // pause (or, if the channel is gone too, the broker requeues it on its own).
-    private async Task GiveBackAsync(Delivery delivery, Exception ex, CancellationToken cancellationToken)
-    {
-        ConsumerLog.GiveBack(logger, delivery.DeliveryTag, ex);
-        await Task.Delay(TimeSpan.FromSeconds(1), cancellationToken);
-        try
-        {
-            await delivery.RequeueAsync();
-        }
-        catch (Exception requeueFailed)
-        {
-            ConsumerLog.RequeueFailed(logger, delivery.DeliveryTag, requeueFailed);
-        }
-    }
-
-    // Turned away by the open breaker before any send, attempt unchanged. The relay's: back into the work queue in its place
-    // (basic.nack with requeue), where no consumer takes it until the breaker closes. An endpoint's or provider's: parked in a
-    // delay queue for about the breaker's break, while this consumer goes on with the other destinations' messages.
-    private async Task RejectedAsync(Delivery delivery, RelayBreaker breaker, CancellationToken cancellationToken)
-    {
-        stats.AddRelayRejected();
-        if (breaker.Gated || delivery.SettlesWithEnvelope)
-        {
-            await delivery.RequeueAsync();
-            return;
-        }
-
-        await ParkAsync(delivery, breaker, cancellationToken);
-    }
-
-    private async Task ParkAsync(Delivery delivery, RelayBreaker breaker, CancellationToken cancellationToken)
-    {
-        try
-        {
-            await outbound.ParkAsync(delivery, breaker.Options.BreakDuration, cancellationToken);
-            await delivery.AckAsync();
-        }
-        catch (Exception ex) when (!cancellationToken.IsCancellationRequested)
-        {
-            await GiveBackAsync(delivery, ex, cancellationToken);
-        }
-    }
-
-    // A send that failed with its breaker not closed: a copy with the same attempt goes to the work queue's tail (not
-    // its head, where the next probe would take the same message again), or is parked (an endpoint's or provider's
-    // breaker), then the original is acked.
-    // An envelope item not settled yet goes back with its envelope's other unfinished items, as one message, never on its
-    // own beside an envelope that a sibling's requeue would bring back with it.
-    private async Task ReturnUnspentAsync(Delivery delivery, Send send, CancellationToken cancellationToken)
-    {
-        if (delivery.SettlesWithEnvelope)
-        {
-            await delivery.ReturnWithEnvelopeAsync();
-            return;
-        }
-
-        if (!send.Breaker.Gated)
-        {
-            await ParkAsync(delivery, send.Breaker, cancellationToken);
-            return;
-        }
-
-        try
-        {
-            await outbound.ReturnAsync(delivery, cancellationToken);
-            await delivery.AckAsync();
-        }
-        catch (Exception ex) when (!cancellationToken.IsCancellationRequested)
-        {
-            ConsumerLog.ReturnFailed(logger, send.NotificationId, ex);
-            await GiveBackAsync(delivery, ex, cancellationToken);
-        }
-    }
-
-    // Moved unchanged (same attempt) to another queue, then acked; the original stays if the copy is not confirmed.
-    private async Task ForwardAsync(Delivery delivery, string queue, CancellationToken cancellationToken)
-    {
-        try
-        {
-            await outbound.ForwardAsync(delivery, queue, cancellationToken);
-            await delivery.AckAsync();
-        }
-        catch (Exception ex) when (!cancellationToken.IsCancellationRequested)
-        {
-            await GiveBackAsync(delivery, ex, cancellationToken);
         }
     }
 

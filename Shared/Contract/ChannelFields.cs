@@ -1,8 +1,6 @@
-using System.Text.Json;
-
 namespace Notifications.Shared.Contract;
 
-/// <summary>Checks the webhook and push rules share: the email-only columns left empty, and JSON data.</summary>
+/// <summary>The check webhook and push rows share: the email-only fields left empty.</summary>
 internal static class ChannelFields
 {
     /// <summary>Null when none of the email-only fields is set; otherwise which one is, for <paramref name="channel"/>.</summary>
@@ -20,21 +18,5 @@ internal static class ChannelFields
             _ => null,
         };
         return field is null ? null : $"invalid {channel} notification: it carries {field}, which only email has";
-    }
-
-    /// <summary>Parses <paramref name="data"/> as one JSON value; null and why when it is not.</summary>
-    public static JsonDocument? ParseJson(string data, string channel, out string? reason)
-    {
-        try
-        {
-            var document = JsonDocument.Parse(data);
-            reason = null;
-            return document;
-        }
-        catch (JsonException ex)
-        {
-            reason = $"invalid {channel} data: not JSON ({ex.Message})";
-            return null;
-        }
     }
 }

@@ -1,0 +1,160 @@
+using Microsoft.Extensions.Logging;
+using Notifications.Consumer.Pipeline;
+using Notifications.Consumer.Relay;
+using Notifications.Consumer.Telemetry;
+using Notifications.Shared.Hosting;
+
+namespace Notifications.Consumer.Settling;
+
+/// <summary>
+/// The ways a handler ends a delivery other than a send: a retry through its delay queue, a dead letter (recorded, then
+/// published), a requeue or a park while a breaker is open, a forward to a rate-limit lane. Each publishes its copy with a
+/// confirm before the original is acked; a copy the broker would not take gives the original back after a pause.
+/// </summary>
+internal sealed class DeliverySettler(OutboundPublisher outbound, RabbitMqOptions rabbit, ConsumerStats stats, ILogger logger)
+{
+    public async Task RetryOrDeadLetterAsync(Delivery delivery, string reason, CancellationToken cancellationToken)
+    {
+        if (delivery.Attempt > rabbit.RetryDelays.Length)
+        {
+            await DeadLetterAsync(delivery, $"gave up after {delivery.Attempt} attempts: {reason}", cancellationToken);
+            return;
+        }
+
+        try
+        {
+            await outbound.RetryAsync(delivery, delivery.Attempt, cancellationToken);
+            stats.AddRetried();
+            await delivery.AckAsync();
+        }
+        catch (Exception ex) when (!cancellationToken.IsCancellationRequested)
+        {
+            await GiveBackAsync(delivery, ex, cancellationToken);
+        }
+    }
+
+    public async Task DeadLetterAsync(Delivery delivery, string reason, CancellationToken cancellationToken)
+    {
+        try
+        {
+            await outbound.DeadLetterAsync(delivery, reason, cancellationToken);
+            stats.AddDeadLettered();
+            ConsumerLog.DeadLettered(logger, delivery.DeliveryTag, reason);
+            await delivery.AckAsync();
+        }
+        catch (Exception ex) when (!cancellationToken.IsCancellationRequested)
+        {
+            await GiveBackAsync(delivery, ex, cancellationToken);
+        }
+    }
+
+    // True when the attempt already has its dead letter recorded: published again with that key, then acked.
+    public async Task<bool> FinishDeadLetterAsync(Delivery delivery, CancellationToken cancellationToken)
+    {
+        try
+        {
+            if (!await outbound.FinishDeadLetterAsync(delivery, cancellationToken))
+            {
+                return false;
+            }
+
+            stats.AddDeadLettered();
+            await delivery.AckAsync();
+        }
+        catch (Exception ex) when (!cancellationToken.IsCancellationRequested)
+        {
+            await GiveBackAsync(delivery, ex, cancellationToken);
+        }
+
+        return true;
+    }
+
+    // The broker would not take the retry or dead letter: return the original to the queue after a
+    // pause (or, if the channel is gone too, the broker requeues it on its own).
+    public async Task GiveBackAsync(Delivery delivery, Exception ex, CancellationToken cancellationToken)
+    {
+        ConsumerLog.GiveBack(logger, delivery.DeliveryTag, ex);
+        await Task.Delay(TimeSpan.FromSeconds(1), cancellationToken);
+        try
+        {
+            await delivery.RequeueAsync();
+        }
+        catch (Exception requeueFailed)
+        {
+            ConsumerLog.RequeueFailed(logger, delivery.DeliveryTag, requeueFailed);
+        }
+    }
+
+    // Turned away by the open breaker before any send, attempt unchanged. The relay's: back into the work queue in its place
+    // (basic.nack with requeue), where no consumer takes it until the breaker closes. An endpoint's or provider's: parked in a
+    // delay queue for about the breaker's break, while this consumer goes on with the other destinations' messages.
+    public async Task RejectedAsync(Delivery delivery, RelayBreaker breaker, CancellationToken cancellationToken)
+    {
+        stats.AddRelayRejected();
+        if (breaker.Gated || delivery.SettlesWithEnvelope)
+        {
+            await delivery.RequeueAsync();
+            return;
+        }
+
+        await ParkAsync(delivery, breaker, cancellationToken);
+    }
+
+    private async Task ParkAsync(Delivery delivery, RelayBreaker breaker, CancellationToken cancellationToken)
+    {
+        try
+        {
+            await outbound.ParkAsync(delivery, breaker.Options.BreakDuration, cancellationToken);
+            await delivery.AckAsync();
+        }
+        catch (Exception ex) when (!cancellationToken.IsCancellationRequested)
+        {
+            await GiveBackAsync(delivery, ex, cancellationToken);
+        }
+    }
+
+    // A send that failed with its breaker not closed: a copy with the same attempt goes to the work queue's tail (not
+    // its head, where the next probe would take the same message again), or is parked (an endpoint's or provider's
+    // breaker), then the original is acked.
+    // An envelope item not settled yet goes back with its envelope's other unfinished items, as one message, never on its
+    // own beside an envelope that a sibling's requeue would bring back with it.
+    public async Task ReturnUnspentAsync(Delivery delivery, RelayBreaker breaker, long notificationId, CancellationToken cancellationToken)
+    {
+        if (delivery.SettlesWithEnvelope)
+        {
+            await delivery.ReturnWithEnvelopeAsync();
+            return;
+        }
+
+        if (!breaker.Gated)
+        {
+            await ParkAsync(delivery, breaker, cancellationToken);
+            return;
+        }
+
+        try
+        {
+            await outbound.ReturnAsync(delivery, cancellationToken);
+            await delivery.AckAsync();
+        }
+        catch (Exception ex) when (!cancellationToken.IsCancellationRequested)
+        {
+            ConsumerLog.ReturnFailed(logger, notificationId, ex);
+            await GiveBackAsync(delivery, ex, cancellationToken);
+        }
+    }
+
+    // Moved unchanged (same attempt) to another queue, then acked; the original stays if the copy is not confirmed.
+    public async Task ForwardAsync(Delivery delivery, string queue, CancellationToken cancellationToken)
+    {
+        try
+        {
+            await outbound.ForwardAsync(delivery, queue, cancellationToken);
+            await delivery.AckAsync();
+        }
+        catch (Exception ex) when (!cancellationToken.IsCancellationRequested)
+        {
+            await GiveBackAsync(delivery, ex, cancellationToken);
+        }
+    }
+}
