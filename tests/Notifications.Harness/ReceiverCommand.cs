@@ -27,9 +27,20 @@ internal sealed class ReceiverCommand(HarnessOptions options)
         using var terminate = PosixSignalRegistration.Create(PosixSignal.SIGTERM, Stop);
         using var interrupt = PosixSignalRegistration.Create(PosixSignal.SIGINT, Stop);
         var mode = ReceiverMode.Benchmark(options.ReceiverPort);
-        var counts = options.Channel == NotificationChannels.Webhook
-            ? await RunWebhookAsync(directory, mode, stopped.Task)
-            : await RunPushAsync(directory, mode, stopped.Task);
+        ReceiptCounts counts;
+        try
+        {
+            counts = options.Channel == NotificationChannels.Webhook
+                ? await RunWebhookAsync(directory, mode, stopped.Task)
+                : await RunPushAsync(directory, mode, stopped.Task);
+        }
+        catch (IOException ex)
+        {
+            // Kestrel binds without SO_REUSEPORT: a port in use is refused, never shared with a leftover receiver.
+            Console.Error.WriteLine($"error: {ex.Message} (a receiver of an aborted run still there? stop it, or use another --receiver-port)");
+            return 2;
+        }
+
         Console.WriteLine($"Receiver stopped; counts: {JsonSerializer.Serialize(counts)}");
         return 0;
 

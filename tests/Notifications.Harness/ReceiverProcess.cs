@@ -38,13 +38,21 @@ internal sealed class ReceiverProcess : IAsyncDisposable
         Directory.CreateDirectory(directory);
         string certificateFile = Path.Combine(directory, ReceiverCommand.CertificateFile);
         File.Delete(certificateFile);
-        var process = WorkerProcess.Start(BenchEnvironment.HarnessDll, $"receiver-{channel}", new Dictionary<string, string>(),
-            Path.Combine(directory, $"receiver-{channel}.log"), ReceiverCommand.ReadyText,
-            ["receiver", channel, "--receiver-port", port.ToString(CultureInfo.InvariantCulture), "--out", directory, .. arguments]);
+        string log = Path.Combine(directory, $"receiver-{channel}.log");
+        var process = WorkerProcess.Start(BenchEnvironment.HarnessDll, $"receiver-{channel}", new Dictionary<string, string>(), log,
+            ReceiverCommand.ReadyText, ["receiver", channel, "--receiver-port", port.ToString(CultureInfo.InvariantCulture), "--out", directory, .. arguments]);
         try
         {
-            // Kestrel refuses a port in use (no SO_REUSEPORT): the process exits and its log says why.
-            await process.WaitReadyAsync(TimeSpan.FromSeconds(60));
+            try
+            {
+                await process.WaitReadyAsync(TimeSpan.FromSeconds(60));
+            }
+            catch (InvalidOperationException ex)
+            {
+                // Kestrel refuses a port in use (no SO_REUSEPORT): the process exits and its log says why.
+                throw new InvalidOperationException($"{ex.Message}: {log}", ex);
+            }
+
             var certificate = TestCertificate.FromPem(await File.ReadAllTextAsync(certificateFile));
             return new ReceiverProcess(process, certificate, port) { CertificateFile = certificateFile };
         }
