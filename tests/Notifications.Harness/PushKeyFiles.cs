@@ -39,7 +39,7 @@ internal static class PushKeyFiles
 
     /// <summary>
     /// The consumer's push options (Push:Fcm:*, Push:Apns:*) pointing at the receiver on <paramref name="port"/> with the keys
-    /// in <paramref name="directory"/>. The names are the push channel's options as announced (issue 18); check them when it lands.
+    /// in <paramref name="directory"/>, and its certificate as the only one trusted (docs/push.md's configuration table).
     /// </summary>
     public static Dictionary<string, string> ConsumerVariables(PushTestKeys keys, string directory, int port) => new(StringComparer.Ordinal)
     {
@@ -52,6 +52,8 @@ internal static class PushKeyFiles
         ["Push__Apns__TeamId"] = keys.TeamId,
         ["Push__Apns__PrivateKeyFile"] = Path.Combine(directory, ApnsKeyFile),
         ["Push__Apns__Topic"] = BenchChannel.ApnsTopic,
+        // The push clients trust only this PEM (the receiver's self-signed certificate, written when it starts); SSL_CERT_FILE too.
+        ["Push__TrustedCertificateFile"] = Path.Combine(directory, ReceiverCommand.CertificateFile),
     };
 
     private sealed record ApnsIds(string TeamId, string KeyId);
