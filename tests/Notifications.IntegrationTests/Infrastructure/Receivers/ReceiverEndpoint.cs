@@ -1,6 +1,0 @@
-using Microsoft.AspNetCore.Server.Kestrel.Core;
-
-namespace Notifications.IntegrationTests.Infrastructure.Receivers;
-
-/// <summary>One listener of a test server on 127.0.0.1 and a free port: its HTTP versions, with TLS or plain.</summary>
-internal sealed record ReceiverEndpoint(HttpProtocols Protocols, bool Tls);
