@@ -4,6 +4,7 @@ using Microsoft.Extensions.Options;
 using Notifications.Consumer.Benchmarking;
 using Notifications.Consumer.Channels;
 using Notifications.Consumer.Channels.Email;
+using Notifications.Consumer.Channels.Push;
 using Notifications.Consumer.Channels.Webhook;
 using Notifications.Consumer.Pipeline;
 using Notifications.Consumer.RateLimiting;
@@ -38,6 +39,7 @@ public static class ConsumerHostingExtensions
         builder.Services.AddSingleton<EmailSenderFactory>();
         builder.Services.AddSingleton<IChannel, EmailChannel>();
         builder.Services.AddWebhookChannel();
+        builder.Services.AddPushChannel();
         builder.Services.AddSingleton<ChannelRegistry>();
         builder.Services.AddSingleton<RelayBreaker>();
         builder.Services.AddSingleton(sp => sp.GetRequiredService<IOptions<ConsumerOptions>>().Value);

@@ -129,7 +129,12 @@ internal sealed class RelayBreaker
         }
 
         string why = reason?.Message ?? "unknown";
-        if (first)
+        if (!Gated)
+        {
+            // A destination's breaker (an endpoint's, a provider's): the relay's log lines and gauge are not about it.
+            LogDestinationOpened(first, why);
+        }
+        else if (first)
         {
             _metrics.RelayBreakerOpened();
             ConsumerLog.RelayBreakerOpened(_logger, Options.FailureRatio, Options.SamplingDuration, why, Options.BreakDuration);
@@ -151,13 +156,37 @@ internal sealed class RelayBreaker
             _openSince = null;
         }
 
-        ConsumerLog.RelayBreakerClosed(_logger, openFor);
+        if (Gated)
+        {
+            ConsumerLog.RelayBreakerClosed(_logger, openFor);
+        }
+        else
+        {
+            ConsumerLog.DestinationBreakerClosed(_logger, Name, openFor);
+        }
+
         return Changed(CircuitState.Closed);
+    }
+
+    private void LogDestinationOpened(bool first, string why)
+    {
+        if (first)
+        {
+            ConsumerLog.DestinationBreakerOpened(_logger, Name, Options.FailureRatio, Options.SamplingDuration, why, Options.BreakDuration);
+        }
+        else
+        {
+            ConsumerLog.DestinationProbeFailed(_logger, Name, Options.BreakDuration, why);
+        }
     }
 
     private ValueTask Changed(CircuitState state)
     {
-        _metrics.RelayBreakerState(state);
+        if (Gated)
+        {
+            _metrics.RelayBreakerState(state);
+        }
+
         if (_changed.CurrentCount == 0)
         {
             _changed.Release();

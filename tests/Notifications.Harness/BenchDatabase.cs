@@ -25,11 +25,18 @@ internal sealed class BenchDatabase(string connectionString) : IAsyncDisposable
     /// <summary>
     /// Bulk-loads <paramref name="rows"/> rows with one binary COPY (seconds for a million, not hours); with
     /// <paramref name="template"/>, rows naming that <see cref="BenchTemplate"/> with their data (rendered by the consumer)
-    /// instead of prepared subjects and bodies.
+    /// instead of prepared subjects and bodies; with a webhook or push <paramref name="channel"/>, that channel's rows.
     /// </summary>
-    public async Task SeedAsync(int rows, long firstNumber = 1, string priority = "normal", string? template = null)
+    public async Task SeedAsync(int rows, long firstNumber = 1, string priority = "normal", string? template = null, BenchChannel? channel = null)
     {
         await using var connection = await _dataSource.OpenConnectionAsync();
+        if (channel is { IsEmail: false })
+        {
+            await CopyChannelRowsAsync(connection, channel, rows, firstNumber, priority);
+            await AnalyzeAsync(connection);
+            return;
+        }
+
         bool templated = template is not null;
         if (templated)
         {
@@ -53,6 +60,30 @@ internal sealed class BenchDatabase(string connectionString) : IAsyncDisposable
             await import.CompleteAsync();
         }
 
+        await AnalyzeAsync(connection);
+    }
+
+    private static async Task CopyChannelRowsAsync(NpgsqlConnection connection, BenchChannel channel, int rows, long firstNumber, string priority)
+    {
+        await using var import = await connection.BeginBinaryImportAsync(
+            "COPY notifications.outbox (channel, recipient, subject, body, data, priority) FROM STDIN (FORMAT BINARY)");
+        for (long n = firstNumber; n < firstNumber + rows; n++)
+        {
+            var (recipient, subject, body, data) = channel.Row(n);
+            await import.StartRowAsync();
+            await import.WriteAsync(channel.Name, NpgsqlDbType.Varchar);
+            await import.WriteAsync(recipient, NpgsqlDbType.Varchar);
+            await import.WriteAsync(subject, NpgsqlDbType.Varchar);
+            await import.WriteAsync((object?)body ?? DBNull.Value, NpgsqlDbType.Text);
+            await import.WriteAsync((object?)data ?? DBNull.Value, NpgsqlDbType.Text);
+            await import.WriteAsync(priority, NpgsqlDbType.Varchar);
+        }
+
+        await import.CompleteAsync();
+    }
+
+    private static async Task AnalyzeAsync(NpgsqlConnection connection)
+    {
         await using var analyze = new NpgsqlCommand("ANALYZE notifications.outbox", connection);
         await analyze.ExecuteNonQueryAsync();
     }

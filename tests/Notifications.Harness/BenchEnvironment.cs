@@ -10,6 +10,23 @@ internal sealed record BenchEnvironment(string RepoRoot, string Postgres, Uri Ra
 
     public string ProducerDll => Path.Combine(RepoRoot, "Producer/bin/Release/net10.0/Notifications.Producer.dll");
 
+    /// <summary>The admin tool (registers a webhook run's endpoint), built by scripts/bench.</summary>
+    public string AdminDll => Path.Combine(RepoRoot, "Admin/bin/Release/net10.0/Notifications.Admin.dll");
+
+    /// <summary>This harness, which also runs the HTTP receivers as processes of their own (<c>receiver webhook|push</c>).</summary>
+    public static string HarnessDll => typeof(BenchEnvironment).Assembly.Location;
+
+    /// <summary>The broker and database settings every process of a run gets (workers, the admin tool).</summary>
+    public Dictionary<string, string> ServiceVariables(string queue) => new(StringComparer.Ordinal)
+    {
+        ["RabbitMq__Uri"] = RabbitMq.ToString(),
+        ["RabbitMq__Exchange"] = queue,
+        ["RabbitMq__Queue"] = queue,
+        ["Database__Provider"] = "Postgres",
+        ["Database__ConnectionString"] = Postgres,
+        ["Database__Schema"] = "notifications",
+    };
+
     public static BenchEnvironment FromVariables(HarnessOptions options)
     {
         string root = Directory.GetCurrentDirectory();

@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using System.Globalization;
+using Notifications.Shared.Contract;
 using Notifications.Shared.Data;
 using Notifications.Shared.Data.Postgres;
 using Notifications.Shared.Hosting;
@@ -9,7 +10,8 @@ namespace Notifications.Harness;
 /// <summary>
 /// The stage ceilings, each stage alone on the machine with the same message as the pipeline: the broker
 /// (publish with confirms + consume with acks), the database claim (claim-and-delete batches, commit),
-/// and SMTP (the project's SmtpEmailSender on H connections to smtp-sink).
+/// and SMTP (the project's SmtpEmailSender on H connections to smtp-sink), or for <c>--channel webhook|push</c> the
+/// receiver alone (<see cref="HttpReceiverCeiling"/>).
 /// </summary>
 internal sealed class CeilingRunner(BenchEnvironment env, HarnessOptions options, BenchDatabase db, BenchBroker broker)
 {
@@ -21,13 +23,16 @@ internal sealed class CeilingRunner(BenchEnvironment env, HarnessOptions options
         return 0;
     }
 
+    /// <param name="smtpConnections">SMTP connections of the SMTP ceiling; for webhook and push, the receiver's concurrent senders.</param>
     public async Task<IReadOnlyList<CeilingResult>> MeasureAsync(int smtpConnections)
     {
         var results = new List<CeilingResult>
         {
             await new BrokerCeiling(broker.Connection, options).MeasureAsync($"{options.Queue}.ceiling"),
             await MeasureClaimAsync(),
-            await SmtpCeiling.MeasureAsync(env.SmtpSink, options.SmtpPort + 1, smtpConnections, options.CeilingDuration),
+            options.Channel == NotificationChannels.Email
+                ? await SmtpCeiling.MeasureAsync(env.SmtpSink, options.SmtpPort + 1, smtpConnections, options.CeilingDuration)
+                : await HttpReceiverCeiling.MeasureAsync(env, options, smtpConnections),
         };
         if (options.Sender == "simulated")
         {

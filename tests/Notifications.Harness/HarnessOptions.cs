@@ -1,10 +1,12 @@
 using System.Globalization;
+using Notifications.Shared.Contract;
 
 namespace Notifications.Harness;
 
 /// <summary>
 /// What to measure: <c>Notifications.Harness [run|sweep|latency|ceilings|priority] [--key value ...]</c>
-/// (flags without a value: <c>--ceilings</c>, <c>--baseline</c>, <c>--template</c>); the options: scripts/bench --help.
+/// (flags without a value: <c>--ceilings</c>, <c>--baseline</c>, <c>--template</c>), or <c>receiver webhook|push</c> (a receiving
+/// server alone, as its own process); the options: scripts/bench --help.
 /// </summary>
 internal sealed class HarnessOptions
 {
@@ -88,6 +90,21 @@ internal sealed class HarnessOptions
 
     public int SmtpPort { get; private set; } = 2640;
 
+    /// <summary>Where the rows go out: <c>email</c> (SMTP), or <c>webhook</c> / <c>push</c> to the harness's receiver process.</summary>
+    public string Channel { get; private set; } = NotificationChannels.Email;
+
+    /// <summary>Push rows' provider: <c>fcm</c>, <c>apns</c>, or <c>both</c> (alternate rows).</summary>
+    public string PushProviders { get; private set; } = "both";
+
+    /// <summary>The receiver's port (push: FCM on it, APNs on the next); the receiver's ceiling uses the two after.</summary>
+    public int ReceiverPort { get; private set; } = 2660;
+
+    /// <summary><c>receiver webhook</c>: the secret to verify with (<c>whsec_...</c>); a new one when not given.</summary>
+    public string? Secret { get; private set; }
+
+    /// <summary><c>receiver push</c>: the directory of the key files to trust (<see cref="PushKeyFiles"/>); new keys when not given.</summary>
+    public string? Keys { get; private set; }
+
     public string Queue { get; private set; } = "bench";
 
     public string Output { get; private set; } = ".run/bench";
@@ -105,6 +122,12 @@ internal sealed class HarnessOptions
         {
             options.Mode = args[0];
             i = 1;
+        }
+
+        if (options.Mode == "receiver" && args.Length > 1 && !args[1].StartsWith("--", StringComparison.Ordinal))
+        {
+            options.Channel = args[1];
+            i = 2;
         }
 
         for (; i < args.Length; i++)
@@ -153,9 +176,24 @@ internal sealed class HarnessOptions
             throw new ArgumentException("--template belongs to the run and sweep modes, without --baseline (the original consumer renders no templates)");
         }
 
-        return options.Mode is "run" or "sweep" or "latency" or "ceilings" or "priority"
+        options.CheckChannel();
+        return options.Mode is "run" or "sweep" or "latency" or "ceilings" or "priority" or "receiver"
             ? options
-            : throw new ArgumentException($"unknown mode '{options.Mode}' (run, sweep, latency, ceilings, priority)");
+            : throw new ArgumentException($"unknown mode '{options.Mode}' (run, sweep, latency, ceilings, priority, receiver)");
+    }
+
+    // The HTTP channels have no baseline (the original sent e-mail), no templates and no steady-insert modes (yet).
+    private void CheckChannel()
+    {
+        if (Mode == "receiver" && Channel is not (NotificationChannels.Webhook or NotificationChannels.Push))
+        {
+            throw new ArgumentException("receiver webhook|push: which receiving server to run");
+        }
+
+        if (Channel != NotificationChannels.Email && (Baseline || Template || SweepLatency is not null || Mode is not ("run" or "sweep" or "ceilings" or "receiver")))
+        {
+            throw new ArgumentException($"--channel {Channel} belongs to the run, sweep and ceilings modes, without --baseline, --template or --sweep-latency");
+        }
     }
 
     private void Set(string key, string value)
@@ -183,6 +221,11 @@ internal sealed class HarnessOptions
             case "--rate": Rate = Int(value); break;
             case "--urgent-rate": UrgentRate = Int(value) is > 0 and <= 1000 and int r ? r : throw new ArgumentException("--urgent-rate must be 1-1000 per second"); break;
             case "--smtp-port": SmtpPort = Int(value); break;
+            case "--channel": Channel = NotificationChannels.IsKnown(value) ? value : throw new ArgumentException("--channel email|webhook|push"); break;
+            case "--push-provider": PushProviders = value is "fcm" or "apns" or "both" ? value : throw new ArgumentException("--push-provider fcm|apns|both"); break;
+            case "--receiver-port": ReceiverPort = Int(value) is > 0 and < 65532 and int p ? p : throw new ArgumentException("--receiver-port must be 1-65531"); break;
+            case "--secret": Secret = value.StartsWith("whsec_", StringComparison.Ordinal) ? value : throw new ArgumentException("--secret whsec_<base64>"); break;
+            case "--keys": Keys = value; break;
             case "--queue": Queue = value; break;
             case "--out": Output = value; break;
             case "--label": Label = value; break;

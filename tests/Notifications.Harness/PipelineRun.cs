@@ -5,7 +5,8 @@ namespace Notifications.Harness;
 
 /// <summary>
 /// The original experiment, here: seed the outbox, start K consumers (killswitch RunFor = the window)
-/// and P producers, report each second, and at the end collect the workers' reports and the CPU used.
+/// and P producers, report each second, and at the end collect the workers' reports and the CPU used. The rows go out
+/// through <c>--channel</c>: email to smtp-sink, webhook or push to the receiver process (<see cref="DeliveryTarget"/>).
 /// </summary>
 internal sealed class PipelineRun(BenchEnvironment env, HarnessOptions options, BenchDatabase db, BenchBroker broker)
 {
@@ -20,20 +21,21 @@ internal sealed class PipelineRun(BenchEnvironment env, HarnessOptions options, 
         Directory.CreateDirectory(runDirectory);
         await db.ResetAsync();
         await broker.DeleteQueuesAsync();
+        await using var target = await DeliveryTarget.StartAsync(env, options, runDirectory);
         var seeding = Stopwatch.StartNew();
-        await db.SeedAsync(options.Rows, priority: seedPriority, template: options.Template ? options.TemplateName : null);
+        await db.SeedAsync(options.Rows, priority: seedPriority, template: options.Template ? options.TemplateName : null, channel: target.Channel);
         Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-            $"  seeded {options.Rows:N0} {seedPriority} {(options.Template ? $"templated ({options.TemplateName}) " : "")}rows by binary COPY in {seeding.Elapsed.TotalSeconds:F1} s"));
+            $"  seeded {options.Rows:N0} {seedPriority} {options.Channel} {(options.Template ? $"templated ({options.TemplateName}) " : "")}rows by binary COPY in {seeding.Elapsed.TotalSeconds:F1} s"));
 
-        using var sink = options.Sender == "smtp" ? await SmtpSinkProcess.StartAsync(env.SmtpSink, options.SmtpPort) : null;
         using var fleet = new WorkerFleet(env, options, runDirectory, baseline);
-        Console.WriteLine($"  starting {options.Consumers} {(baseline ? "ORIGINAL (baseline) " : "")}consumer(s) x {handlers} handlers (prefetch {prefetch}, sender {options.Sender}), "
+        string sender = target.Channel.IsEmail ? $"sender {options.Sender}" : $"channel {options.Channel} to the receiver on :{options.ReceiverPort}";
+        Console.WriteLine($"  starting {options.Consumers} {(baseline ? "ORIGINAL (baseline) " : "")}consumer(s) x {handlers} handlers (prefetch {prefetch}, {sender}), "
             + $"then {options.Producers} producer(s) (batch {batch}, envelope {envelopeSize}); window {duration.TotalSeconds:F0} s");
-        await fleet.StartConsumersAsync(handlers, prefetch, duration, options.SmtpPort);
+        await fleet.StartConsumersAsync(handlers, prefetch, duration, options.SmtpPort, channel: target.ConsumerVariables);
 
         var workers = new CpuMeter(() => fleet.Pids);
         var services = new CpuMeter(() => ProcStat.FindByName("postgres", "beam.smp"));
-        var sinkCpu = new CpuMeter(() => sink is null ? [] : [sink.Id]);
+        var sinkCpu = new CpuMeter(() => target.Pids);
         // The same CPU split by process, for CPU per notification of each (the broker and the database are
         // shared with any other work on the machine: their figures include it).
         var consumerCpu = new CpuMeter(() => fleet.ConsumerPids);
@@ -42,7 +44,7 @@ internal sealed class PipelineRun(BenchEnvironment env, HarnessOptions options, 
         var databaseCpu = new CpuMeter(() => ProcStat.FindByName("postgres"));
         CpuMeter[] meters = [workers, services, sinkCpu, consumerCpu, producerCpu, brokerCpu, databaseCpu];
         var (deleted0, logged0) = await db.CountersAsync();
-        long sink0 = sink?.Messages ?? 0;
+        long sink0 = await target.ReceivedAsync();
 
         fleet.StartProducers(batch, new Dictionary<string, string> { ["Producer__EnvelopeSize"] = envelopeSize.ToString(CultureInfo.InvariantCulture) });
         var clock = Stopwatch.StartNew();
@@ -56,7 +58,7 @@ internal sealed class PipelineRun(BenchEnvironment env, HarnessOptions options, 
             await Task.Delay(TimeSpan.FromSeconds(1) - TimeSpan.FromTicks(clock.Elapsed.Ticks % TimeSpan.TicksPerSecond));
             Array.ForEach(meters, m => m.Sample());
             var (deleted, logged) = await db.CountersAsync();
-            long delivered = sink is null ? logged - logged0 : sink.Messages - sink0;
+            long delivered = target.Counts ? await target.ReceivedAsync() - sink0 : logged - logged0;
             deliveredInWindow = delivered;
             ninety ??= delivered >= options.Rows * 0.9 ? clock.Elapsed.TotalSeconds : null;
             progress.Print(clock.Elapsed, deleted - deleted0, delivered, await broker.DepthAsync());
@@ -78,7 +80,8 @@ internal sealed class PipelineRun(BenchEnvironment env, HarnessOptions options, 
         {
             Kind = baseline ? "baseline" : "run",
             Label = options.Label,
-            Sender = options.Sender,
+            Sender = target.Channel.IsEmail ? options.Sender : options.Channel,
+            Channel = options.Channel,
             DeliveryMode = baseline ? "original" : options.DeliveryMode,
             Producers = options.Producers,
             Consumers = options.Consumers,
@@ -91,7 +94,8 @@ internal sealed class PipelineRun(BenchEnvironment env, HarnessOptions options, 
             Consumed = reports.Sum(r => r.GetProperty("windowDelivered").GetInt64()),
             WindowSeconds = reports.Max(r => r.GetProperty("windowSeconds").GetDouble()),
             DeliveredTotal = reports.Sum(r => r.GetProperty("delivered").GetInt64()),
-            SinkReceived = sink is null ? null : sink.Messages - sink0,
+            SinkReceived = target.Counts ? await target.ReceivedAsync() - sink0 : null,
+            Receipts = await target.ReceiptsAsync(),
             LogSent = await db.CountSentAsync(),
             WallSeconds = wall,
             WorkerCpuSeconds = workers.Seconds,

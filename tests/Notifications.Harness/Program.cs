@@ -13,6 +13,12 @@ catch (Exception ex) when (ex is ArgumentException or FormatException)
     return 2;
 }
 
+if (options.Mode == "receiver")
+{
+    // A receiving server alone, as a process of its own: no database, broker or workers.
+    return await new ReceiverCommand(options).RunAsync();
+}
+
 var env = BenchEnvironment.FromVariables(options);
 await using var db = new BenchDatabase(env.Postgres);
 await using var broker = await BenchBroker.ConnectAsync(env.RabbitMq, options.Queue);

@@ -23,11 +23,20 @@ internal static class ResultsReport
                 + $"{(r.SinkReceived is { } s ? s.ToString("N0", CultureInfo.InvariantCulture) : "-")} / {r.LogSent:N0} / {r.DeliveredTotal:N0} | {r.LoadAverage:F1} |"));
         }
 
-        foreach (var c in runs.Select(r => r.Cpu).OfType<CpuSplit>())
+        foreach (var r in runs.Where(r => r.Cpu is not null))
         {
+            var c = r.Cpu!;
             Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
                 $"  CPU us per notification ({c.Delivered:N0} in the window): consumer {c.ConsumerMicros:F0}, producer {c.ProducerMicros:F0}, "
-                + $"broker {c.BrokerMicros:F0}, database {c.DatabaseMicros:F0}, sink {c.SinkMicros:F0}, total {c.TotalMicros:F0}"));
+                + $"broker {c.BrokerMicros:F0}, database {c.DatabaseMicros:F0}, {(r.Receipts is null ? "sink" : $"{r.Channel} receiver")} {c.SinkMicros:F0}, total {c.TotalMicros:F0}"));
+        }
+
+        foreach (var r in runs.Where(r => r.Receipts is not null))
+        {
+            var k = r.Receipts!;
+            Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                $"  {r.Channel} receiver: {k.Requests:N0} requests, {k.Accepted:N0} accepted ({k.Distinct:N0} distinct ids, {k.Duplicates:N0} duplicates), "
+                + $"{k.Refused:N0} refused, {k.Unidentified:N0} without an id; lost {r.Lost:N0} (sent in the delivery log, never accepted)"));
         }
     }
 
@@ -56,14 +65,15 @@ internal static class ResultsReport
         File.WriteAllText(Path.Combine(directory, name + ".json"), JsonSerializer.Serialize(document, Json));
         var csv = new StringBuilder("kind,label,sender,delivery_mode,producers,envelope,messages_produced,consumers,handlers,prefetch,batch,rows,"
             + "messages_consumed,window_s,rate_per_min,cpu_workers_s,cpu_db_broker_s,cpu_sink_s,wall_s,per_cpu_s,p50_ms,p95_ms,p99_ms,max_ms,"
-            + "peak_rss_mib,time_to_90pct_s,sink_received,log_sent,delivered_total,offered_rate,load_average\n");
+            + "peak_rss_mib,time_to_90pct_s,sink_received,log_sent,delivered_total,offered_rate,load_average,channel,duplicates,refused\n");
         foreach (var r in runs)
         {
             csv.AppendLine(string.Create(CultureInfo.InvariantCulture,
                 $"{r.Kind},{r.Label},{r.Sender},{r.DeliveryMode},{r.Producers},{r.Envelope},{r.Produced},{r.Consumers},{r.Handlers},{r.Prefetch},{r.Batch},{r.Rows},"
                 + $"{r.Consumed},{r.WindowSeconds:F1},{r.RatePerMinute:F0},{r.WorkerCpuSeconds:F1},{r.DbBrokerCpuSeconds:F1},{r.SinkCpuSeconds:F1},{r.WallSeconds:F1},"
                 + $"{r.PerCpuSecond:F0},{r.LatencyP50Ms:F2},{r.LatencyP95Ms:F2},{r.LatencyP99Ms:F2},{r.LatencyMaxMs:F2},{r.PeakRssMib:F0},"
-                + $"{r.TimeTo90PercentSeconds:F1},{r.SinkReceived},{r.LogSent},{r.DeliveredTotal},{r.OfferedRate},{r.LoadAverage:F1}"));
+                + $"{r.TimeTo90PercentSeconds:F1},{r.SinkReceived},{r.LogSent},{r.DeliveredTotal},{r.OfferedRate},{r.LoadAverage:F1},"
+                + $"{r.Channel},{r.Receipts?.Duplicates},{r.Receipts?.Refused}"));
         }
 
         File.WriteAllText(Path.Combine(directory, name + ".csv"), csv.ToString());

@@ -64,13 +64,29 @@ internal sealed class RunCommand(BenchEnvironment env, HarnessOptions options, B
 
     private static RunResult Median(List<RunResult> runs) => runs.OrderBy(r => r.RatePerMinute).ElementAt(runs.Count / 2);
 
-    /// <summary>Non-zero when a run lost notifications: fewer in the delivery log than the consumers delivered.</summary>
+    /// <summary>
+    /// Non-zero when a run lost notifications: fewer in the delivery log or at the server than the consumers delivered; for
+    /// webhook and push also a notification sent in the log that the receiver never accepted, a request it refused (a bad
+    /// signature or token: the sender's defect), or in at-most-once any id accepted twice.
+    /// </summary>
     internal static int Check(IReadOnlyList<RunResult> runs)
     {
-        foreach (var r in runs.Where(r => r.LogSent < r.DeliveredTotal || r.SinkReceived < r.DeliveredTotal))
+        foreach (var r in runs)
         {
-            Console.Error.WriteLine($"error: delivered {r.DeliveredTotal} but the log has {r.LogSent} and the sink {r.SinkReceived}");
-            return 1;
+            string? error = r switch
+            {
+                _ when r.LogSent < r.DeliveredTotal || r.SinkReceived < r.DeliveredTotal =>
+                    $"delivered {r.DeliveredTotal} but the log has {r.LogSent} and the {(r.Receipts is null ? "sink" : "receiver")} {r.SinkReceived}",
+                { Lost: > 0 } => $"lost {r.Lost}: the delivery log has {r.LogSent} sent, the {r.Channel} receiver accepted {r.SinkReceived} distinct ids",
+                { Receipts.Refused: > 0 } => $"the {r.Channel} receiver refused {r.Receipts!.Refused} requests (signature, token or payload): see its log",
+                { DeliveryMode: "AtMostOnce", Receipts.Duplicates: > 0 } => $"at most once, yet the {r.Channel} receiver accepted {r.Receipts!.Duplicates} duplicates",
+                _ => null,
+            };
+            if (error is not null)
+            {
+                Console.Error.WriteLine($"error: {error}");
+                return 1;
+            }
         }
 
         return 0;
@@ -79,7 +95,7 @@ internal sealed class RunCommand(BenchEnvironment env, HarnessOptions options, B
     internal static object Describe(HarnessOptions o) => new
     {
         o.Mode, o.Rows, DurationSeconds = o.Duration.TotalSeconds, o.Producers, o.Consumers, o.Handlers, o.Prefetch, o.Batch,
-        o.Channels, o.DeliveryMode, o.Sender, o.Runs, o.Rate, o.Queue, o.Label, o.WorkerEnvironment,
+        o.Channels, o.DeliveryMode, o.Sender, o.Channel, o.PushProviders, o.Runs, o.Rate, o.Queue, o.Label, o.WorkerEnvironment,
         o.Baseline, o.BaselineHandlers, o.BaselinePrefetch, o.Template,
         Machine = $"{Environment.ProcessorCount} cores, {GC.GetGCMemoryInfo().TotalAvailableMemoryBytes / (1L << 30)} GiB",
         Date = DateTimeOffset.UtcNow,

@@ -1,3 +1,5 @@
+using Notifications.IntegrationTests.Infrastructure.Receivers;
+
 namespace Notifications.Harness;
 
 /// <summary>One measured run: the original experiment's columns plus latency, memory and cross-checks.</summary>
@@ -8,6 +10,9 @@ internal sealed record RunResult
     public string Label { get; init; } = "";
 
     public string Sender { get; init; } = "";
+
+    /// <summary>The rows' channel: <c>email</c>, <c>webhook</c> or <c>push</c>.</summary>
+    public string Channel { get; init; } = "email";
 
     public string DeliveryMode { get; init; } = "";
 
@@ -39,8 +44,17 @@ internal sealed record RunResult
     /// <summary>Every delivery, in and after the window (the in-flight ones finished at shutdown).</summary>
     public long DeliveredTotal { get; init; }
 
-    /// <summary>Messages counted by smtp-sink itself (-c), or null for the simulated sender.</summary>
+    /// <summary>
+    /// Messages counted by smtp-sink itself (-c); for webhook and push, the distinct ids the receiver accepted; null for the
+    /// simulated sender.
+    /// </summary>
     public long? SinkReceived { get; init; }
+
+    /// <summary>The webhook or push receiver's counts at the end (requests, accepted, distinct, duplicates, refused); null for email.</summary>
+    public ReceiptCounts? Receipts { get; init; }
+
+    /// <summary>Notifications the delivery log has as sent that the receiver never accepted (webhook, push); null for email.</summary>
+    public long? Lost => Receipts is null ? null : Math.Max(0, LogSent - (SinkReceived ?? 0));
 
     /// <summary>Rows with status 'sent' in the delivery log at the end.</summary>
     public long LogSent { get; init; }

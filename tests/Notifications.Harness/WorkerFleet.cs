@@ -30,11 +30,18 @@ internal sealed class WorkerFleet(BenchEnvironment env, HarnessOptions options, 
     /// <param name="runFor">Consumer:RunFor, the killswitch window, if any.</param>
     /// <param name="smtpPort">The harness's smtp-sink.</param>
     /// <param name="latencyWarmup">Consumer:LatencyWarmup: latencies this soon after the first delivery are left out of the percentiles.</param>
-    public async Task StartConsumersAsync(int handlers, int prefetch, TimeSpan? runFor, int smtpPort, TimeSpan? latencyWarmup = null)
+    /// <param name="channel">What a webhook or push run's consumers need to reach its receiver (before --env, which wins).</param>
+    public async Task StartConsumersAsync(
+        int handlers, int prefetch, TimeSpan? runFor, int smtpPort, TimeSpan? latencyWarmup = null, IReadOnlyDictionary<string, string>? channel = null)
     {
         for (int i = 0; i < options.Consumers; i++)
         {
             var environment = Common();
+            foreach (var (key, value) in channel ?? new Dictionary<string, string>())
+            {
+                environment[key] = value;
+            }
+
             environment["Consumer__Handlers"] = Invariant(handlers);
             environment["Consumer__Prefetch"] = Invariant(prefetch);
             environment["Consumer__Channels"] = Invariant(options.Channels);
@@ -104,16 +111,12 @@ internal sealed class WorkerFleet(BenchEnvironment env, HarnessOptions options, 
         await Task.WhenAll(workers.Select(w => w.WaitForExitAsync(timeout)));
     }
 
-    private Dictionary<string, string> Common() => new(StringComparer.Ordinal)
+    private Dictionary<string, string> Common()
     {
-        ["RabbitMq__Uri"] = env.RabbitMq.ToString(),
-        ["RabbitMq__Exchange"] = options.Queue,
-        ["RabbitMq__Queue"] = options.Queue,
-        ["Database__Provider"] = "Postgres",
-        ["Database__ConnectionString"] = env.Postgres,
-        ["Database__Schema"] = "notifications",
-        ["Logging__Format"] = "text",
-    };
+        var environment = env.ServiceVariables(options.Queue);
+        environment["Logging__Format"] = "text";
+        return environment;
+    }
 
     private Dictionary<string, string> Overrides(Dictionary<string, string> environment, IReadOnlyDictionary<string, string>? forced = null)
     {

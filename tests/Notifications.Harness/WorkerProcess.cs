@@ -28,11 +28,20 @@ internal sealed class WorkerProcess : IDisposable
 
     public bool HasExited => _process.HasExited;
 
-    /// <summary>Starts the worker; a line of its output containing <paramref name="readyText"/> means ready (null: ready at once).</summary>
-    public static WorkerProcess Start(string dll, string name, IReadOnlyDictionary<string, string> environment, string logPath, string? readyText)
+    /// <summary>
+    /// Starts the worker (with <paramref name="arguments"/> after the dll, if any); a line of its output containing
+    /// <paramref name="readyText"/> means ready (null: ready at once).
+    /// </summary>
+    public static WorkerProcess Start(
+        string dll, string name, IReadOnlyDictionary<string, string> environment, string logPath, string? readyText, IReadOnlyList<string>? arguments = null)
     {
         var info = new ProcessStartInfo("dotnet") { UseShellExecute = false, RedirectStandardOutput = true, RedirectStandardError = true };
         info.ArgumentList.Add(dll);
+        foreach (string argument in arguments ?? [])
+        {
+            info.ArgumentList.Add(argument);
+        }
+
         foreach (var (key, value) in environment)
         {
             info.Environment[key] = value;

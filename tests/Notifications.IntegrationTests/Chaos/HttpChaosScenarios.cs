@@ -12,7 +12,7 @@ namespace Notifications.IntegrationTests.Chaos;
 /// webhooks (23's points). 30: push rows to FCM and APNs (<see cref="PushEnd"/>), our credentials refused for a while.
 /// None may dead-letter anything.
 /// </summary>
-internal static class HttpChaosScenarios
+internal static partial class HttpChaosScenarios
 {
     /// <summary>The consumer's webhook timeout in 28, and how late the slow receiver answers.</summary>
     private static readonly TimeSpan ConsumerTimeout = TimeSpan.FromSeconds(2), LateBy = TimeSpan.FromSeconds(4);
@@ -94,16 +94,22 @@ internal static class HttpChaosScenarios
         }
     }
 
-    // The fault is over once every breaker it opened has closed again, by its own probe (the consumer's account, RelayBreaker's
-    // log lines: only one HTTP channel runs, so each is its endpoint's or providers'). Until then an open breaker holds what the
+    // The fault is over once every breaker it opened has closed again, by its own probe (the consumer's account: a destination
+    // breaker's log lines, "Circuit breaker "webhook:chaos" opened/closed after"). Until then an open breaker holds what the
     // consumer has in hand for its BreakDuration (15 s), longer than the 10 s without movement after which the drain ends a run:
     // a 3,000-row run, all of it within one prefetch window, was stopped there with 37 envelopes in hand (28 at most once).
     private static async Task<string> BreakersClosedAsync(Shutdown.WorkerProcess consumer)
     {
         string output = await Eventually.WaitAsync(() => Task.FromResult(consumer.Output),
-            o => Regex.Count(o, "circuit breaker closed") >= Regex.Count(o, "circuit breaker opened"), TimeSpan.FromMinutes(2), "breakers closed again");
-        int opened = Regex.Count(output, "circuit breaker opened");
-        string lastOpenFor = Regex.Matches(output, @"circuit breaker closed after ""?([0-9:.]+)""?:").LastOrDefault()?.Groups[1].Value ?? "";
+            o => Opened().Count(o) <= Closed().Count(o), TimeSpan.FromMinutes(2), "breakers closed again");
+        int opened = Opened().Count(output);
+        string lastOpenFor = Closed().Matches(output).LastOrDefault()?.Groups[1].Value ?? "";
         return opened == 0 ? "no breaker opened" : $"breakers opened {opened}x, closed again (the last open for {lastOpenFor[..Math.Min(lastOpenFor.Length, 11)]})";
     }
+
+    [GeneratedRegex(@"Circuit breaker (?:""?[^""\s]+""? )?opened")]
+    private static partial Regex Opened();
+
+    [GeneratedRegex(@"Circuit breaker (?:""?[^""\s]+""? )?closed after ""?([0-9:.]+)""?:")]
+    private static partial Regex Closed();
 }

@@ -21,13 +21,15 @@ public sealed class RelayBreakerTests : IDisposable
     private readonly ScriptedSender _sender = new();
     private readonly RelayBreaker _breaker;
     private readonly InstrumentReader _instruments;
+    private readonly ConsumerMetrics _metrics;
+    private readonly RelayOptions _options;
 
     public RelayBreakerTests()
     {
         var meters = _services.GetRequiredService<IMeterFactory>();
         _instruments = new InstrumentReader(meters);
-        var metrics = new ConsumerMetrics(meters, Options.Create(new OperationsOptions()), _time);
-        var options = new RelayOptions
+        var metrics = _metrics = new ConsumerMetrics(meters, Options.Create(new OperationsOptions()), _time);
+        var options = _options = new RelayOptions
         {
             FailureRatio = 0.5, MinimumThroughput = 4, SamplingDuration = TimeSpan.FromSeconds(10),
             BreakDuration = TimeSpan.FromSeconds(15), SendTimeout = TimeSpan.FromMilliseconds(200),
@@ -127,6 +129,21 @@ public sealed class RelayBreakerTests : IDisposable
         }
 
         Assert.Equal(CircuitState.Open, _breaker.State);
+    }
+
+    [Fact]
+    public async Task SendAsync_DestinationBreakerOpens_RelayGaugeAndCounterUntouched()
+    {
+        var endpoint = new RelayBreaker("webhook:partner", _options, gated: false, _metrics, _time, NullLogger.Instance);
+        _sender.Next = new SmtpSendException(SendFailureKind.Transient, null, "connect: connection refused");
+        for (int i = 0; i < 4; i++)
+        {
+            await Assert.ThrowsAsync<SmtpSendException>(() => endpoint.SendAsync(_sender, Email, CancellationToken.None));
+        }
+
+        Assert.Equal((CircuitState.Open, CircuitState.Closed), (endpoint.State, _breaker.State));
+        Assert.Equal(0, _instruments.Gauge("notifications.relay.breaker.state"));
+        Assert.Equal(0, _instruments.Total("notifications.relay.breaker.opened"));
     }
 
     public void Dispose()

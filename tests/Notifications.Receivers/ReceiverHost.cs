@@ -62,6 +62,13 @@ internal sealed class ReceiverHost : IAsyncDisposable
         return host;
     }
 
+    /// <summary>Where a receiver answers its counts (<see cref="ReceiptCounts"/> as JSON), for the harness in another process.</summary>
+    public const string CountsPath = "/_receiver/counts";
+
+    /// <summary>Maps <c>GET</c> <see cref="CountsPath"/> to <paramref name="counter"/>'s snapshot.</summary>
+    public static void MapCounts(WebApplication app, ReceiptCounter counter) =>
+        app.MapGet(CountsPath, () => Results.Json(counter.Snapshot()));
+
     /// <summary>The base address of listener <paramref name="index"/> (in the order given), with the port Kestrel bound.</summary>
     public Uri BaseAddress(int index)
     {

@@ -3,8 +3,11 @@ using Microsoft.AspNetCore.Http;
 
 namespace Notifications.IntegrationTests.Infrastructure.Receivers;
 
-/// <summary>Every send the push server got, counted per notification id; and the device tokens a test marked unregistered.</summary>
-internal sealed class PushLog
+/// <summary>
+/// Every send the push server got (unless it counts only: <see cref="ReceiverMode.KeepRequests"/>), counted per notification id;
+/// and the device tokens a test marked unregistered.
+/// </summary>
+internal sealed class PushLog(bool keepRequests = true)
 {
     /// <summary>
     /// Where a test puts its notification id: an FCM <c>data</c> entry, or a top-level key of the APNs payload
@@ -13,12 +16,14 @@ internal sealed class PushLog
     public const string NotificationIdKey = "notification_id";
 
     private readonly ConcurrentQueue<PushRequest> requests = new();
-    private readonly ConcurrentDictionary<string, int> counts = new(StringComparer.Ordinal);
     private readonly ConcurrentDictionary<string, byte> unregistered = new(StringComparer.Ordinal);
 
     public IReadOnlyList<PushRequest> Requests => requests.ToArray();
 
-    public int CountFor(string notificationId) => counts.GetValueOrDefault(notificationId);
+    /// <summary>Every send counted by its notification id; accepted = the server's verdict was 200 and 200 was answered.</summary>
+    public ReceiptCounter Receipts { get; } = new();
+
+    public int CountFor(string notificationId) => Receipts.CountFor(notificationId);
 
     public int AcceptedCountFor(string notificationId) =>
         requests.Count(r => r.NotificationId == notificationId && r.Verdict.Accepted && r.AnsweredStatus is 200);
@@ -29,11 +34,12 @@ internal sealed class PushLog
 
     public void Record(PushRequest request)
     {
-        requests.Enqueue(request);
-        if (request.NotificationId is { } id)
+        if (keepRequests)
         {
-            counts.AddOrUpdate(id, 1, static (_, n) => n + 1);
+            requests.Enqueue(request);
         }
+
+        Receipts.Record(request.NotificationId, request.Verdict.Accepted && request.AnsweredStatus is 200);
     }
 
     public static IReadOnlyDictionary<string, string> HeadersOf(HttpRequest request) =>

@@ -14,17 +14,18 @@ internal sealed class PushServer : IAsyncDisposable
     private readonly FcmTokenEndpoint tokens;
     private ReceiverHost? host;
 
-    private PushServer(PushTrust trust)
+    private PushServer(PushTrust trust, bool keepRequests)
     {
         Trust = trust;
         tokens = new FcmTokenEndpoint(trust);
+        Log = new PushLog(keepRequests);
     }
 
     public PushTrust Trust { get; }
 
     public TestCertificate Certificate { get; } = TestCertificate.Create();
 
-    public PushLog Log { get; } = new();
+    public PushLog Log { get; }
 
     public AnswerScript FcmScript { get; } = new();
 
@@ -44,18 +45,26 @@ internal sealed class PushServer : IAsyncDisposable
 
     private ReceiverHost Host => host ?? throw new InvalidOperationException("The push server is not started.");
 
-    public static async Task<PushServer> StartAsync(PushTrust trust, CancellationToken ct = default)
+    public static Task<PushServer> StartAsync(PushTrust trust, CancellationToken ct = default) => StartAsync(trust, ReceiverMode.Test, ct);
+
+    /// <summary>
+    /// Starts a server as <paramref name="mode"/> says; with a port, FCM and the token endpoint listen on it and APNs on the
+    /// next one.
+    /// </summary>
+    public static async Task<PushServer> StartAsync(PushTrust trust, ReceiverMode mode, CancellationToken ct)
     {
-        var server = new PushServer(trust);
+        var server = new PushServer(trust, mode.KeepRequests);
         var fcm = new FcmEndpoint(trust, server.tokens, server.Log, server.FcmScript);
         var apns = new ApnsEndpoint(trust, server.Log, server.ApnsScript);
-        ReceiverEndpoint[] endpoints = [new(HttpProtocols.Http1AndHttp2, Tls: true), new(HttpProtocols.Http2, Tls: true)];
+        int apnsPort = mode.Port == 0 ? 0 : mode.Port + 1;
+        ReceiverEndpoint[] endpoints = [new(HttpProtocols.Http1AndHttp2, Tls: true, mode.Port), new(HttpProtocols.Http2, Tls: true, apnsPort)];
         server.host = await ReceiverHost.StartAsync(server.Certificate, endpoints, (app, host) =>
         {
             app.MapPost("/token", (HttpContext context) => server.tokens.HandleAsync(context, server.TokenUrl));
             app.MapPost("/v1/projects/{project}/{action}",
                 (HttpContext context, string project, string action) => fcm.HandleAsync(context, host, project, action));
             app.MapPost("/3/device/{token}", (HttpContext context, string token) => apns.HandleAsync(context, host, token));
+            ReceiverHost.MapCounts(app, server.Log.Receipts);
         }, ct);
         return server;
     }

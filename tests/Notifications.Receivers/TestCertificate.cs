@@ -35,6 +35,12 @@ internal sealed class TestCertificate : IDisposable
         return new TestCertificate(X509CertificateLoader.LoadPkcs12(pfx, null));
     }
 
+    /// <summary>The certificate without its key, as PEM: what a client in another process is told to trust.</summary>
+    public string ExportPem() => Certificate.ExportCertificatePem();
+
+    /// <summary>The client side of a certificate another process made (<see cref="ExportPem"/>): it can trust, not serve.</summary>
+    public static TestCertificate FromPem(string pem) => new(X509Certificate2.CreateFromPem(pem));
+
     /// <summary>TLS options that accept this certificate and nothing else.</summary>
     public SslClientAuthenticationOptions ClientOptions() => new()
     {

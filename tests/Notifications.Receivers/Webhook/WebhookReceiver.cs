@@ -16,14 +16,15 @@ internal sealed class WebhookReceiver : IAsyncDisposable
 
     private readonly StandardWebhookVerifier verifier;
     private readonly ConcurrentQueue<WebhookDelivery> deliveries = new();
-    private readonly ConcurrentDictionary<string, int> counts = new(StringComparer.Ordinal);
+    private readonly bool keepDeliveries;
     private ReceiverHost? host;
     private IReadOnlyList<ReceiverEndpoint> listening = [];
 
-    private WebhookReceiver(TestCertificate certificate, IReadOnlyList<string> secrets)
+    private WebhookReceiver(TestCertificate certificate, IReadOnlyList<string> secrets, bool keepDeliveries)
     {
         Certificate = certificate;
         verifier = new StandardWebhookVerifier(secrets);
+        this.keepDeliveries = keepDeliveries;
     }
 
     public TestCertificate Certificate { get; }
@@ -36,16 +37,25 @@ internal sealed class WebhookReceiver : IAsyncDisposable
 
     public AnswerScript Script { get; } = new();
 
+    /// <summary>Every delivery, when the receiver keeps them (<see cref="ReceiverMode.KeepRequests"/>; a test's receiver does).</summary>
     public IReadOnlyList<WebhookDelivery> Deliveries => deliveries.ToArray();
+
+    /// <summary>Every delivery counted by its webhook-id; accepted = verified and answered 2xx.</summary>
+    public ReceiptCounter Receipts { get; } = new();
 
     private ReceiverHost Host => host ?? throw new InvalidOperationException("The receiver is not started.");
 
     /// <summary>Starts a receiver that knows <paramref name="secrets"/> (one, or two during a rotation).</summary>
+    public static Task<WebhookReceiver> StartAsync(
+        IReadOnlyList<string> secrets, bool plainHttp = false, CancellationToken ct = default) =>
+        StartAsync(secrets, plainHttp, ReceiverMode.Test, ct);
+
+    /// <summary>Starts a receiver as <paramref name="mode"/> says (the harness's: its own port, counting only).</summary>
     public static async Task<WebhookReceiver> StartAsync(
-        IReadOnlyList<string> secrets, bool plainHttp = false, CancellationToken ct = default)
+        IReadOnlyList<string> secrets, bool plainHttp, ReceiverMode mode, CancellationToken ct)
     {
-        var receiver = new WebhookReceiver(TestCertificate.Create(), secrets);
-        List<ReceiverEndpoint> endpoints = [new(HttpProtocols.Http1AndHttp2, Tls: true)];
+        var receiver = new WebhookReceiver(TestCertificate.Create(), secrets, mode.KeepRequests);
+        List<ReceiverEndpoint> endpoints = [new(HttpProtocols.Http1AndHttp2, Tls: true, mode.Port)];
         if (plainHttp)
         {
             endpoints.Add(new(HttpProtocols.Http1, Tls: false));
@@ -74,14 +84,17 @@ internal sealed class WebhookReceiver : IAsyncDisposable
 
     private async Task ListenAsync(IReadOnlyList<ReceiverEndpoint> endpoints, CancellationToken ct)
     {
-        host = await ReceiverHost.StartAsync(Certificate, endpoints,
-            (app, server) => app.MapPost("/{**path}", context => ReceiveAsync(context, server)), ct);
+        host = await ReceiverHost.StartAsync(Certificate, endpoints, (app, server) =>
+        {
+            app.MapPost("/{**path}", context => ReceiveAsync(context, server));
+            ReceiverHost.MapCounts(app, Receipts);
+        }, ct);
         listening = [.. endpoints.Select((e, i) => e with { Port = host.BaseAddress(i).Port })];
         PlainUrl = listening.Count > 1 ? new Uri(host.BaseAddress(1), "hooks") : null;
     }
 
     /// <summary>How many deliveries (verified or not) carried this webhook-id.</summary>
-    public int CountFor(string webhookId) => counts.GetValueOrDefault(webhookId);
+    public int CountFor(string webhookId) => Receipts.CountFor(webhookId);
 
     /// <summary>How many verified deliveries carried this webhook-id.</summary>
     public int VerifiedCountFor(string webhookId) =>
@@ -98,11 +111,12 @@ internal sealed class WebhookReceiver : IAsyncDisposable
 
         var scripted = Script.Take();
         int? status = scripted switch { null => verdict.Status, { Hang: true } => null, _ => (int)scripted.Status };
-        deliveries.Enqueue(new WebhookDelivery(id, context.Request.Path, headers, body, verdict, status, arrived) { AnswerDelay = scripted?.Delay });
-        if (id is not null)
+        if (keepDeliveries)
         {
-            counts.AddOrUpdate(id, 1, static (_, n) => n + 1);
+            deliveries.Enqueue(new WebhookDelivery(id, context.Request.Path, headers, body, verdict, status, arrived) { AnswerDelay = scripted?.Delay });
         }
+
+        Receipts.Record(id, verdict.Verified && status is >= 200 and < 300);
 
         if (scripted is not null)
         {

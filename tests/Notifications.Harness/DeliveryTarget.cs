@@ -1,0 +1,80 @@
+using Notifications.IntegrationTests.Infrastructure.Receivers;
+using Notifications.Shared.Contract;
+
+namespace Notifications.Harness;
+
+/// <summary>
+/// Where a run's notifications land and are counted: smtp-sink for email with the SMTP sender; for webhook and push the
+/// receiver process, with the endpoint registered (webhook) or the keys made (push) first and the consumers told how to reach
+/// it; nothing for the simulated sender (the delivery log counts).
+/// </summary>
+internal sealed class DeliveryTarget : IAsyncDisposable
+{
+    private readonly SmtpSinkProcess? _sink;
+    private readonly ReceiverProcess? _receiver;
+
+    private DeliveryTarget(BenchChannel channel, SmtpSinkProcess? sink, ReceiverProcess? receiver, Dictionary<string, string>? consumerVariables)
+    {
+        Channel = channel;
+        _sink = sink;
+        _receiver = receiver;
+        ConsumerVariables = consumerVariables ?? new Dictionary<string, string>(StringComparer.Ordinal);
+        if (receiver is not null)
+        {
+            // The consumers trust the receiver's self-signed certificate as a root (OpenSSL's SSL_CERT_FILE, read by .NET on Linux).
+            ConsumerVariables["SSL_CERT_FILE"] = receiver.CertificateFile;
+        }
+    }
+
+    public BenchChannel Channel { get; }
+
+    /// <summary>Environment the consumers need to reach the receiver (before <c>--env</c>, which wins).</summary>
+    public Dictionary<string, string> ConsumerVariables { get; }
+
+    /// <summary>Whether a server counts what arrives (else the delivery log is the count).</summary>
+    public bool Counts => _sink is not null || _receiver is not null;
+
+    /// <summary>The sink's or receiver's process, for its CPU.</summary>
+    public IEnumerable<int> Pids => _sink is not null ? [_sink.Id] : _receiver is not null ? [_receiver.Id] : [];
+
+    public static async Task<DeliveryTarget> StartAsync(BenchEnvironment env, HarnessOptions options, string runDirectory)
+    {
+        int port = options.ReceiverPort;
+        switch (options.Channel)
+        {
+            case NotificationChannels.Webhook:
+                // A new endpoint each run: the endpoint table outlives the outbox's reset.
+                string name = "bench-" + Guid.NewGuid().ToString("N")[..12];
+                string secret = await WebhookEndpointRegistration.RegisterAsync(env, options.Queue, name, ReceiverUrls.Webhook(port, name));
+                var webhook = await ReceiverProcess.StartAsync(NotificationChannels.Webhook, port, ["--secret", secret], runDirectory);
+                return new DeliveryTarget(new BenchChannel(NotificationChannels.Webhook, Endpoint: name), null, webhook, null);
+            case NotificationChannels.Push:
+                using (var keys = new PushTestKeys())
+                {
+                    PushKeyFiles.Write(keys, runDirectory, port);
+                    var push = await ReceiverProcess.StartAsync(NotificationChannels.Push, port, ["--keys", runDirectory], runDirectory);
+                    return new DeliveryTarget(new BenchChannel(NotificationChannels.Push, PushProviders: options.PushProviders), null, push,
+                        PushKeyFiles.ConsumerVariables(keys, runDirectory, port));
+                }
+
+            default:
+                var sink = options.Sender == "smtp" ? await SmtpSinkProcess.StartAsync(env.SmtpSink, options.SmtpPort) : null;
+                return new DeliveryTarget(BenchChannel.Email, sink, null, null);
+        }
+    }
+
+    /// <summary>Notifications received: the sink's messages, or the distinct ids the receiver accepted.</summary>
+    public async Task<long> ReceivedAsync() => _sink?.Messages ?? (_receiver is null ? 0 : (await _receiver.CountsAsync()).Distinct);
+
+    /// <summary>The receiver's full counts (duplicates, refusals), or null for email.</summary>
+    public async Task<ReceiptCounts?> ReceiptsAsync() => _receiver is null ? null : await _receiver.CountsAsync();
+
+    public async ValueTask DisposeAsync()
+    {
+        _sink?.Dispose();
+        if (_receiver is not null)
+        {
+            await _receiver.DisposeAsync();
+        }
+    }
+}
