@@ -1,5 +1,7 @@
+using System.Net.Http.Headers;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
+using Notifications.Consumer.Channels.Http;
 using Notifications.Consumer.RateLimiting;
 using Polly.Timeout;
 
@@ -15,6 +17,8 @@ internal sealed class PushSender(
     PushProviders providers, FleetRateLimiter limiter, RateLimitSettings limits, IOptions<PushOptions> options, TimeProvider time,
     ILogger<PushSender> logger) : IChannelSender
 {
+    private static readonly MediaTypeHeaderValue Json = new("application/json");
+
     public async Task SendAsync(Outgoing outgoing, CancellationToken cancellationToken)
     {
         var push = (PushNotification)outgoing;
@@ -25,7 +29,7 @@ internal sealed class PushSender(
             await limiter.SpendAsync(RateLimitSettings.DomainKey(provider.Link.Host), rate, cancellationToken);
         }
 
-        using var content = new TrackedContent(push.Body);
+        using var content = new TrackedContent(push.Body, Json);
         using var request = await CreateRequestAsync(provider, push, content, cancellationToken);
         using var response = await SendAsync(provider, request, content, cancellationToken);
         if (response.IsSuccessStatusCode)
@@ -95,13 +99,7 @@ internal sealed class PushSender(
         IPushProvider provider, HttpResponseMessage response, PushSendException failure, CancellationToken cancellationToken)
     {
         var now = time.GetUtcNow();
-        var retryAfter = response.Headers.RetryAfter switch
-        {
-            { Delta: { } delta } => delta,
-            { Date: { } date } => date - now,
-            _ => TimeSpan.Zero,
-        };
-        var wait = TimeSpan.FromTicks(Math.Clamp(retryAfter.Ticks, 0, options.Value.MaxRetryAfter.Ticks));
+        var wait = RetryAfterHeader.Delay(response.Headers.RetryAfter, now, options.Value.MaxRetryAfter) ?? TimeSpan.Zero;
         provider.Link.Pause.Extend(now + wait);
         PushSendingLog.SlowDown(logger, provider.Name, failure.Status ?? 0, wait);
         if (!limits.Domains.ContainsKey(provider.Link.Host))

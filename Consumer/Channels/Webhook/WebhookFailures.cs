@@ -1,5 +1,4 @@
 using System.Net;
-using System.Net.Http.Headers;
 using Polly.Timeout;
 
 namespace Notifications.Consumer.Channels.Webhook;
@@ -26,18 +25,6 @@ internal static class WebhookFailures
 
     /// <summary>The endpoint says it is gone for good: disable it.</summary>
     public static bool IsGone(int status) => status == (int)HttpStatusCode.Gone;
-
-    /// <summary>Retry-After as a delay from <paramref name="now"/> (seconds or an HTTP date), at most <paramref name="max"/>; null when absent.</summary>
-    public static TimeSpan? RetryAfter(RetryConditionHeaderValue? header, DateTimeOffset now, TimeSpan max)
-    {
-        var delay = header switch
-        {
-            { Delta: { } delta } => delta,
-            { Date: { } date } => date - now,
-            _ => (TimeSpan?)null,
-        };
-        return delay is { } d ? TimeSpan.FromTicks(Math.Clamp(d.Ticks, 0, max.Ticks)) : null;
-    }
 
     /// <summary>The failure of a send that got no answer; <paramref name="written"/>: the request was written in full.</summary>
     public static WebhookSendException NoAnswer(Exception exception, Uri url, bool written)

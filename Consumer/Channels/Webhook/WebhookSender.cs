@@ -1,5 +1,7 @@
 using System.Net;
+using System.Net.Http.Headers;
 using System.Text;
+using Notifications.Consumer.Channels.Http;
 using Notifications.Consumer.RateLimiting;
 using Polly.Timeout;
 
@@ -14,6 +16,7 @@ namespace Notifications.Consumer.Channels.Webhook;
 internal sealed class WebhookSender(WebhookSenderParts parts, HttpClient publicOnly, HttpClient privateAllowed) : IChannelSender
 {
     private const int ExcerptBytes = 300;
+    private static readonly MediaTypeHeaderValue JsonUtf8 = new("application/json") { CharSet = "utf-8" };
 
     public async Task SendAsync(Outgoing outgoing, CancellationToken cancellationToken)
     {
@@ -25,7 +28,7 @@ internal sealed class WebhookSender(WebhookSenderParts parts, HttpClient publicO
         }
 
         var now = parts.Time.GetUtcNow();
-        using var content = new SentContent(request.Body);
+        using var content = new TrackedContent(Encoding.UTF8.GetBytes(request.Body), JsonUtf8);
         using var message = new HttpRequestMessage(HttpMethod.Post, request.Url)
         {
             Content = content,
@@ -70,7 +73,7 @@ internal sealed class WebhookSender(WebhookSenderParts parts, HttpClient publicO
     private async Task<WebhookSendException> FailedAsync(WebhookRequest request, HttpResponseMessage response, CancellationToken cancellationToken)
     {
         int status = (int)response.StatusCode;
-        var retryAfter = WebhookFailures.RetryAfter(response.Headers.RetryAfter, parts.Time.GetUtcNow(), parts.Options.MaxRetryAfter);
+        var retryAfter = RetryAfterHeader.Delay(response.Headers.RetryAfter, parts.Time.GetUtcNow(), parts.Options.MaxRetryAfter);
         bool slowDown = WebhookFailures.IsSlowDown(status, retryAfter);
         var failure = WebhookFailures.Answered(status, response.ReasonPhrase, await ExcerptAsync(response, cancellationToken), request.Url, slowDown);
         if (slowDown)

@@ -1,6 +1,7 @@
 using System.Net.Http.Headers;
 using System.Net.Sockets;
 using Notifications.Consumer.Channels;
+using Notifications.Consumer.Channels.Http;
 using Notifications.Consumer.Channels.Webhook;
 using Polly.Timeout;
 
@@ -54,11 +55,11 @@ public sealed class WebhookFailuresTests
         var now = new DateTimeOffset(2026, 11, 25, 12, 0, 0, TimeSpan.Zero);
         var max = TimeSpan.FromSeconds(60);
 
-        Assert.Equal(TimeSpan.FromSeconds(7), WebhookFailures.RetryAfter(new RetryConditionHeaderValue(TimeSpan.FromSeconds(7)), now, max));
-        Assert.Equal(TimeSpan.FromSeconds(30), WebhookFailures.RetryAfter(new RetryConditionHeaderValue(now.AddSeconds(30)), now, max));
-        Assert.Equal(max, WebhookFailures.RetryAfter(new RetryConditionHeaderValue(TimeSpan.FromHours(2)), now, max));
-        Assert.Equal(TimeSpan.Zero, WebhookFailures.RetryAfter(new RetryConditionHeaderValue(now.AddSeconds(-30)), now, max));
-        Assert.Null(WebhookFailures.RetryAfter(null, now, max));
+        Assert.Equal(TimeSpan.FromSeconds(7), RetryAfterHeader.Delay(new RetryConditionHeaderValue(TimeSpan.FromSeconds(7)), now, max));
+        Assert.Equal(TimeSpan.FromSeconds(30), RetryAfterHeader.Delay(new RetryConditionHeaderValue(now.AddSeconds(30)), now, max));
+        Assert.Equal(max, RetryAfterHeader.Delay(new RetryConditionHeaderValue(TimeSpan.FromHours(2)), now, max));
+        Assert.Equal(TimeSpan.Zero, RetryAfterHeader.Delay(new RetryConditionHeaderValue(now.AddSeconds(-30)), now, max));
+        Assert.Null(RetryAfterHeader.Delay(null, now, max));
     }
 
     [Fact]

@@ -1,22 +1,21 @@
 using System.Net;
 using System.Net.Http.Headers;
 
-namespace Notifications.Consumer.Channels.Push;
+namespace Notifications.Consumer.Channels.Http;
 
 /// <summary>
-/// A JSON request body that knows whether it was handed to the connection: a request cut off after that may have been
-/// delivered (unknown), one cut off before it was not sent (transient).
+/// A request body (webhooks, push) that knows whether it was handed to the connection in full: a request cut off before that
+/// was not sent (transient); after it, the receiver may have acted on it (unknown).
 /// </summary>
 internal sealed class TrackedContent : HttpContent
 {
-    private static readonly MediaTypeHeaderValue Json = new("application/json");
     private readonly byte[] _body;
     private volatile bool _written;
 
-    public TrackedContent(byte[] body)
+    public TrackedContent(byte[] body, MediaTypeHeaderValue contentType)
     {
         _body = body;
-        Headers.ContentType = Json;
+        Headers.ContentType = contentType;
     }
 
     /// <summary>Whether the whole body was written to the connection (at least once).</summary>
