@@ -1,9 +1,13 @@
+using System.Runtime.CompilerServices;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 using Notifications.Shared.Hosting;
 using Notifications.Shared.Messaging;
 using Notifications.Shared.Observability;
+using Notifications.Shared.Resilience;
+using Polly;
+using Polly.Retry;
 using RabbitMQ.Client;
 using RabbitMQ.Client.Exceptions;
 
@@ -12,7 +16,7 @@ namespace Notifications.Producer;
 /// <summary>
 /// The producer loop: claim a batch, publish it with confirms, commit; again at once after a full
 /// batch, after a short pause when the outbox is nearly or entirely empty. A failed batch is logged,
-/// rolled back and retried after a backoff; only shutdown ends the loop.
+/// rolled back and retried after a backoff (a Polly retry, <see cref="BatchRetry"/>); only shutdown ends the loop.
 /// </summary>
 internal sealed class OutboxPublisherService(
     BatchPublisher publisher,
@@ -20,13 +24,15 @@ internal sealed class OutboxPublisherService(
     IOptions<RabbitMqOptions> rabbitOptions,
     ProducerStats stats,
     WorkerHealth health,
+    TimeProvider time,
     ILogger<OutboxPublisherService> logger) : BackgroundService
 {
+    private static readonly TimeSpan FirstErrorDelay = TimeSpan.FromSeconds(1);
     private readonly ProducerOptions _options = options.Value;
 
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
     {
-        await using var connection = await RabbitConnector.ConnectAsync(rabbitOptions.Value, "notifications-producer", logger, stoppingToken);
+        await using var connection = await RabbitConnector.ConnectAsync(rabbitOptions.Value, "notifications-producer", logger, time, stoppingToken);
         health.BrokerConnected(connection);
         try
         {
@@ -49,54 +55,27 @@ internal sealed class OutboxPublisherService(
     private async Task RunLaneAsync(IConnection connection, ProducerLane lane, CancellationToken stoppingToken)
     {
         await Task.Yield();
-        IChannel? channel = null;
+        var channel = new StrongBox<IChannel?>();
+        // One pipeline per lane, built once: each batch is one execution, so the pause starts again at a second after a success.
+        var retry = BatchRetry(_options.MaxErrorBackoff, time, args => BatchFailedAsync(lane, channel, args));
         var idleDelay = lane.IdleDelay;
-        var errorDelay = TimeSpan.FromSeconds(1);
         try
         {
             while (!stoppingToken.IsCancellationRequested)
             {
-                health.Beat();
-                try
+                int published = await retry.ExecuteAsync(
+                    static (state, token) => state.Service.PublishBatchAsync(state.Connection, state.Lane, state.Channel, token),
+                    (Service: this, Connection: connection, Lane: lane, Channel: channel),
+                    stoppingToken);
+                if (published == lane.BatchSize)
                 {
-                    channel ??= await OpenChannelAsync(connection, stoppingToken);
-                    if (lane.BoundedBy is { } queue && await QueuedAsync(channel, queue) >= _options.MaxQueued)
-                    {
-                        // The consumers have enough to do: the rows wait in the outbox, where a later urgent row
-                        // still overtakes them, instead of in the broker.
-                        stats.AddHeldBack();
-                        await Task.Delay(_options.PartialBatchDelay + TimeSpan.FromMilliseconds(5), stoppingToken);
-                        continue;
-                    }
-
-                    int published = await publisher.PublishNextBatchAsync(channel, lane, stoppingToken);
-                    stats.AddBatch(published);
-                    errorDelay = TimeSpan.FromSeconds(1);
-                    if (published == lane.BatchSize)
-                    {
-                        idleDelay = lane.IdleDelay;
-                        continue;
-                    }
-
-                    var pause = published > 0 ? Min(_options.PartialBatchDelay, lane.MaxIdleDelay) : idleDelay;
-                    idleDelay = published > 0 ? lane.IdleDelay : Min(idleDelay * 2, lane.MaxIdleDelay);
-                    await Task.Delay(pause, stoppingToken);
+                    idleDelay = lane.IdleDelay;
+                    continue;
                 }
-                catch (Exception ex) when (!stoppingToken.IsCancellationRequested)
-                {
-                    LogBatchFailed(lane, errorDelay, ex);
-                    stats.AddFailure();
-                    // A channel that saw an error (a closed channel, a return after a queue was deleted)
-                    // is replaced, and the topology declared again with it.
-                    if (channel is not null && (!channel.IsOpen || ex is PublishException or AlreadyClosedException))
-                    {
-                        await channel.DisposeAsync();
-                        channel = null;
-                    }
 
-                    await Task.Delay(Jitter(errorDelay), stoppingToken);
-                    errorDelay = Min(errorDelay * 2, _options.MaxErrorBackoff);
-                }
+                var pause = published > 0 ? Min(_options.PartialBatchDelay, lane.MaxIdleDelay) : idleDelay;
+                idleDelay = published > 0 ? lane.IdleDelay : Min(idleDelay * 2, lane.MaxIdleDelay);
+                await Task.Delay(pause, stoppingToken);
             }
         }
         catch (OperationCanceledException) when (stoppingToken.IsCancellationRequested)
@@ -105,10 +84,54 @@ internal sealed class OutboxPublisherService(
         }
         finally
         {
-            if (channel is not null)
+            if (channel.Value is not null)
             {
-                await channel.DisposeAsync();
+                await channel.Value.DisposeAsync();
             }
+        }
+    }
+
+    /// <summary>
+    /// A failed batch (the database or the broker not reachable, a channel closed, confirms missing) is tried again until
+    /// shutdown: after a second, doubling up to <paramref name="maxDelay"/>, each pause jittered to 80-120 %.
+    /// </summary>
+    internal static ResiliencePipeline BatchRetry(TimeSpan maxDelay, TimeProvider time, Func<OnRetryArguments<object>, ValueTask> onRetry) =>
+        RetryUntilStopped.Build("producer-batch", time,
+            RetryUntilStopped.Options(FirstErrorDelay, maxDelay, jitter: true, handles: static _ => true, onRetry));
+
+    // One try: wait while the work queue holds enough (back-pressure, not a failure), then claim, publish and commit a batch.
+    private async ValueTask<int> PublishBatchAsync(
+        IConnection connection, ProducerLane lane, StrongBox<IChannel?> channel, CancellationToken cancellationToken)
+    {
+        while (true)
+        {
+            health.Beat();
+            channel.Value ??= await OpenChannelAsync(connection, cancellationToken);
+            if (lane.BoundedBy is not { } queue || await QueuedAsync(channel.Value, queue) < _options.MaxQueued)
+            {
+                int published = await publisher.PublishNextBatchAsync(channel.Value, lane, cancellationToken);
+                stats.AddBatch(published);
+                return published;
+            }
+
+            // The consumers have enough to do: the rows wait in the outbox, where a later urgent row
+            // still overtakes them, instead of in the broker.
+            stats.AddHeldBack();
+            await Task.Delay(_options.PartialBatchDelay + TimeSpan.FromMilliseconds(5), cancellationToken);
+        }
+    }
+
+    private async ValueTask BatchFailedAsync(ProducerLane lane, StrongBox<IChannel?> channel, OnRetryArguments<object> args)
+    {
+        var ex = args.Outcome.Exception!;
+        LogBatchFailed(lane, RetryUntilStopped.Delay(FirstErrorDelay, _options.MaxErrorBackoff, args.AttemptNumber), ex);
+        stats.AddFailure();
+        // A channel that saw an error (a closed channel, a return after a queue was deleted)
+        // is replaced, and the topology declared again with it.
+        if (channel.Value is not null && (!channel.Value.IsOpen || ex is PublishException or AlreadyClosedException))
+        {
+            await channel.Value.DisposeAsync();
+            channel.Value = null;
         }
     }
 
@@ -141,6 +164,4 @@ internal sealed class OutboxPublisherService(
     }
 
     private static TimeSpan Min(TimeSpan a, TimeSpan b) => a < b ? a : b;
-
-    private static TimeSpan Jitter(TimeSpan delay) => delay * (0.8 + (Random.Shared.NextDouble() * 0.4));
 }

@@ -15,13 +15,10 @@ namespace Notifications.Consumer.Pipeline;
 /// </summary>
 internal sealed class ConsumerChannel : IAsyncDisposable
 {
-    // Tries, a second apart, to put an envelope's unfinished items back before it is requeued whole after all.
-    private const int EnvelopeReturnTries = 5;
     private readonly IChannel _channel;
     private readonly string _queue;
     private readonly ChannelWriter<Delivery> _work;
-    private readonly OutboundPublisher _outbound;
-    private readonly ILogger _logger;
+    private readonly EnvelopeReturn _envelopeReturn;
     private string? _consumerTag;
 
     private ConsumerChannel(IChannel channel, ConsumerLane lane, OutboundPublisher outbound, ILogger logger)
@@ -30,9 +27,8 @@ internal sealed class ConsumerChannel : IAsyncDisposable
         Lane = lane;
         _queue = lane.Queue;
         _work = lane.Work.Writer;
-        _outbound = outbound;
-        _logger = logger;
         Acks = new AckBatcher(channel, ex => ConsumerLog.AckFailed(logger, ex));
+        _envelopeReturn = new EnvelopeReturn(channel, outbound, Acks, TimeProvider.System, logger);
     }
 
     /// <summary>The lane it consumes: its queue is where a returned delivery goes back and whose retry queues a retry takes.</summary>
@@ -171,20 +167,9 @@ internal sealed class ConsumerChannel : IAsyncDisposable
         }
 
         // Some items are done: the others go back without them, as one message at the tail, and then the envelope is acked.
-        var back = outcome.Back.Select(i => items[i]).ToList();
-        for (int attempt = 1; attempt <= EnvelopeReturnTries && _channel.IsOpen; attempt++)
+        if (await _envelopeReturn.TryAsync(deliveryTag, generation, outcome.Back.Select(i => items[i]).ToList(), headers))
         {
-            try
-            {
-                await _outbound.ReturnAsync(back, headers, CancellationToken.None);
-                await Acks.AckAsync(deliveryTag, generation);
-                return;
-            }
-            catch (Exception ex) when (ex is not OutOfMemoryException)
-            {
-                ConsumerLog.EnvelopeReturnFailed(_logger, deliveryTag, back.Count, attempt, ex);
-                await Task.Delay(TimeSpan.FromSeconds(1));
-            }
+            return;
         }
 
         // As after a crash: the envelope comes back whole and the delivery log sorts out its items (a closed channel's

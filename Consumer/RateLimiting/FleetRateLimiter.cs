@@ -1,6 +1,8 @@
 using System.Collections.Concurrent;
 using System.Threading.RateLimiting;
 using Microsoft.Extensions.Logging;
+using Notifications.Shared.Resilience;
+using Polly;
 
 namespace Notifications.Consumer.RateLimiting;
 
@@ -8,11 +10,14 @@ namespace Notifications.Consumer.RateLimiting;
 /// The fleet-wide limiter: for each limit (the relay, a domain) a <see cref="SlotSchedule"/> fed by leases from
 /// the database's GCRA row, so any number of consumer processes together send at the configured rate and the
 /// database sees one round trip per lease, not per message. While the database cannot be reached a waiter
-/// waits (and tries again with a capped backoff); nothing is sent unlimited.
+/// waits (and tries again with a capped backoff, <see cref="LeaseRetry"/>); nothing is sent unlimited.
 /// </summary>
 internal sealed partial class FleetRateLimiter : IDisposable
 {
+    private static readonly TimeSpan FirstBackoff = TimeSpan.FromMilliseconds(100);
     private static readonly TimeSpan MaxBackoff = TimeSpan.FromSeconds(5);
+    internal static readonly ResiliencePropertyKey<string> LimitKey = new("notifications.rate-limit.key");
+    internal static readonly ResiliencePropertyKey<int> FailedTries = new("notifications.rate-limit.failed-tries");
     // Slow-down replies of many handlers at once count as one reduction per this long (also in the database).
     private static readonly TimeSpan Settle = TimeSpan.FromSeconds(1);
     private readonly ConcurrentDictionary<string, SlotSchedule> _schedules = new(StringComparer.Ordinal);
@@ -21,6 +26,7 @@ internal sealed partial class FleetRateLimiter : IDisposable
     private readonly RateLimitOptions _options;
     private readonly TimeProvider _time;
     private readonly ILogger _logger;
+    private readonly ResiliencePipeline _leaseRetry;
 
     public FleetRateLimiter(IRateLimitStore store, RateLimitSettings settings, TimeProvider time, ILogger<FleetRateLimiter> logger)
     {
@@ -28,6 +34,7 @@ internal sealed partial class FleetRateLimiter : IDisposable
         _options = settings.Options;
         _time = time;
         _logger = logger;
+        _leaseRetry = LeaseRetry(time, logger);
         // One slow-down report per limit and Settle from this process; the database merges the fleet's reports.
         _slowDownReports = PartitionedRateLimiter.Create<string, string>(key => RateLimitPartition.GetFixedWindowLimiter(key,
             _ => new FixedWindowRateLimiterOptions { PermitLimit = 1, Window = Settle, QueueLimit = 0, AutoReplenishment = true }));
@@ -101,33 +108,50 @@ internal sealed partial class FleetRateLimiter : IDisposable
     private async Task<Lease> LeaseAsync(string key, Rate rate, CancellationToken cancellationToken)
     {
         int count = LeaseSize(rate, _options.LeaseDuration);
-        var backoff = TimeSpan.FromMilliseconds(100);
-        for (int failures = 0; ; failures++)
+        var context = ResilienceContextPool.Shared.Get(cancellationToken);
+        try
         {
-            try
+            context.Properties.Set(LimitKey, key);
+            // Grace of one lease: the next lease of a busy process arrives a round trip after the last slot; that
+            // moment is not lost. After a longer idle time at most one lease's worth goes out at once.
+            var lease = await _leaseRetry.ExecuteAsync(
+                static (ctx, state) => new ValueTask<Lease>(state.Store.LeaseAsync(
+                    state.Key, state.Count, state.Rate.Interval, state.Rate.Interval * state.Count, ctx.CancellationToken)),
+                context,
+                (Store: _store, Key: key, Count: count, Rate: rate));
+            if (context.Properties.TryGetValue(FailedTries, out int failures))
             {
-                // Grace of one lease: the next lease of a busy process arrives a round trip after the last slot; that
-                // moment is not lost. After a longer idle time at most one lease's worth goes out at once.
-                var lease = await _store.LeaseAsync(key, count, rate.Interval, rate.Interval * count, cancellationToken);
-                if (failures > 0)
-                {
-                    LogLeaseRecovered(_logger, key, failures);
-                }
-
-                return lease;
+                LogLeaseRecovered(_logger, key, failures);
             }
-            catch (Exception ex) when (ex is not OperationCanceledException || !cancellationToken.IsCancellationRequested)
-            {
-                if (failures == 0)
-                {
-                    LogLeaseFailed(_logger, key, ex);
-                }
 
-                await Task.Delay(backoff, _time, cancellationToken);
-                backoff = TimeSpan.FromTicks(Math.Min(backoff.Ticks * 2, MaxBackoff.Ticks));
-            }
+            return lease;
+        }
+        finally
+        {
+            ResilienceContextPool.Shared.Return(context);
         }
     }
+
+    /// <summary>
+    /// A lease the database did not give is asked for again until it answers or the waiter gives up: after 100 ms,
+    /// doubling up to 5 s. The first failure of a wait is logged (4112); its tries so far are counted for the recovery's line.
+    /// </summary>
+    internal static ResiliencePipeline LeaseRetry(TimeProvider time, ILogger logger) =>
+        RetryUntilStopped.Build("rate-limit-lease", time, RetryUntilStopped.Options(
+            FirstBackoff,
+            MaxBackoff,
+            jitter: false,
+            handles: static _ => true,
+            onRetry: args =>
+            {
+                if (args.AttemptNumber == 0)
+                {
+                    LogLeaseFailed(logger, args.Context.Properties.GetValue(LimitKey, string.Empty), args.Outcome.Exception!);
+                }
+
+                args.Context.Properties.Set(FailedTries, args.AttemptNumber + 1);
+                return ValueTask.CompletedTask;
+            }));
 
     [LoggerMessage(EventId = 4110, Level = LogLevel.Warning, Message = "Rate limit {Key} slowed down: interval × {Factor} for {HoldFor} after \"{Reply}\"")]
     private static partial void LogSlowedDown(ILogger logger, string key, double factor, TimeSpan holdFor, string reply);

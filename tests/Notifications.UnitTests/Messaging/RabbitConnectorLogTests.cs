@@ -36,38 +36,4 @@ public sealed class RabbitConnectorLogTests
             Assert.Contains("None of the specified endpoints were reachable: ", r.Message, StringComparison.Ordinal);
         });
     }
-
-    private sealed class RecordingLogger : ILogger
-    {
-        private readonly Lock _lock = new();
-        private readonly List<(LogLevel Level, string Message, Exception? Exception)> _records = [];
-
-        public Action? OnRecord { get; set; }
-
-        public IReadOnlyList<(LogLevel Level, string Message, Exception? Exception)> Records
-        {
-            get
-            {
-                lock (_lock)
-                {
-                    return [.. _records];
-                }
-            }
-        }
-
-        public IDisposable? BeginScope<TState>(TState state)
-            where TState : notnull => null;
-
-        public bool IsEnabled(LogLevel logLevel) => true;
-
-        public void Log<TState>(LogLevel logLevel, EventId eventId, TState state, Exception? exception, Func<TState, Exception?, string> formatter)
-        {
-            lock (_lock)
-            {
-                _records.Add((logLevel, formatter(state, exception), exception));
-            }
-
-            OnRecord?.Invoke();
-        }
-    }
 }
