@@ -88,7 +88,7 @@ internal sealed class EnvelopeBuilder(int size, int maxBytes)
         var table = new Dictionary<string, object?>(_spans.Count);
         foreach (var (id, span) in _spans)
         {
-            table[id.ToString(CultureInfo.InvariantCulture)] = span.Id;
+            TraceContextHeader.InjectTraceParent(span, table, id.ToString(CultureInfo.InvariantCulture));
         }
 
         return table;

@@ -1,6 +1,7 @@
 using System.Net;
 using System.Text;
 using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Diagnostics.HealthChecks;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Hosting.Server;
 using Microsoft.AspNetCore.Hosting.Server.Features;
@@ -15,9 +16,10 @@ using OpenTelemetry.Metrics;
 namespace Notifications.Shared.Observability;
 
 /// <summary>
-/// A small Kestrel server beside the worker: <c>/metrics</c> (OpenTelemetry's Prometheus exporter over the
-/// worker's meter provider), <c>/health/live</c>, <c>/health/ready</c> and <c>/health/started</c> (live, and ready once:
-/// Docker's healthcheck), and the worker's own <see cref="OperationsRoute"/>s. It is a server of its own, not the worker's host, so the
+/// A small Kestrel server beside the worker, all by endpoint routing: <c>/metrics</c> (OpenTelemetry's Prometheus
+/// exporter over the worker's meter provider), <c>/health/live</c>, <c>/health/ready</c> and <c>/health/started</c>
+/// (ASP.NET Core's health checks middleware, each running the worker's checks with that tag; started is what
+/// Docker's healthcheck asks), and the worker's own <see cref="OperationsRoute"/>s. It is a server of its own, not the worker's host, so the
 /// workers stay plain generic hosts; a port that cannot be bound is logged and the worker keeps working.
 /// </summary>
 public sealed class OperationsEndpoint(
@@ -47,11 +49,24 @@ public sealed class OperationsEndpoint(
         builder.Logging.ClearProviders().AddProvider(new ForwardingLoggerProvider(loggers))
             .AddFilter("Microsoft.AspNetCore", LogLevel.Warning).AddFilter("Microsoft.Hosting", LogLevel.Warning);
         builder.Services.AddSingleton<IHostLifetime, EndpointLifetime>();
+        // The checks are the worker's (registered with its host, tagged live, ready or started): MapHealthChecks asks
+        // this server's container for the service that runs them.
+        builder.Services.AddRouting().AddSingleton(health);
         builder.WebHost.UseKestrelCore().ConfigureKestrel(k => k.Listen(IPAddress.Parse(o.Address), o.Port));
         var app = builder.Build();
         // The meter provider is the worker's (its host's container), not this small server's.
-        app.UseOpenTelemetryPrometheusScrapingEndpoint(meters, predicate: null, path: "/metrics", configureBranchedPipeline: null, optionsName: null);
-        app.Run(HandleAsync);
+        app.MapPrometheusScrapingEndpoint("/metrics", meters, configureBranchedPipeline: null, optionsName: null);
+        foreach (string tag in (string[])["live", "ready", "started"])
+        {
+            app.MapHealthChecks($"/health/{tag}", new HealthCheckOptions { Predicate = check => check.Tags.Contains(tag), ResponseWriter = WriteReportAsync });
+        }
+
+        foreach (var route in routes)
+        {
+            app.Map(route.Path, route.Handler);
+        }
+
+        app.MapFallback("{**path}", NotFoundAsync);
         try
         {
             await app.StartAsync(cancellationToken);
@@ -87,32 +102,28 @@ public sealed class OperationsEndpoint(
         }
     }
 
-    private Task HandleAsync(HttpContext context) => context.Request.Path.Value switch
+    // One line with the overall status, then one a check ("broker: Healthy — connected"): what operators and the
+    // --healthcheck probe read. The status code is MapHealthChecks' own (503 when unhealthy, else 200).
+    private static Task WriteReportAsync(HttpContext context, HealthReport report)
     {
-        "/health/live" => HealthAsync(context, "live"),
-        "/health/ready" => HealthAsync(context, "ready"),
-        "/health/started" => HealthAsync(context, "started"),
-        var path when routes.FirstOrDefault(r => r.Path == path) is { } route => route.Handler(context),
-        _ => WriteAsync(context, StatusCodes.Status404NotFound, "text/plain; charset=utf-8", "not found: try /metrics, /health/live, /health/ready or /health/started\n"),
-    };
-
-    private async Task HealthAsync(HttpContext context, string tag)
-    {
-        var report = await health.CheckHealthAsync(check => check.Tags.Contains(tag), context.RequestAborted);
         var text = new StringBuilder().Append(report.Status).Append('\n');
         foreach (var (name, entry) in report.Entries)
         {
             text.Append(name).Append(": ").Append(entry.Status).Append(" — ").Append(entry.Description).Append('\n');
         }
 
-        int status = report.Status == HealthStatus.Unhealthy ? StatusCodes.Status503ServiceUnavailable : StatusCodes.Status200OK;
-        await WriteAsync(context, status, "text/plain; charset=utf-8", text.ToString());
+        return WriteAsync(context, text.ToString());
     }
 
-    private static async Task WriteAsync(HttpContext context, int status, string contentType, string body)
+    private static Task NotFoundAsync(HttpContext context)
     {
-        context.Response.StatusCode = status;
-        context.Response.ContentType = contentType;
-        await context.Response.WriteAsync(body, context.RequestAborted);
+        context.Response.StatusCode = StatusCodes.Status404NotFound;
+        return WriteAsync(context, "not found: try /metrics, /health/live, /health/ready or /health/started\n");
+    }
+
+    private static Task WriteAsync(HttpContext context, string body)
+    {
+        context.Response.ContentType = "text/plain; charset=utf-8";
+        return context.Response.WriteAsync(body, context.RequestAborted);
     }
 }

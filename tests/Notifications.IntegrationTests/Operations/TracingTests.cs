@@ -28,15 +28,7 @@ public sealed class TracingTests
         long traced = await EnqueueAsync(new NewNotification("traced@example.com", "Traced", "hello") { TraceParent = TraceParent(request) });
         long invalid = await InsertWithTraceParentAsync("not-a-traceparent");
 
-        await using (await WorkerHost.StartConsumerAsync(broker, sink))
-        await using (await WorkerHost.StartProducerAsync(broker))
-        {
-            await sink.WaitForMessagesAsync(2, Patience);
-            await Eventually.WaitAsync(() => Task.FromResult(spans.Trace(request.TraceId)),
-                t => t.Any(s => s.DisplayName == "process notification"), Patience, "the processing span ended");
-        }
-
-        var trace = spans.Trace(request.TraceId);
+        var trace = await DeliverAsync(broker, sink, spans, request.TraceId, messages: 2);
         var publish = Single(trace, ProducerTracing.SourceName, "publish notification");
         var process = Single(trace, ConsumerTracing.SourceName, "process notification");
         var send = Single(trace, ConsumerTracing.SourceName, "smtp send");
@@ -59,6 +51,41 @@ public sealed class TracingTests
         Assert.Equal(1, sink.CountByNotificationId().GetValueOrDefault(invalid));
         var invalidPublish = Assert.Single(spans.All(), s => s.DisplayName == "publish notification" && Equals(s.GetTagItem("notifications.id"), invalid));
         Assert.Contains(spans.All(), s => s.DisplayName == "publish batch" && s.SpanId == invalidPublish.ParentSpanId);
+    }
+
+    // Envelopes off: the context crosses in the message's own traceparent header, not in an envelope's table of its items'.
+    [Fact]
+    public async Task Trace_EnvelopesOff_ProcessIsTheChildOfPublishThroughTheMessageHeader()
+    {
+        await TestDatabase.CleanAsync();
+        await using var broker = await TestBroker.CreateAsync();
+        await using var sink = await SmtpSink.StartAsync();
+        using var spans = new SpanRecorder();
+        var request = new ActivityContext(ActivityTraceId.CreateRandom(), ActivitySpanId.CreateRandom(), ActivityTraceFlags.Recorded);
+        await EnqueueAsync(new NewNotification("traced@example.com", "Traced", "hello") { TraceParent = TraceParent(request) });
+
+        var trace = await DeliverAsync(broker, sink, spans, request.TraceId, messages: 1, ("Producer:EnvelopeSize", "1"));
+        var publish = Single(trace, ProducerTracing.SourceName, "publish notification");
+        var process = Single(trace, ConsumerTracing.SourceName, "process notification");
+        var send = Single(trace, ConsumerTracing.SourceName, "smtp send");
+        Assert.Equal(request.SpanId, publish.ParentSpanId);
+        Assert.Equal(publish.SpanId, process.ParentSpanId);
+        Assert.Equal(process.SpanId, send.ParentSpanId);
+    }
+
+    // Runs the two workers until the sink has the messages and the processing span of the trace has ended; its spans.
+    private static async Task<IReadOnlyList<Activity>> DeliverAsync(TestBroker broker, SmtpSink sink, SpanRecorder spans, ActivityTraceId traceId,
+        int messages, params (string Key, string? Value)[] producerSettings)
+    {
+        await using (await WorkerHost.StartConsumerAsync(broker, sink))
+        await using (await WorkerHost.StartProducerAsync(broker, producerSettings))
+        {
+            await sink.WaitForMessagesAsync(messages, Patience);
+            await Eventually.WaitAsync(() => Task.FromResult(spans.Trace(traceId)),
+                t => t.Any(s => s.DisplayName == "process notification"), Patience, "the processing span ended");
+        }
+
+        return spans.Trace(traceId);
     }
 
     private static Activity Single(IReadOnlyList<Activity> trace, string source, string? name)

@@ -1,0 +1,89 @@
+using System.Net;
+using Microsoft.AspNetCore.Http;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Diagnostics.HealthChecks;
+using Microsoft.Extensions.Logging.Abstractions;
+using Microsoft.Extensions.Options;
+using Notifications.Shared.Observability;
+using OpenTelemetry;
+using OpenTelemetry.Metrics;
+
+namespace Notifications.UnitTests.Observability;
+
+/// <summary>The endpoint's routing on loopback: each health path runs only the checks with its tag; a worker's route; the 404.</summary>
+public sealed class OperationsEndpointTests : IAsyncLifetime
+{
+    private static readonly HttpClient Http = new() { Timeout = TimeSpan.FromSeconds(10) };
+    private readonly ServiceProvider _services;
+    private readonly MeterProvider _meters = Sdk.CreateMeterProviderBuilder().AddPrometheusExporter().Build();
+    private readonly OperationsEndpoint _endpoint;
+
+    public OperationsEndpointTests()
+    {
+        var services = new ServiceCollection();
+        services.AddLogging().AddHealthChecks()
+            .AddCheck("loop", () => HealthCheckResult.Healthy("turning"), tags: ["live", "started"])
+            .AddCheck("broker", () => HealthCheckResult.Unhealthy("refused"), tags: ["ready"]);
+        _services = services.BuildServiceProvider();
+        var route = new OperationsRoute("/unsubscribe", context => context.Response.WriteAsync($"{context.Request.Method} unsubscribe", context.RequestAborted));
+        _endpoint = new OperationsEndpoint(_meters, _services.GetRequiredService<HealthCheckService>(),
+            Options.Create(new OperationsOptions { Port = 0 }), NullLoggerFactory.Instance, [route]);
+    }
+
+    public Task InitializeAsync() => _endpoint.StartAsync(CancellationToken.None);
+
+    public async Task DisposeAsync()
+    {
+        await _endpoint.StopAsync(CancellationToken.None);
+        await _endpoint.DisposeAsync();
+        await _services.DisposeAsync();
+        _meters.Dispose();
+    }
+
+    [Fact]
+    public async Task Live_UnhealthyCheckTaggedOnlyReady_200WithoutIt()
+    {
+        var (status, body) = await SendAsync(HttpMethod.Get, "health/live");
+
+        Assert.Equal(HttpStatusCode.OK, status);
+        Assert.Equal("Healthy\nloop: Healthy — turning\n", body);
+    }
+
+    [Fact]
+    public async Task Ready_UnhealthyCheckTaggedReady_503WithTheReason()
+    {
+        var (status, body) = await SendAsync(HttpMethod.Get, "health/ready");
+
+        Assert.Equal(HttpStatusCode.ServiceUnavailable, status);
+        Assert.Equal("Unhealthy\nbroker: Unhealthy — refused\n", body);
+    }
+
+    [Fact]
+    public async Task WorkerRoute_Post_ReachesItsHandler()
+    {
+        var (status, body) = await SendAsync(HttpMethod.Post, "unsubscribe");
+
+        Assert.Equal(HttpStatusCode.OK, status);
+        Assert.Equal("POST unsubscribe", body);
+    }
+
+    [Theory]
+    [InlineData("")]
+    [InlineData("health")]
+    [InlineData("health/live/x")]
+    [InlineData("favicon.ico")]
+    public async Task UnknownPath_Any_404WithTheKnownPaths(string path)
+    {
+        var (status, body) = await SendAsync(HttpMethod.Get, path);
+
+        Assert.Equal(HttpStatusCode.NotFound, status);
+        Assert.Equal("not found: try /metrics, /health/live, /health/ready or /health/started\n", body);
+    }
+
+    private async Task<(HttpStatusCode Status, string Body)> SendAsync(HttpMethod method, string path)
+    {
+        using var request = new HttpRequestMessage(method, new Uri(_endpoint.Address!, path));
+        using var response = await Http.SendAsync(request);
+        return (response.StatusCode, await response.Content.ReadAsStringAsync());
+    }
+}
