@@ -7,7 +7,8 @@ namespace Notifications.UnitTests.Hosting;
 
 /// <summary>
 /// Every worker in the image logged "Cannot load library libgssapi_krb5.so.2": Npgsql 10 tries GSS session encryption
-/// first by default. The workers' data source turns it off unless the connection string asks for it.
+/// first by default. The workers' data source turns it off unless the connection string asks for it. It also prepares the
+/// workers' statements on their second use and keeps pooled connections as they are (no reset), unless told otherwise.
 /// </summary>
 public sealed class PostgresDataSourceTests
 {
@@ -32,6 +33,30 @@ public sealed class PostgresDataSourceTests
         var settings = new NpgsqlConnectionStringBuilder(provider.GetRequiredService<NpgsqlDataSource>().ConnectionString);
 
         Assert.Equal(expected, settings.GssEncryptionMode);
+    }
+
+    [Fact]
+    public void AddNotificationsDatabase_PlainConnectionString_PreparesStatementsAndSkipsTheReset()
+    {
+        using var provider = Build("Host=postgres;Database=notifications;Username=u;Password=p");
+
+        var settings = new NpgsqlConnectionStringBuilder(provider.GetRequiredService<NpgsqlDataSource>().ConnectionString);
+
+        Assert.Equal(32, settings.MaxAutoPrepare);
+        Assert.Equal(2, settings.AutoPrepareMinUsages);
+        Assert.True(settings.NoResetOnClose);
+    }
+
+    [Fact]
+    public void AddNotificationsDatabase_PreparingAndResetSet_KeepsThem()
+    {
+        // E.g. behind PgBouncer in transaction mode, where a prepared statement may land on another server connection.
+        using var provider = Build("Host=postgres;Database=notifications;Username=u;Password=p;Max Auto Prepare=0;No Reset On Close=false");
+
+        var settings = new NpgsqlConnectionStringBuilder(provider.GetRequiredService<NpgsqlDataSource>().ConnectionString);
+
+        Assert.Equal(0, settings.MaxAutoPrepare);
+        Assert.False(settings.NoResetOnClose);
     }
 
     private static ServiceProvider Build(string connectionString)
