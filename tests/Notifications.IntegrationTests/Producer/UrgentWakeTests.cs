@@ -6,8 +6,8 @@ using Notifications.Producer;
 namespace Notifications.IntegrationTests.Producer;
 
 /// <summary>
-/// The urgent lane's wake on the real PostgreSQL and broker: db/postgres/019's trigger NOTIFYs, the producer's
-/// listener wakes the lane, and its poll (set to 30 s here, so only the wake can be fast) stays the safety net.
+/// The urgent lane's wake on the real PostgreSQL and broker: db/postgres/019's trigger (opted in here) NOTIFYs, the
+/// producer's listener wakes the lane, and its poll (set to 30 s here, so only the wake can be fast) stays the safety net.
 /// </summary>
 [Collection("services")]
 public sealed class UrgentWakeTests
@@ -27,6 +27,7 @@ public sealed class UrgentWakeTests
     {
         var db = await TestDatabase.CleanAsync();
         await using var broker = await TestBroker.CreateAsync();
+        await using var trigger = await OptedInAsync();
         await using var producer = await WorkerHost.StartProducerAsync(broker, LongPoll);
         var wake = producer.Get<UrgentWake>();
         await Eventually.WaitAsync(() => Task.FromResult(wake.ListenStarts), n => n == 1, Patience, "the listener listening");
@@ -43,6 +44,7 @@ public sealed class UrgentWakeTests
     {
         var db = await TestDatabase.CleanAsync();
         await using var broker = await TestBroker.CreateAsync();
+        await using var trigger = await OptedInAsync();
         await using var producer = await WorkerHost.StartProducerAsync(broker, LongPoll);
         var wake = producer.Get<UrgentWake>();
         await Eventually.WaitAsync(() => Task.FromResult(wake.ListenStarts), n => n == 1, Patience, "the listener listening");
@@ -65,6 +67,7 @@ public sealed class UrgentWakeTests
     {
         var db = await TestDatabase.CleanAsync();
         await using var broker = await TestBroker.CreateAsync();
+        await using var trigger = await OptedInAsync();
         await using var producer = await WorkerHost.StartProducerAsync(broker,
             ("Producer:ListenForUrgent", "false"), ("Producer:UrgentMaxPollInterval", "00:00:00.200"), ("Producer:UrgentMaxPollIntervalListening", "00:00:30"));
         await Task.Delay(500);
@@ -75,26 +78,18 @@ public sealed class UrgentWakeTests
     }
 
     [Fact]
-    public async Task Listen_TriggerDisabled_DoesNotListenAndPollsAtShortInterval()
+    public async Task Listen_TriggerDisabledAsMigrated_DoesNotListenAndPollsAtShortInterval()
     {
         var db = await TestDatabase.CleanAsync();
         await using var broker = await TestBroker.CreateAsync();
-        await SetTriggerAsync(enabled: false);
-        try
-        {
-            await using var producer = await WorkerHost.StartProducerAsync(broker,
-                ("Producer:UrgentMaxPollInterval", "00:00:00.200"), ("Producer:UrgentMaxPollIntervalListening", "00:00:30"));
-            await Task.Delay(1000);  // the listener has looked for the trigger and given up
+        await using var producer = await WorkerHost.StartProducerAsync(broker,
+            ("Producer:UrgentMaxPollInterval", "00:00:00.200"), ("Producer:UrgentMaxPollIntervalListening", "00:00:30"));
+        await Task.Delay(1000);  // the listener has looked for the trigger and found it disabled (019 creates it so)
 
-            var elapsed = await InsertUrgentAndTimePublishAsync(db, broker, expectedInQueue: 1);
+        var elapsed = await InsertUrgentAndTimePublishAsync(db, broker, expectedInQueue: 1);
 
-            Assert.Equal(0, producer.Get<UrgentWake>().ListenStarts);
-            Assert.True(elapsed <= TimeSpan.FromSeconds(2), $"urgent row published after {elapsed.TotalMilliseconds:F0} ms: the lane did not fall back to UrgentMaxPollInterval");
-        }
-        finally
-        {
-            await SetTriggerAsync(enabled: true);
-        }
+        Assert.Equal(0, producer.Get<UrgentWake>().ListenStarts);
+        Assert.True(elapsed <= TimeSpan.FromSeconds(2), $"urgent row published after {elapsed.TotalMilliseconds:F0} ms: the lane did not fall back to UrgentMaxPollInterval");
     }
 
     private static async Task<TimeSpan> InsertUrgentAndTimePublishAsync(TestDatabase db, TestBroker broker, uint expectedInQueue)
@@ -116,9 +111,21 @@ public sealed class UrgentWakeTests
             """);
     }
 
+    // 019 creates the trigger disabled (opt-in); these tests opt in and leave it as migrated.
+    private static async Task<IAsyncDisposable> OptedInAsync()
+    {
+        await SetTriggerAsync(enabled: true);
+        return new TriggerReset();
+    }
+
     private static async Task SetTriggerAsync(bool enabled)
     {
         await using var connection = await TestDatabase.OpenAsync();
         await connection.ExecuteAsync($"ALTER TABLE {TestDatabase.Schema}.outbox {(enabled ? "ENABLE" : "DISABLE")} TRIGGER outbox_notify_urgent");
+    }
+
+    private sealed class TriggerReset : IAsyncDisposable
+    {
+        public async ValueTask DisposeAsync() => await SetTriggerAsync(enabled: false);
     }
 }
