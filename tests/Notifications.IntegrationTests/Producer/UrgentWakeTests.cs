@@ -28,9 +28,8 @@ public sealed class UrgentWakeTests
         var db = await TestDatabase.CleanAsync();
         await using var broker = await TestBroker.CreateAsync();
         await using var trigger = await OptedInAsync();
-        await using var producer = await WorkerHost.StartProducerAsync(broker, LongPoll);
+        await using var producer = await StartListeningAsync(broker);
         var wake = producer.Get<UrgentWake>();
-        await Eventually.WaitAsync(() => Task.FromResult(wake.ListenStarts), n => n == 1, Patience, "the listener listening");
         await Task.Delay(500);  // the lane's look at the listener's start is over; it is in its 30 s pause
 
         var elapsed = await InsertUrgentAndTimePublishAsync(db, broker, expectedInQueue: 1);
@@ -45,9 +44,8 @@ public sealed class UrgentWakeTests
         var db = await TestDatabase.CleanAsync();
         await using var broker = await TestBroker.CreateAsync();
         await using var trigger = await OptedInAsync();
-        await using var producer = await WorkerHost.StartProducerAsync(broker, LongPoll);
+        await using var producer = await StartListeningAsync(broker);
         var wake = producer.Get<UrgentWake>();
-        await Eventually.WaitAsync(() => Task.FromResult(wake.ListenStarts), n => n == 1, Patience, "the listener listening");
 
         Assert.Equal(1, await TerminateListenerAsync());
         // Inserted while no one listens: nothing notifies it, the lane's look at the reconnect must find it.
@@ -90,6 +88,13 @@ public sealed class UrgentWakeTests
 
         Assert.Equal(0, producer.Get<UrgentWake>().ListenStarts);
         Assert.True(elapsed <= TimeSpan.FromSeconds(2), $"urgent row published after {elapsed.TotalMilliseconds:F0} ms: the lane did not fall back to UrgentMaxPollInterval");
+    }
+
+    private static async Task<WorkerHost> StartListeningAsync(TestBroker broker)
+    {
+        var producer = await WorkerHost.StartProducerAsync(broker, LongPoll);
+        await Eventually.WaitAsync(() => Task.FromResult(producer.Get<UrgentWake>().ListenStarts), n => n == 1, Patience, "the listener listening");
+        return producer;
     }
 
     private static async Task<TimeSpan> InsertUrgentAndTimePublishAsync(TestDatabase db, TestBroker broker, uint expectedInQueue)
