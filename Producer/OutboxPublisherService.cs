@@ -15,7 +15,8 @@ namespace Notifications.Producer;
 
 /// <summary>
 /// The producer loop: claim a batch, publish it with confirms, commit; again at once after a full
-/// batch, after a short pause when the outbox is nearly or entirely empty. A failed batch is logged,
+/// batch, after a short pause when the outbox is nearly or entirely empty (the urgent lane's pause also ends when
+/// <see cref="UrgentListenerService"/> hears of an urgent row). A failed batch is logged,
 /// rolled back and retried after a backoff (a Polly retry, <see cref="BatchRetry"/>); only shutdown ends the loop.
 /// </summary>
 internal sealed class OutboxPublisherService(
@@ -23,6 +24,7 @@ internal sealed class OutboxPublisherService(
     IOptions<ProducerOptions> options,
     IOptions<RabbitMqOptions> rabbitOptions,
     ProducerStats stats,
+    UrgentWake urgentWake,
     WorkerHealth health,
     TimeProvider time,
     ILogger<OutboxPublisherService> logger) : BackgroundService
@@ -40,7 +42,7 @@ internal sealed class OutboxPublisherService(
             // standard batch still waits for its confirms.
             await Task.WhenAll(
                 RunLaneAsync(connection, ProducerLane.Standard(_options, rabbitOptions.Value.Queue), stoppingToken),
-                RunLaneAsync(connection, ProducerLane.Urgent(_options), stoppingToken));
+                RunLaneAsync(connection, ProducerLane.Urgent(_options, urgentWake), stoppingToken));
         }
         finally
         {
@@ -73,9 +75,11 @@ internal sealed class OutboxPublisherService(
                     continue;
                 }
 
-                var pause = published > 0 ? Min(_options.PartialBatchDelay, lane.MaxIdleDelay) : idleDelay;
-                idleDelay = published > 0 ? lane.IdleDelay : Min(idleDelay * 2, lane.MaxIdleDelay);
-                await Task.Delay(pause, stoppingToken);
+                // An empty claim: the pause doubles, up to the lane's longest pause of the moment (longer while
+                // the urgent lane's listener would wake it anyway).
+                var pause = published > 0 ? Min(_options.PartialBatchDelay, lane.MaxIdleDelay) : Min(idleDelay, lane.LongestPause);
+                idleDelay = published > 0 ? lane.IdleDelay : Min(idleDelay * 2, lane.LongestPause);
+                await lane.PauseAsync(pause, stoppingToken);
             }
         }
         catch (OperationCanceledException) when (stoppingToken.IsCancellationRequested)

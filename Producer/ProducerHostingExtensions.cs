@@ -1,6 +1,9 @@
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Options;
 using Notifications.Shared.Hosting;
+using Npgsql;
 
 namespace Notifications.Producer;
 
@@ -19,7 +22,13 @@ public static class ProducerHostingExtensions
         builder.Services.AddSingleton<ProducerStats>();
         builder.Services.AddSingleton<ProducerTracing>();
         builder.Services.AddSingleton<BatchPublisher>();
+        builder.Services.AddSingleton<UrgentWake>();
         builder.Services.AddHostedService<OutboxPublisherService>();
+        // The data source only on PostgreSQL: on SQL Server the listener logs that the urgent lane polls, and ends.
+        builder.Services.AddHostedService(sp => new UrgentListenerService(
+            sp.GetRequiredService<IOptions<DatabaseOptions>>().Value.Provider == DatabaseProvider.Postgres ? sp.GetRequiredService<NpgsqlDataSource>() : null,
+            sp.GetRequiredService<UrgentWake>(), sp.GetRequiredService<IOptions<ProducerOptions>>(),
+            sp.GetRequiredService<IOptions<DatabaseOptions>>(), sp.GetRequiredService<ILogger<UrgentListenerService>>()));
         builder.Services.AddHostedService<ProducerMonitorService>();
         return builder;
     }

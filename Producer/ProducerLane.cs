@@ -13,13 +13,25 @@ namespace Notifications.Producer;
 /// <param name="IdleDelay">The first pause after an empty claim.</param>
 /// <param name="MaxIdleDelay">The longest pause (it doubles up to this while empty).</param>
 /// <param name="BoundedBy">The work queue whose depth holds this lane back (<see cref="ProducerOptions.MaxQueued"/>), or null if nothing does.</param>
+/// <param name="Wake">What ends a pause early (the urgent lane on PostgreSQL), or null for a plain delay.</param>
+/// <param name="ListeningMaxIdleDelay">The longest pause while <paramref name="Wake"/> listens.</param>
 internal sealed record ProducerLane(
-    string Name, IReadOnlyList<NotificationPriority> Priorities, int BatchSize, TimeSpan IdleDelay, TimeSpan MaxIdleDelay, string? BoundedBy = null)
+    string Name, IReadOnlyList<NotificationPriority> Priorities, int BatchSize, TimeSpan IdleDelay, TimeSpan MaxIdleDelay, string? BoundedBy = null,
+    UrgentWake? Wake = null, TimeSpan ListeningMaxIdleDelay = default)
 {
+    /// <summary>The longest pause now: longer while a listener wakes the lane, the poll then being only a safety net.</summary>
+    public TimeSpan LongestPause =>
+        Wake is { IsListening: true } && ListeningMaxIdleDelay > MaxIdleDelay ? ListeningMaxIdleDelay : MaxIdleDelay;
+
     public static ProducerLane Standard(ProducerOptions options, string workQueue) =>
         new("standard", OutboxLanes.Standard, options.BatchSize, options.IdleDelay, options.MaxIdleDelay, options.MaxQueued > 0 ? workQueue : null);
 
-    public static ProducerLane Urgent(ProducerOptions options) =>
+    public static ProducerLane Urgent(ProducerOptions options, UrgentWake wake) =>
         new("urgent", OutboxLanes.Urgent, options.UrgentBatchSize, options.UrgentPollInterval,
-            options.UrgentMaxPollInterval > options.UrgentPollInterval ? options.UrgentMaxPollInterval : options.UrgentPollInterval);
+            options.UrgentMaxPollInterval > options.UrgentPollInterval ? options.UrgentMaxPollInterval : options.UrgentPollInterval,
+            Wake: wake, ListeningMaxIdleDelay: options.UrgentMaxPollIntervalListening);
+
+    /// <summary>Waits <paramref name="pause"/>, or less if the lane is woken.</summary>
+    public Task PauseAsync(TimeSpan pause, CancellationToken cancellationToken) =>
+        Wake is null ? Task.Delay(pause, cancellationToken) : Wake.WaitAsync(pause, cancellationToken);
 }

@@ -57,6 +57,22 @@ public sealed class ProducerOptions
     public TimeSpan UrgentMaxPollInterval { get; set; } = TimeSpan.FromMilliseconds(100);
 
     /// <summary>
+    /// On PostgreSQL, a dedicated connection LISTENs for the NOTIFY of db/postgres/019's trigger and wakes the urgent
+    /// lane as soon as an urgent row is committed, instead of at its next poll. Ignored on SQL Server (no
+    /// LISTEN/NOTIFY there: the urgent lane polls). Off: the urgent lane polls on PostgreSQL too.
+    /// </summary>
+    public bool ListenForUrgent { get; set; } = true;
+
+    /// <summary>
+    /// The urgent lane's longest pause while the listener (<see cref="ListenForUrgent"/>) is connected and the
+    /// trigger is in place: the poll is then only a safety net, and for urgent rows scheduled with a not_before
+    /// (their insert wakes no one when they fall due). While the listener is not connected the lane polls at
+    /// <see cref="UrgentMaxPollInterval"/> again.
+    /// </summary>
+    [Range(typeof(TimeSpan), "00:00:00.001", "00:10:00")]
+    public TimeSpan UrgentMaxPollIntervalListening { get; set; } = TimeSpan.FromSeconds(1);
+
+    /// <summary>
     /// Notifications per AMQP message: up to this many rows of a claim, bound for the same queue, travel as one
     /// envelope (a JSON array of single-notification bodies, AMQP type <c>notification-envelope.v1</c>), so the
     /// broker's per-message work is paid once for all of them. 1 publishes every row as its own

@@ -187,13 +187,13 @@ internal sealed class BenchDatabase(string connectionString) : IAsyncDisposable
 
     public ValueTask DisposeAsync() => _dataSource.DisposeAsync();
 
-    private async Task ExecuteAsync(string sql)
+    public async Task ExecuteAsync(string sql)
     {
         await using var command = _dataSource.CreateCommand(sql);
         await command.ExecuteNonQueryAsync();
     }
 
-    private async Task<long> ScalarAsync(string sql)
+    public async Task<long> ScalarAsync(string sql)
     {
         await using var command = _dataSource.CreateCommand(sql);
         return (long)(await command.ExecuteScalarAsync())!;

@@ -56,6 +56,12 @@ internal sealed class HarnessOptions
     /// <summary>Repeat the run and report the median by rate.</summary>
     public int Runs { get; private set; } = 1;
 
+    /// <summary><c>inserts</c>: how many connections insert at once.</summary>
+    public int Connections { get; private set; } = 16;
+
+    /// <summary><c>inserts</c>: the priorities of the rows inserted, each measured on its own.</summary>
+    public IReadOnlyList<string> InsertPriorities { get; private set; } = ["urgent", "normal"];
+
     /// <summary>
     /// <c>run</c>: after each of our runs, the same run with the original experiment's consumer
     /// (tests/Notifications.Baseline); the report gives "ours / original" of the median rates.
@@ -177,9 +183,9 @@ internal sealed class HarnessOptions
         }
 
         options.CheckChannel();
-        return options.Mode is "run" or "sweep" or "latency" or "ceilings" or "priority" or "receiver"
+        return options.Mode is "run" or "sweep" or "latency" or "ceilings" or "priority" or "receiver" or "inserts"
             ? options
-            : throw new ArgumentException($"unknown mode '{options.Mode}' (run, sweep, latency, ceilings, priority, receiver)");
+            : throw new ArgumentException($"unknown mode '{options.Mode}' (run, sweep, latency, ceilings, priority, receiver, inserts)");
     }
 
     // The HTTP channels have no baseline (the original sent e-mail), no templates and no steady-insert modes (yet).
@@ -215,6 +221,8 @@ internal sealed class HarnessOptions
             case "--mode": DeliveryMode = value; break;
             case "--sender": Sender = value is "smtp" or "simulated" ? value : throw new ArgumentException("--sender smtp|simulated"); break;
             case "--runs": Runs = Int(value); break;
+            case "--priorities": InsertPriorities = value.Split(',').All(p => p is "urgent" or "normal" or "bulk") ? value.Split(',') : throw new ArgumentException("--priorities: a comma list of urgent, normal, bulk"); break;
+            case "--connections": Connections = Int(value) is > 0 and <= 190 and int n ? n : throw new ArgumentException("--connections must be 1-190"); break;
             case "--baseline-handlers": BaselineHandlers = Int(value) is > 0 and int h ? h : throw new ArgumentException("--baseline-handlers must be 1 or more"); break;
             case "--baseline-prefetch": BaselinePrefetch = Int(value) is > 0 and <= ushort.MaxValue and int q ? q : throw new ArgumentException("--baseline-prefetch must be 1-65535"); break;
             case "--ceiling-duration": CeilingDuration = ParseDuration(value); break;

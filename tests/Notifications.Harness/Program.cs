@@ -21,6 +21,12 @@ if (options.Mode == "receiver")
 
 var env = BenchEnvironment.FromVariables(options);
 await using var db = new BenchDatabase(env.Postgres);
+if (options.Mode == "inserts")
+{
+    // The business apps' insert rate with and without the urgent-wake trigger: the database alone.
+    return await new InsertsCommand(options, db).RunAsync();
+}
+
 await using var broker = await BenchBroker.ConnectAsync(env.RabbitMq, options.Queue);
 string name = $"{options.Mode}-{DateTime.UtcNow.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture)}";
 var ceilings = new CeilingRunner(env, options, db, broker);

@@ -71,6 +71,7 @@ public sealed class TSqlParserTests
         Assert.Contains("014_templates.sql", files);
         Assert.Contains("016_message_headers.sql", files);
         Assert.Contains("018_webhook_endpoints.sql", files);
+        Assert.Contains("019_outbox_urgent_notify.sql", files);
     }
 
     private static string PostgresScriptsDirectory()

@@ -1,0 +1,53 @@
+namespace Notifications.Producer;
+
+/// <summary>
+/// What the urgent lane's idle pause also waits on: a signal from <see cref="UrgentListenerService"/> when an urgent
+/// row was committed (PostgreSQL's NOTIFY), and whether that listener is connected, which lets the lane poll
+/// less often (<see cref="ProducerOptions.UrgentMaxPollIntervalListening"/>).
+/// </summary>
+internal sealed class UrgentWake
+{
+    // At most one signal pending: a notification that arrives while the lane claims is kept, and the lane's next
+    // pause returns at once, because that claim may have started before the row was committed.
+    private readonly SemaphoreSlim _signal = new(0, 1);
+    private readonly Lock _gate = new();
+    private volatile bool _listening;
+    private long _listenStarts;
+
+    /// <summary>True while the listener holds a LISTEN on a connection with the trigger in place.</summary>
+    public bool IsListening => _listening;
+
+    /// <summary>How many times the listener started listening (1 after start, one more after each reconnect).</summary>
+    public long ListenStarts => Interlocked.Read(ref _listenStarts);
+
+    /// <summary>Wakes the lane's current or next pause.</summary>
+    public void Signal()
+    {
+        // Only Signal releases, and it checks under the lock: the count never goes above its maximum.
+        lock (_gate)
+        {
+            if (_signal.CurrentCount == 0)
+            {
+                _signal.Release();
+            }
+        }
+    }
+
+    /// <summary>
+    /// The listener started or stopped listening. Either way the lane looks once now: rows committed while no one
+    /// listened were never notified, and a lane in a long listening pause must go back to the shorter poll.
+    /// </summary>
+    public void SetListening(bool listening)
+    {
+        if (listening)
+        {
+            Interlocked.Increment(ref _listenStarts);
+        }
+
+        _listening = listening;
+        Signal();
+    }
+
+    /// <summary>Waits for a signal or <paramref name="timeout"/>, whichever comes first.</summary>
+    public Task WaitAsync(TimeSpan timeout, CancellationToken cancellationToken) => _signal.WaitAsync(timeout, cancellationToken);
+}
