@@ -19,6 +19,7 @@ internal sealed class OutboxPublisherService(
     IOptions<ProducerOptions> options,
     IOptions<RabbitMqOptions> rabbitOptions,
     ProducerStats stats,
+    ProducerMetrics metrics,
     WorkerHealth health,
     ILogger<OutboxPublisherService> logger) : BackgroundService
 {
@@ -41,7 +42,7 @@ internal sealed class OutboxPublisherService(
             ProducerLog.Stopped(logger, stats.Published);
             if (_options.StatsFile is { } path)
             {
-                await File.WriteAllTextAsync(path, stats.ToJson(), CancellationToken.None);
+                await File.WriteAllTextAsync(path, stats.ToJson(metrics.Recorder.Hops()), CancellationToken.None);
             }
         }
     }

@@ -1,4 +1,5 @@
 using Notifications.Shared.Data;
+using Notifications.Shared.Observability.Hops;
 
 namespace Notifications.Producer;
 
@@ -16,6 +17,9 @@ namespace Notifications.Producer;
 internal sealed record ProducerLane(
     string Name, IReadOnlyList<NotificationPriority> Priorities, int BatchSize, TimeSpan IdleDelay, TimeSpan MaxIdleDelay, string? BoundedBy = null)
 {
+    /// <summary>The <c>lane</c> tag of its hop histograms.</summary>
+    public KeyValuePair<string, object?> Tag { get; } = HopTags.For(Name);
+
     public static ProducerLane Standard(ProducerOptions options, string workQueue) =>
         new("standard", OutboxLanes.Standard, options.BatchSize, options.IdleDelay, options.MaxIdleDelay, options.MaxQueued > 0 ? workQueue : null);
 

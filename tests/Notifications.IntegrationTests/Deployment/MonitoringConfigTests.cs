@@ -4,13 +4,15 @@ using System.Text.RegularExpressions;
 using System.Diagnostics.Metrics;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
-using Microsoft.Extensions.Options;
 using Notifications.Consumer.Channels;
 using Notifications.Consumer.Telemetry;
 using Notifications.IntegrationTests.Infrastructure;
 using Notifications.Producer;
+using Notifications.Shared.Data;
 using Notifications.Shared.Hosting;
+using Notifications.Shared.Messaging;
 using Notifications.Shared.Observability;
+using Notifications.Shared.Observability.Hops;
 
 namespace Notifications.IntegrationTests.Deployment;
 
@@ -81,10 +83,12 @@ public sealed partial class MonitoringConfigTests
 
     private static Task<string> ScrapeProducerAsync() => ScrapeAsync(ProducerMetrics.MeterName, services =>
     {
-        var metrics = new ProducerMetrics(services.GetRequiredService<IMeterFactory>());
+        using var metrics = new ProducerMetrics(services.GetRequiredService<IMeterFactory>());
+        var lane = ProducerLane.Urgent(new ProducerOptions());
+        metrics.ClaimEnded(lane, DateTimeOffset.UtcNow, [new OutboxRow { CreatedAt = DateTimeOffset.UtcNow }]);
         metrics.Claimed(1);
         metrics.Published(1);
-        metrics.Confirmed(1);
+        metrics.Confirmed(1, lane, Stopwatch.GetTimestamp());
         metrics.Committed(1);
         metrics.Rejected(1);
         metrics.BatchFailed();
@@ -93,8 +97,9 @@ public sealed partial class MonitoringConfigTests
 
     private static Task<string> ScrapeConsumerAsync() => ScrapeAsync(ConsumerMetrics.MeterName, services =>
     {
-        var metrics = new ConsumerMetrics(services.GetRequiredService<IMeterFactory>(), Options.Create(new OperationsOptions()), TimeProvider.System);
-        metrics.Delivered(TimeSpan.FromSeconds(1), DateTimeOffset.UtcNow);
+        using var metrics = new ConsumerMetrics(services.GetRequiredService<IMeterFactory>(), TimeProvider.System);
+        metrics.Received(PublishedAtHeader.Stamp(null, TimeProvider.System), attempt: 1, HopTags.Standard);
+        metrics.Delivered(TimeSpan.FromSeconds(1), new DeliveryTimings(HopTags.Urgent, Stopwatch.GetTimestamp(), Stopwatch.GetTimestamp()));
         metrics.Duplicate();
         metrics.Retried();
         metrics.DeadLettered();
