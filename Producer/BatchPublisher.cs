@@ -23,6 +23,7 @@ internal sealed class BatchPublisher(
     {
         var claimStarted = DateTimeOffset.UtcNow;
         await using var claim = await store.ClaimAsync(lane.Priorities, lane.BatchSize, cancellationToken);
+        metrics.ClaimEnded(lane, claimStarted, claim.Rows);
         if (claim.Rows.Count == 0)
         {
             return 0;
@@ -38,6 +39,7 @@ internal sealed class BatchPublisher(
         var spans = ProducerTracing.Enabled ? new List<(Activity Span, Task Confirm)>(claim.Rows.Count) : null;
         var rejects = new List<(OutboxRow Row, string Reason)>();
         var envelope = new EnvelopeBuilder(_options.EnvelopeSize, _options.MaxMessageBytes);
+        long publishStarted = Stopwatch.GetTimestamp();
         try
         {
             foreach (var row in claim.Rows)
@@ -77,7 +79,7 @@ internal sealed class BatchPublisher(
             }
         }
 
-        metrics.Confirmed(claim.Rows.Count - rejects.Count);
+        metrics.Confirmed(claim.Rows.Count - rejects.Count, lane, publishStarted);
         faults.Reached("before-commit");
         await claim.RejectAsync(rejects, timeout.Token);
         metrics.Rejected(rejects.Count);

@@ -74,6 +74,7 @@ internal sealed class EnvelopeBuilder(int size, int maxBytes)
             }
         }
 
+        properties.Headers = PublishedAtHeader.Stamp(properties.Headers, TimeProvider.System);
         var taken = (_queue, body, properties, _spans.Select(s => s.Span).ToArray());
         _rows.Clear();
         _bodies.Clear();

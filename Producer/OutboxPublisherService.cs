@@ -25,6 +25,7 @@ internal sealed class OutboxPublisherService(
     IOptions<RabbitMqOptions> rabbitOptions,
     ProducerStats stats,
     UrgentWake urgentWake,
+    ProducerMetrics metrics,
     WorkerHealth health,
     TimeProvider time,
     ILogger<OutboxPublisherService> logger) : BackgroundService
@@ -49,7 +50,7 @@ internal sealed class OutboxPublisherService(
             ProducerLog.Stopped(logger, stats.Published);
             if (_options.StatsFile is { } path)
             {
-                await File.WriteAllTextAsync(path, stats.ToJson(), CancellationToken.None);
+                await File.WriteAllTextAsync(path, stats.ToJson(metrics.Recorder.Hops()), CancellationToken.None);
             }
         }
     }

@@ -1,4 +1,5 @@
 using Notifications.Shared.Data;
+using Notifications.Shared.Observability.Hops;
 
 namespace Notifications.Producer;
 
@@ -22,6 +23,9 @@ internal sealed record ProducerLane(
     /// <summary>The longest pause now: longer while a listener wakes the lane, the poll then being only a safety net.</summary>
     public TimeSpan LongestPause =>
         Wake is { IsListening: true } && ListeningMaxIdleDelay > MaxIdleDelay ? ListeningMaxIdleDelay : MaxIdleDelay;
+
+    /// <summary>The <c>lane</c> tag of its hop histograms.</summary>
+    public KeyValuePair<string, object?> Tag { get; } = HopTags.For(Name);
 
     public static ProducerLane Standard(ProducerOptions options, string workQueue) =>
         new("standard", OutboxLanes.Standard, options.BatchSize, options.IdleDelay, options.MaxIdleDelay, options.MaxQueued > 0 ? workQueue : null);

@@ -1,8 +1,12 @@
+using System.Text.Json;
+using Notifications.Shared.Observability.Hops;
+
 namespace Notifications.Producer;
 
 /// <summary>Running totals of this producer process, read by logs and the harness.</summary>
 internal sealed class ProducerStats(ProducerMetrics? metrics = null)
 {
+    private static readonly JsonSerializerOptions Json = new() { WriteIndented = true, PropertyNamingPolicy = JsonNamingPolicy.CamelCase };
     private long _published;
     private long _batches;
     private long _failures;
@@ -27,8 +31,9 @@ internal sealed class ProducerStats(ProducerMetrics? metrics = null)
         }
     }
 
-    public string ToJson() => System.FormattableString.Invariant(
-        $"{{\"published\": {Published}, \"batches\": {Batches}, \"failures\": {Failures}, \"heldBack\": {HeldBack}}}");
+    /// <summary>The report the harness reads (Producer:StatsFile): totals and the producer's hops (see <see cref="ProducerMetrics.Hops"/>).</summary>
+    public string ToJson(IReadOnlyList<HopEntry> hops) => JsonSerializer.Serialize(
+        new { published = Published, batches = Batches, failures = Failures, heldBack = HeldBack, hops }, Json);
 
     public void AddHeldBack() => Interlocked.Increment(ref _heldBack);
 

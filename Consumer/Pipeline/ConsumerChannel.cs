@@ -19,10 +19,12 @@ internal sealed class ConsumerChannel : IAsyncDisposable
     private readonly string _queue;
     private readonly ChannelWriter<Delivery> _work;
     private readonly EnvelopeReturn _envelopeReturn;
+    private readonly ConsumerMetrics? _metrics;
     private string? _consumerTag;
 
-    private ConsumerChannel(IChannel channel, ConsumerLane lane, OutboundPublisher outbound, ILogger logger)
+    private ConsumerChannel(IChannel channel, ConsumerLane lane, OutboundPublisher outbound, ILogger logger, ConsumerMetrics? metrics)
     {
+        _metrics = metrics;
         _channel = channel;
         Lane = lane;
         _queue = lane.Queue;
@@ -41,12 +43,13 @@ internal sealed class ConsumerChannel : IAsyncDisposable
     /// <summary>
     /// Opens the channel and sets its prefetch window; it does not consume until <see cref="ConsumeAsync"/>. An envelope's
     /// unfinished items go back to the work queue through <paramref name="outbound"/> (see <see cref="EnvelopeSettlement"/>).
+    /// With <paramref name="metrics"/>, each message's queue wait is recorded (not for a rate-limit lane's, forwarded messages).
     /// </summary>
     public static async Task<ConsumerChannel> OpenAsync(
-        IConnection connection, ConsumerLane lane, OutboundPublisher outbound, ILogger logger, CancellationToken cancellationToken)
+        IConnection connection, ConsumerLane lane, OutboundPublisher outbound, ILogger logger, ConsumerMetrics? metrics, CancellationToken cancellationToken)
     {
         var channel = await connection.CreateChannelAsync(cancellationToken: cancellationToken);
-        var consumerChannel = new ConsumerChannel(channel, lane, outbound, logger);
+        var consumerChannel = new ConsumerChannel(channel, lane, outbound, logger, metrics);
         await channel.BasicQosAsync(0, (ushort)lane.Prefetch, global: false, cancellationToken);
         return consumerChannel;
     }
@@ -110,6 +113,7 @@ internal sealed class ConsumerChannel : IAsyncDisposable
         long generation = Acks.Track(deliveryTag);
         var headers = properties.Headers;
         int attempt = Headers.ReadInt(headers, Headers.Attempt, 1);
+        _metrics?.Received(headers, attempt, Lane.Tag);
 
         // The message as it came (the body's memory belongs to the client only until the callback returns: copy it).
         Delivery Whole(System.Diagnostics.ActivityContext context) => new(this, deliveryTag, generation, body.ToArray(), properties.ContentType,

@@ -1,4 +1,5 @@
 using System.Threading.Channels;
+using Notifications.Shared.Observability.Hops;
 
 namespace Notifications.Consumer.Pipeline;
 
@@ -12,6 +13,9 @@ internal sealed record ConsumerLane(string Queue, int Prefetch, Channel<Delivery
 {
     /// <summary>The work queue whose <c>.retry.N</c> queues this lane's retries go through.</summary>
     public string RetriesVia => RetryQueueOf ?? Queue;
+
+    /// <summary>The <c>lane</c> tag of its deliveries' hop histograms (<c>standard</c> unless set).</summary>
+    public KeyValuePair<string, object?> Tag { get; init; } = HopTags.Standard;
 
     public ConsumerLane(string queue, int prefetch)
         : this(queue, prefetch, Channel.CreateUnbounded<Delivery>(new UnboundedChannelOptions { SingleWriter = false, SingleReader = false }))

@@ -12,6 +12,7 @@ using Notifications.Shared.Data;
 using Notifications.Shared.Hosting;
 using Notifications.Shared.Messaging;
 using Notifications.Shared.Observability;
+using Notifications.Shared.Observability.Hops;
 using RabbitMQ.Client;
 
 namespace Notifications.Consumer.Pipeline;
@@ -71,12 +72,12 @@ internal sealed class ConsumerService(
         // (one channel, UrgentPrefetch, UrgentHandlers), with separate in-process work queues, so urgent
         // deliveries never wait behind the standard lane's prefetched backlog nor for its handlers.
         var standard = new ConsumerLane(_rabbit.Queue, _options.Prefetch);
-        var urgent = new ConsumerLane(_rabbit.UrgentQueue, _options.UrgentPrefetch);
+        var urgent = new ConsumerLane(_rabbit.UrgentQueue, _options.UrgentPrefetch) { Tag = HopTags.Urgent };
         var consumerLanes = Enumerable.Repeat(standard, _options.Channels).Append(urgent).ToArray();
         var channels = new ConsumerChannel[consumerLanes.Length];
         for (int i = 0; i < channels.Length; i++)
         {
-            channels[i] = await ConsumerChannel.OpenAsync(connection, consumerLanes[i], outbound, _logger, stoppingToken);
+            channels[i] = await ConsumerChannel.OpenAsync(connection, consumerLanes[i], outbound, _logger, metrics, stoppingToken);
         }
 
         connection.ConnectionShutdownAsync += (_, _) =>
@@ -130,7 +131,7 @@ internal sealed class ConsumerService(
                     ConsumerLog.ChannelReopened(_logger);
                     var lane = channels[i].Lane;
                     await channels[i].DisposeAsync();
-                    channels[i] = await ConsumerChannel.OpenAsync(connection, lane, outbound, _logger, stoppingToken);
+                    channels[i] = await ConsumerChannel.OpenAsync(connection, lane, outbound, _logger, metrics, stoppingToken);
                 }
             }
         }
@@ -173,7 +174,7 @@ internal sealed class ConsumerService(
         ConsumerLog.Stopped(_logger, stats.Delivered, stats.Duplicates, stats.Retried, stats.DeadLettered, stats.Unknown);
         if (_options.StatsFile is { } path)
         {
-            await ConsumerReport.From(stats).WriteAsync(path, CancellationToken.None);
+            await ConsumerReport.From(stats, metrics.Hops).WriteAsync(path, CancellationToken.None);
         }
     }
 

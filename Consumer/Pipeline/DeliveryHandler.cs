@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using Microsoft.Extensions.Logging;
 using Notifications.Consumer.Channels;
 using Notifications.Consumer.RateLimiting;
@@ -191,9 +192,11 @@ internal sealed class DeliveryHandler(
         }
 
         faults.Reached("after-send");
+        long logStarted = Stopwatch.GetTimestamp();
         await log.RecordSentAsync(send.NotificationId, send.Outgoing.CreatedAt, delivery.Attempt, cancellationToken);
+        long ackStarted = Stopwatch.GetTimestamp();
         await delivery.AckAsync();
-        Delivered(send.Outgoing);
+        Delivered(send.Outgoing, new DeliveryTimings(delivery.Source.Lane.Tag, logStarted, ackStarted));
     }
 
     // Mark, ack, send: the mark in the log (not the ack, which the broker never confirms) is what stops
@@ -234,10 +237,11 @@ internal sealed class DeliveryHandler(
         }
 
         faults.Reached("after-send");
-
+        long logStarted = Stopwatch.GetTimestamp();
         await log.RecordSentAsync(send.NotificationId, send.Outgoing.CreatedAt, delivery.Attempt, cancellationToken);
+        long ackStarted = Stopwatch.GetTimestamp();
         await delivery.AckAsync();
-        Delivered(send.Outgoing);
+        Delivered(send.Outgoing, new DeliveryTimings(delivery.Source.Lane.Tag, logStarted, ackStarted));
     }
 
     private async Task AtMostOnceSendFailedAsync(Delivery delivery, Send send, Exception ex, CancellationToken cancellationToken)
@@ -328,10 +332,10 @@ internal sealed class DeliveryHandler(
         faults.Reached("after-suppress");
     }
 
-    private void Delivered(Outgoing outgoing)
+    private void Delivered(Outgoing outgoing, in DeliveryTimings timings)
     {
         var now = time.GetUtcNow();
-        stats.AddDelivered(now - outgoing.CreatedAt, now);
+        stats.AddDelivered(now - outgoing.CreatedAt, now, timings);
     }
 
     // Sure not to have reached the server as a message: refused or cut off before it was handed over, or never tried.

@@ -197,7 +197,7 @@ internal sealed partial class RateLimitLanes(
             // Its deliveries retry through the standard work queue's delay queues (the lane queue has none);
             // back in the work queue, a retried message is moved here again until it finds its slot.
             var lane = new ConsumerLane(queue, prefetch, Waiting, RetryQueueOf: rabbit.Queue);
-            Channel = await ConsumerChannel.OpenAsync(connection, lane, outbound, logger, cancellationToken);
+            Channel = await ConsumerChannel.OpenAsync(connection, lane, outbound, logger, metrics: null, cancellationToken);
             await Channel.ConsumeAsync(cancellationToken);
         }
     }

@@ -1,21 +1,31 @@
+using System.Diagnostics;
 using System.Diagnostics.Metrics;
 using Microsoft.Extensions.Options;
 using Notifications.Consumer.Channels;
-using Notifications.Shared.Observability;
+using Notifications.Shared.Messaging;
+using Notifications.Shared.Observability.Hops;
 using Polly.CircuitBreaker;
 
 namespace Notifications.Consumer.Telemetry;
 
-/// <summary>The consumer's instruments (meter <c>Notifications.Consumer</c>), exported on <c>/metrics</c>.</summary>
-internal sealed class ConsumerMetrics
+/// <summary>
+/// The consumer's instruments (meter <c>Notifications.Consumer</c>), exported on <c>/metrics</c>, and <see cref="Hops"/>, their
+/// in-process aggregation for the report and the progress log. Per delivered notification the hot path records four
+/// histograms (send, log write, ack delay, end to end), per received message one (queue wait), with at most the lane tag.
+/// </summary>
+internal sealed class ConsumerMetrics : IDisposable
 {
     public const string MeterName = "Notifications.Consumer";
 
-    // Seconds. SMTP sends: a millisecond on loopback to tens of seconds at a slow server.
-    private static readonly double[] SendBuckets = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
-
-    // Seconds. End to end: the SLO's 1 s and 120 s are bucket bounds, so Prometheus can compute them exactly too.
-    private static readonly double[] LatencyBuckets = [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 120, 300, 600, 1800, 3600];
+    /// <summary>The consumer's hops, as <see cref="HopRecorder"/> reports them; end to end is also kept per window.</summary>
+    public static readonly HopDefinition[] HopDefinitions =
+    [
+        new("notifications.queue.wait", "queue_wait", LatencyBuckets.EndToEnd),
+        new("notifications.smtp.send.duration", "send", LatencyBuckets.Hop),
+        new("notifications.delivery_log.write.duration", "log_write", LatencyBuckets.Hop),
+        new("notifications.ack.delay", "ack", LatencyBuckets.Hop),
+        new("notifications.delivery.latency", "end_to_end", LatencyBuckets.EndToEnd, Windowed: true),
+    ];
 
     private readonly Counter<long> _delivered;
     private readonly Counter<long> _duplicates;
@@ -27,16 +37,18 @@ internal sealed class ConsumerMetrics
     private readonly Counter<long> _relayOpened;
     private readonly Counter<long> _idleReconnects;
     private readonly UpDownCounter<long> _inFlight;
+    private readonly Histogram<double> _queueWait;
     private readonly Histogram<double> _sendDuration;
+    private readonly Histogram<double> _logWrite;
+    private readonly Histogram<double> _ackDelay;
     private readonly Histogram<double> _latency;
     private readonly TimeProvider _time;
     private long _inFlightCount;
     private int _relayState;
 
-    public ConsumerMetrics(IMeterFactory meters, IOptions<OperationsOptions> options, TimeProvider time)
+    public ConsumerMetrics(IMeterFactory meters, TimeProvider time, IOptions<ConsumerOptions>? options = null)
     {
         _time = time;
-        Slo = new SloWindow(options.Value.SloWindow);
         var meter = meters.Create(MeterName);
         _delivered = meter.CreateCounter<long>("notifications.delivered", "{notification}", "Notifications the SMTP server accepted");
         _duplicates = meter.CreateCounter<long>("notifications.duplicates", "{message}", "Copies skipped because the delivery log had the id already");
@@ -52,31 +64,45 @@ internal sealed class ConsumerMetrics
         meter.CreateObservableGauge("notifications.relay.breaker.state", () => Volatile.Read(ref _relayState), "{state}",
             "Relay circuit breaker: 0 closed (consuming), 1 half-open (a probe send under way), 2 open (not consuming)");
         _inFlight = meter.CreateUpDownCounter<long>("notifications.in_flight", "{message}", "Deliveries being handled right now");
-        _sendDuration = meter.CreateHistogram("notifications.smtp.send.duration", "s", "Time of one SMTP send (MAIL FROM to the reply to '.')",
-            advice: new InstrumentAdvice<double> { HistogramBucketBoundaries = SendBuckets });
-        _latency = meter.CreateHistogram("notifications.delivery.latency", "s", "Outbox insert (created_at) to SMTP accepted",
-            advice: new InstrumentAdvice<double> { HistogramBucketBoundaries = LatencyBuckets });
+        _queueWait = Histogram(meter, 0, "Producer's publish (header x-published-at) to received here; first attempts only, clocks of two hosts");
+        _sendDuration = Histogram(meter, 1, "Time of one SMTP send (MAIL FROM to the reply to '.')");
+        _logWrite = Histogram(meter, 2, "Recording a send in the delivery log (waiting for its batched statement included)");
+        _ackDelay = Histogram(meter, 3, "Handler done to its ack written (an envelope item: until the envelope's last item is done and the envelope acked)");
+        _latency = Histogram(meter, 4, "Outbox insert (created_at) to SMTP accepted, delivery logged and acked");
         // Every series exported from the start, at zero: one that first appears at 1 hides that increase from rate().
         Array.ForEach([_delivered, _duplicates, _retried, _deadLettered, _unknown, _relayRejected, _relayOpened], counter => counter.Add(0));
         Array.ForEach([SendFailureKind.Transient, SendFailureKind.Permanent, SendFailureKind.Unknown], kind => _sendFailed.Add(0, Kind(kind)));
         _inFlight.Add(0);
-        meter.CreateObservableGauge("notifications.delivery.slo.within_2m_ratio", () => Slo.Snapshot(_time.GetUtcNow()).SloRatio, "1",
-            "Share of the notifications delivered in the last Metrics:SloWindow that took at most 2 minutes from insert (NaN: none delivered)");
-        meter.CreateObservableGauge("notifications.delivery.slo.within_1s_ratio", () => Slo.Snapshot(_time.GetUtcNow()).FastRatio, "1",
-            "Share of the notifications delivered in the last Metrics:SloWindow that took at most 1 second from insert (NaN: none delivered)");
-        meter.CreateObservableGauge("notifications.delivery.slo.window_delivered", () => Slo.Snapshot(_time.GetUtcNow()).Delivered, "{notification}",
-            "Notifications delivered in the last Metrics:SloWindow (the SLO ratios' denominator)");
+        Hops = new HopRecorder(meters, MeterName, HopDefinitions, options?.Value.LatencyWarmup ?? TimeSpan.Zero, time);
     }
 
-    public SloWindow Slo { get; }
+    /// <summary>This process's hop histograms, aggregated (the report's and the progress log's source).</summary>
+    public HopRecorder Hops { get; }
 
     public long InFlight => Interlocked.Read(ref _inFlightCount);
 
-    public void Delivered(TimeSpan latency, DateTimeOffset now)
+    /// <summary>A message received: its queue wait, if the producer stamped it and this is its first attempt.</summary>
+    public void Received(IDictionary<string, object?>? headers, int attempt, KeyValuePair<string, object?> lane)
+    {
+        if (attempt == 1 && PublishedAtHeader.TryRead(headers, out long published))
+        {
+            _queueWait.Record(Math.Max(0, _time.GetUtcNow().ToUnixTimeMilliseconds() - published) / 1000.0, lane);
+        }
+    }
+
+    /// <summary>A notification delivered (sent, logged, acked): its end-to-end latency and, if timed, its log write and ack delay.</summary>
+    public void Delivered(TimeSpan latency, in DeliveryTimings timings = default)
     {
         _delivered.Add(1);
-        _latency.Record(Math.Max(0, latency.TotalSeconds));
-        Slo.Record(latency, now);
+        if (timings.Lane.Key is null)
+        {
+            _latency.Record(Math.Max(0, latency.TotalSeconds));
+            return;
+        }
+
+        _latency.Record(Math.Max(0, latency.TotalSeconds), timings.Lane);
+        _logWrite.Record(Stopwatch.GetElapsedTime(timings.LogStarted, timings.AckStarted).TotalSeconds, timings.Lane);
+        _ackDelay.Record(Stopwatch.GetElapsedTime(timings.AckStarted).TotalSeconds, timings.Lane);
     }
 
     public void Duplicate() => _duplicates.Add(1);
@@ -122,6 +148,12 @@ internal sealed class ConsumerMetrics
         Interlocked.Decrement(ref _inFlightCount);
         _inFlight.Add(-1);
     }
+
+    public void Dispose() => Hops.Dispose();
+
+    private static Histogram<double> Histogram(Meter meter, int hop, string description) =>
+        meter.CreateHistogram(HopDefinitions[hop].Instrument, "s", description,
+            advice: new InstrumentAdvice<double> { HistogramBucketBoundaries = HopDefinitions[hop].Bounds });
 
     private static KeyValuePair<string, object?> Kind(SendFailureKind kind) => new("kind", kind switch
     {

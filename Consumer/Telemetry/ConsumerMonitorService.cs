@@ -6,7 +6,7 @@ using Notifications.Shared.Observability;
 namespace Notifications.Consumer.Telemetry;
 
 /// <summary>
-/// Logs progress — rate, totals, in flight, the relay breaker, the SLO — every <see cref="OperationsOptions.ProgressInterval"/>
+/// Logs progress — rate, totals, in flight, the relay breaker, the SLO since the last report (<see cref="SloProgress"/>) — every <see cref="OperationsOptions.ProgressInterval"/>
 /// while anything moves or the breaker is not closed.
 /// </summary>
 internal sealed class ConsumerMonitorService(
@@ -23,6 +23,7 @@ internal sealed class ConsumerMonitorService(
 
         long last = Total();
         long delivered = stats.Delivered;
+        var slo = new SloProgress(metrics.Hops);
         try
         {
             while (true)
@@ -33,10 +34,10 @@ internal sealed class ConsumerMonitorService(
                     continue;
                 }
 
-                var slo = metrics.Slo.Snapshot(time.GetUtcNow());
+                var (withinSlo, withinFast) = slo.Next();
                 ConsumerLog.ProgressReport(logger, stats.Delivered, (stats.Delivered - delivered) / interval.TotalSeconds,
                     stats.Duplicates, stats.Retried, stats.DeadLettered, metrics.InFlight, BreakerState(metrics.RelayState), stats.RelayRejected,
-                    slo.SloRatio, slo.FastRatio);
+                    withinSlo, withinFast);
                 (last, delivered) = (Total(), stats.Delivered);
             }
         }

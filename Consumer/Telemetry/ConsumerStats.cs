@@ -1,11 +1,11 @@
-using Microsoft.Extensions.Options;
-
 namespace Notifications.Consumer.Telemetry;
 
-/// <summary>Running totals of this consumer process, read by logs, tests and the harness.</summary>
-internal sealed class ConsumerStats(ConsumerMetrics? metrics = null, IOptions<ConsumerOptions>? options = null)
+/// <summary>
+/// Running totals of this consumer process, read by logs, tests and the harness (its latencies are the metrics' hop
+/// histograms, <see cref="ConsumerMetrics.Hops"/>).
+/// </summary>
+internal sealed class ConsumerStats(ConsumerMetrics? metrics = null)
 {
-    private readonly long _warmupTicks = options?.Value.LatencyWarmup.Ticks ?? 0;
     private long _delivered;
     private long _duplicates;
     private long _retried;
@@ -27,26 +27,18 @@ internal sealed class ConsumerStats(ConsumerMetrics? metrics = null, IOptions<Co
     /// <summary>Sends the open relay breaker turned away (the messages went back unspent).</summary>
     public long RelayRejected => Interlocked.Read(ref _relayRejected);
 
-    /// <summary>Time from outbox insert to SMTP accepted, per delivery (after <see cref="ConsumerOptions.LatencyWarmup"/>).</summary>
-    public LatencyHistogram Latency { get; } = new();
-
     /// <summary>When the first notification was delivered (the killswitch window starts here), or null.</summary>
     public DateTimeOffset? FirstDeliveredAt =>
         Interlocked.Read(ref _firstDeliveredTicks) is var ticks and > 0 ? new DateTimeOffset(ticks, TimeSpan.Zero) : null;
 
-    public void AddDelivered(TimeSpan latency, DateTimeOffset now)
+    public void AddDelivered(TimeSpan latency, DateTimeOffset now, in DeliveryTimings timings = default)
     {
         if (Interlocked.Increment(ref _delivered) == 1)
         {
             Interlocked.CompareExchange(ref _firstDeliveredTicks, now.UtcTicks, 0);
         }
 
-        if (_warmupTicks == 0 || now.UtcTicks - Interlocked.Read(ref _firstDeliveredTicks) >= _warmupTicks)
-        {
-            Latency.Record(latency);
-        }
-
-        metrics?.Delivered(latency, now);
+        metrics?.Delivered(latency, timings);
     }
 
     /// <summary>Deliveries inside the killswitch window, frozen when it closed (null: no window).</summary>

@@ -33,8 +33,4 @@ public sealed class OperationsOptions
     /// <summary>Liveness fails when the worker's loop has not reported for this long.</summary>
     [Range(typeof(TimeSpan), "00:00:01", "01:00:00")]
     public TimeSpan LivenessTimeout { get; set; } = TimeSpan.FromMinutes(2);
-
-    /// <summary>The sliding window of the delivery SLO gauges.</summary>
-    [Range(typeof(TimeSpan), "00:00:10", "01:00:00")]
-    public TimeSpan SloWindow { get; set; } = TimeSpan.FromMinutes(5);
 }

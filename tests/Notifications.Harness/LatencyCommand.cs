@@ -79,10 +79,13 @@ internal sealed class LatencyCommand(BenchEnvironment env, HarnessOptions option
             LatencyMaxMs = reports.Max(r => r.GetProperty("latencyMaxMs").GetDouble()),
             PeakRssMib = workers.PeakRssMib,
             LoadAverage = load, OfferedRate = options.Rate,
+            Hops = HopTable.Merge(fleet.ProducerReports(), reports), Windows = HopTable.MergeWindows(reports),
         };
         Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
             $"\n  offered {options.Rate}/s for {duration.TotalSeconds:F0} s: {inserted:N0} inserted, {result.DeliveredTotal:N0} delivered; "
             + $"commit -> SMTP accepted p50 {result.LatencyP50Ms:F1} ms, p95 {result.LatencyP95Ms:F1} ms, p99 {result.LatencyP99Ms:F1} ms, max {result.LatencyMaxMs:F1} ms"));
+        HopTable.Print(result.Hops, "all");
+        HopTable.PrintWindows(result.Windows);
         return result;
     }
 

@@ -109,6 +109,7 @@ internal sealed class PipelineRun(BenchEnvironment env, HarnessOptions options, 
             PeakRssMib = workers.PeakRssMib,
             LoadAverage = load,
             TimeTo90PercentSeconds = ninety,
+            Hops = HopTable.Merge(fleet.ProducerReports(), reports),
         };
     }
 }

@@ -29,6 +29,7 @@ internal sealed class PriorityCommand(BenchEnvironment env, HarnessOptions optio
             Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"==> pair {i} of {options.Runs}: bulk only"));
             bulkOnly.Add(await RunOnceAsync(Path.Combine(env.OutputDirectory, name, $"bulk-only-{i}"), alongside: null));
             ResultsReport.PrintTable([bulkOnly[^1]]);
+            HopTable.Print(bulkOnly[^1].Hops, "all");
 
             Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"==> pair {i} of {options.Runs}: bulk + urgent at {options.UrgentRate}/s"));
             var flow = new UrgentFlow(db, options.UrgentRate, Margin);
@@ -39,6 +40,7 @@ internal sealed class PriorityCommand(BenchEnvironment env, HarnessOptions optio
             mixed.Add((run, urgent));
             ResultsReport.PrintTable([run]);
             Console.WriteLine(urgent.Describe());
+            HopTable.Print(run.Hops, "all", "urgent");
         }
 
         double bulkOnlyRate = Median(bulkOnly.Select(r => r.RatePerMinute));

@@ -102,4 +102,10 @@ internal sealed record RunResult
 
     /// <summary>Offered rate of a latency run (per second), else 0.</summary>
     public int OfferedRate { get; init; }
+
+    /// <summary>Latency per hop and lane, the workers' histograms merged (docs/latency-hops.md); null for older result files.</summary>
+    public IReadOnlyList<HopRow>? Hops { get; init; }
+
+    /// <summary>End-to-end latency per 5-second window; null for older result files and runs that keep none.</summary>
+    public IReadOnlyList<WindowRow>? Windows { get; init; }
 }

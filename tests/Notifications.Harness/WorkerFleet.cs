@@ -94,6 +94,9 @@ internal sealed class WorkerFleet(BenchEnvironment env, HarnessOptions options, 
 
     public long Published() => _producers.Select((_, i) => Read($"producer-{i}.json")).Sum(r => r?.GetProperty("published").GetInt64() ?? 0);
 
+    public List<JsonElement> ProducerReports() =>
+        _producers.Select((_, i) => Read($"producer-{i}.json")).OfType<JsonElement>().ToList();
+
     public List<JsonElement> ConsumerReports() =>
         _consumers.Select((_, i) => Read($"consumer-{i}.json")).OfType<JsonElement>().ToList();
 

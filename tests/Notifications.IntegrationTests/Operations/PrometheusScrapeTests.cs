@@ -34,11 +34,18 @@ public sealed class PrometheusScrapeTests
         Assert.Equal(received, delivered);
         Assert.Equal(ids.Count, await WaitForAsync(prometheus, "notifications_confirmed_total", v => v == ids.Count));
         Assert.Equal(ids.Count, await WaitForAsync(prometheus, "notifications_outbox_committed_total", v => v == ids.Count));
-        Assert.Equal(received, await WaitForAsync(prometheus, "notifications_delivery_latency_seconds_count", v => v == received));
+        Assert.Equal(received, await WaitForAsync(prometheus, "sum(notifications_delivery_latency_seconds_count)", v => v == received));
+        Assert.Equal(received, await WaitForAsync(prometheus, "sum(notifications_ack_delay_seconds_count)", v => v == received));
+        Assert.Equal(received, await WaitForAsync(prometheus, "sum(notifications_delivery_log_write_duration_seconds_count)", v => v == received));
+        // Per message (envelope) and per batch: at least one each, at most one per notification.
+        Assert.InRange(await WaitForAsync(prometheus, "sum(notifications_queue_wait_seconds_count)", v => v >= 1), 1, received);
+        Assert.InRange(await WaitForAsync(prometheus, "sum(notifications_producer_publish_duration_seconds_count)", v => v >= 1), 1, ids.Count);
         Assert.Equal(received, await WaitForAsync(prometheus, "notifications_smtp_send_duration_seconds_count", v => v == received));
         Assert.Equal(0, await WaitForAsync(prometheus, "notifications_outbox_backlog", v => v == 0));
-        // Freshly inserted and delivered on loopback: all of them within two minutes.
-        Assert.Equal(1.0, await WaitForAsync(prometheus, "notifications_delivery_slo_within_2m_ratio", v => v == 1.0));
+        // Freshly inserted and delivered on loopback: all of them within two minutes (the per-consumer SLO, from the buckets).
+        Assert.Equal(1.0, await WaitForAsync(prometheus,
+            "sum by (instance) (notifications_delivery_latency_seconds_bucket{le=~\"120|120.0\"}) / sum by (instance) (notifications_delivery_latency_seconds_count)",
+            v => v == 1.0));
         Assert.Equal(0, await WaitForAsync(prometheus, "notifications_dead_lettered_total", v => v == 0));
     }
 

@@ -6,7 +6,6 @@ using Notifications.Consumer.Channels.Email;
 using Notifications.Consumer.Channels;
 using Notifications.Consumer.Relay;
 using Notifications.Consumer.Telemetry;
-using Notifications.Shared.Observability;
 using Polly.CircuitBreaker;
 using Polly.Timeout;
 
@@ -28,7 +27,7 @@ public sealed class RelayBreakerTests : IDisposable
     {
         var meters = _services.GetRequiredService<IMeterFactory>();
         _instruments = new InstrumentReader(meters);
-        var metrics = _metrics = new ConsumerMetrics(meters, Options.Create(new OperationsOptions()), _time);
+        var metrics = _metrics = new ConsumerMetrics(meters, _time);
         var options = _options = new RelayOptions
         {
             FailureRatio = 0.5, MinimumThroughput = 4, SamplingDuration = TimeSpan.FromSeconds(10),
