@@ -76,13 +76,13 @@ public sealed class UrgentWakeTests
     }
 
     [Fact]
-    public async Task Listen_TriggerDisabledAsMigrated_DoesNotListenAndPollsAtShortInterval()
+    public async Task Listen_NoTriggerAsMigrated_DoesNotListenAndPollsAtShortInterval()
     {
         var db = await TestDatabase.CleanAsync();
         await using var broker = await TestBroker.CreateAsync();
         await using var producer = await WorkerHost.StartProducerAsync(broker,
             ("Producer:UrgentMaxPollInterval", "00:00:00.200"), ("Producer:UrgentMaxPollIntervalListening", "00:00:30"));
-        await Task.Delay(1000);  // the listener has looked for the trigger and found it disabled (019 creates it so)
+        await Task.Delay(1000);  // the listener has looked for the trigger and found none (019 creates only its function)
 
         var elapsed = await InsertUrgentAndTimePublishAsync(db, broker, expectedInQueue: 1);
 
@@ -116,7 +116,7 @@ public sealed class UrgentWakeTests
             """);
     }
 
-    // 019 creates the trigger disabled (opt-in); these tests opt in and leave it as migrated.
+    // 019 creates only the trigger's function (opt-in); these tests opt in and leave the schema as migrated.
     private static async Task<IAsyncDisposable> OptedInAsync()
     {
         await SetTriggerAsync(enabled: true);
@@ -126,7 +126,14 @@ public sealed class UrgentWakeTests
     private static async Task SetTriggerAsync(bool enabled)
     {
         await using var connection = await TestDatabase.OpenAsync();
-        await connection.ExecuteAsync($"ALTER TABLE {TestDatabase.Schema}.outbox {(enabled ? "ENABLE" : "DISABLE")} TRIGGER outbox_notify_urgent");
+        string s = TestDatabase.Schema;
+        await connection.ExecuteAsync(enabled
+            ? $"""
+              DROP TRIGGER IF EXISTS outbox_notify_urgent ON {s}.outbox;
+              CREATE TRIGGER outbox_notify_urgent AFTER INSERT ON {s}.outbox
+                  FOR EACH ROW WHEN (NEW.priority = 'urgent') EXECUTE FUNCTION {s}.outbox_notify_urgent();
+              """
+            : $"DROP TRIGGER IF EXISTS outbox_notify_urgent ON {s}.outbox");
     }
 
     private sealed class TriggerReset : IAsyncDisposable
