@@ -76,9 +76,10 @@ internal sealed class OutboxPublisherService(
                     continue;
                 }
 
-                // Soon again after rows; a run of empty claims doubles the pause, up to the lane's longest pause of the
-                // moment (longer while the urgent lane's listener would wake it anyway).
-                (var pause, idleDelay) = lane.PauseAfter(published, idleDelay, _options.PartialBatchDelay);
+                // An empty claim: the pause doubles, up to the lane's longest pause of the moment (longer while
+                // the urgent lane's listener would wake it anyway).
+                var pause = published > 0 ? Min(_options.PartialBatchDelay, lane.MaxIdleDelay) : Min(idleDelay, lane.LongestPause);
+                idleDelay = published > 0 ? lane.IdleDelay : Min(idleDelay * 2, lane.LongestPause);
                 await lane.PauseAsync(pause, stoppingToken);
             }
         }
@@ -166,4 +167,6 @@ internal sealed class OutboxPublisherService(
             ProducerLog.BatchFailed(logger, lane.Name, delay, ex);
         }
     }
+
+    private static TimeSpan Min(TimeSpan a, TimeSpan b) => a < b ? a : b;
 }

@@ -35,30 +35,7 @@ internal sealed record ProducerLane(
             options.UrgentMaxPollInterval > options.UrgentPollInterval ? options.UrgentMaxPollInterval : options.UrgentPollInterval,
             Wake: wake, ListeningMaxIdleDelay: options.UrgentMaxPollIntervalListening);
 
-    /// <summary>
-    /// The pause after a claim that was not a full batch, and the pause the next empty claim takes. After rows, the next
-    /// claim comes <paramref name="partialBatchDelay"/> later, and so does the one after it if that one finds none: rows
-    /// arriving at a steady trickle wait about that long for their claim, not the doubled idle pause. Only a run of
-    /// empty claims doubles the pause, from <see cref="IdleDelay"/> up to <see cref="LongestPause"/>.
-    /// </summary>
-    /// <param name="published">Rows the claim took (fewer than a batch).</param>
-    /// <param name="idle">The pause this claim takes if it was empty.</param>
-    /// <param name="partialBatchDelay">The pause after rows (<see cref="ProducerOptions.PartialBatchDelay"/>).</param>
-    public (TimeSpan Pause, TimeSpan NextIdle) PauseAfter(int published, TimeSpan idle, TimeSpan partialBatchDelay)
-    {
-        if (published > 0)
-        {
-            var soon = Min(partialBatchDelay, LongestPause);
-            return (soon, soon);
-        }
-
-        var pause = Min(idle, LongestPause);
-        return (pause, Min(idle * 2 > IdleDelay ? idle * 2 : IdleDelay, LongestPause));
-    }
-
     /// <summary>Waits <paramref name="pause"/>, or less if the lane is woken.</summary>
     public Task PauseAsync(TimeSpan pause, CancellationToken cancellationToken) =>
         Wake is null ? Task.Delay(pause, cancellationToken) : Wake.WaitAsync(pause, cancellationToken);
-
-    private static TimeSpan Min(TimeSpan a, TimeSpan b) => a < b ? a : b;
 }
