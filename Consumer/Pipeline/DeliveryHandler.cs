@@ -192,11 +192,7 @@ internal sealed class DeliveryHandler(
         }
 
         faults.Reached("after-send");
-        long logStarted = Stopwatch.GetTimestamp();
-        await log.RecordSentAsync(send.NotificationId, send.Outgoing.CreatedAt, delivery.Attempt, cancellationToken);
-        long ackStarted = Stopwatch.GetTimestamp();
-        await delivery.AckAsync();
-        Delivered(send.Outgoing, new DeliveryTimings(delivery.Source.Lane.Tag, logStarted, ackStarted));
+        await LoggedAndAckedAsync(delivery, send, cancellationToken);
     }
 
     // Mark, ack, send: the mark in the log (not the ack, which the broker never confirms) is what stops
@@ -237,11 +233,7 @@ internal sealed class DeliveryHandler(
         }
 
         faults.Reached("after-send");
-        long logStarted = Stopwatch.GetTimestamp();
-        await log.RecordSentAsync(send.NotificationId, send.Outgoing.CreatedAt, delivery.Attempt, cancellationToken);
-        long ackStarted = Stopwatch.GetTimestamp();
-        await delivery.AckAsync();
-        Delivered(send.Outgoing, new DeliveryTimings(delivery.Source.Lane.Tag, logStarted, ackStarted));
+        await LoggedAndAckedAsync(delivery, send, cancellationToken);
     }
 
     private async Task AtMostOnceSendFailedAsync(Delivery delivery, Send send, Exception ex, CancellationToken cancellationToken)
@@ -330,6 +322,16 @@ internal sealed class DeliveryHandler(
         }
 
         faults.Reached("after-suppress");
+    }
+
+    // The end of a send in either mode: recorded 'sent' in the delivery log, acked, counted, with those two hops timed.
+    private async Task LoggedAndAckedAsync(Delivery delivery, Send send, CancellationToken cancellationToken)
+    {
+        long logStarted = Stopwatch.GetTimestamp();
+        await log.RecordSentAsync(send.NotificationId, send.Outgoing.CreatedAt, delivery.Attempt, cancellationToken);
+        long ackStarted = Stopwatch.GetTimestamp();
+        await delivery.AckAsync();
+        Delivered(send.Outgoing, new DeliveryTimings(delivery.Source.Lane.Tag, logStarted, ackStarted));
     }
 
     private void Delivered(Outgoing outgoing, in DeliveryTimings timings)
