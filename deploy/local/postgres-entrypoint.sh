@@ -23,6 +23,15 @@ if [ "${1:-}" = postgres ] && [ ! -s "$PGDATA/PG_VERSION" ]; then
   pg_ctl -D "$PGDATA" -o "-c listen_addresses=''" -w start >/dev/null
   if [ "$db" != postgres ]; then psql -v ON_ERROR_STOP=1 -qAt -U "$user" -d postgres -c "CREATE DATABASE \"$db\""; fi
   if [ -n "${NOTIFICATIONS_SCHEMA:-}" ]; then apply-schema "$db" "$NOTIFICATIONS_SCHEMA"; fi
+  # One login per database role of 020_roles.sql, for each secret /run/secrets/postgres_<role>_password
+  # (docs/security.md). The password goes to psql on standard input: never on a command line.
+  for f in /run/secrets/postgres_*_password; do
+    [ -e "$f" ] || continue
+    role=${f#/run/secrets/postgres_}; role=${role%_password}
+    { printf "CREATE ROLE notifications_%s_login LOGIN IN ROLE notifications_%s PASSWORD '" "$role" "$role"; tr -d "'\n" < "$f"; printf "';\n"; } |
+      psql -v ON_ERROR_STOP=1 -q -U "$user" -d postgres
+    echo "login notifications_${role}_login created (member of notifications_$role)"
+  done
   for f in /docker-entrypoint-initdb.d/*; do
     case "$f" in
       *.sql) psql -v ON_ERROR_STOP=1 -q -U "$user" -d "$db" -f "$f" ;;

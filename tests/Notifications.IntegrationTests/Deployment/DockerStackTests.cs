@@ -10,7 +10,7 @@ namespace Notifications.IntegrationTests.Deployment;
 public sealed class DockerStackTests
 {
     private static readonly string[] Services = ["consumer", "producer", "rabbitmq", "sqlserver"];
-    private static readonly string[] Secrets = ["Database__ConnectionString", "RabbitMq__Uri", "Smtp__Password", "mssql_sa_password", "rabbitmq_conf"];
+    private static readonly string[] Secrets = ["database_consumer", "database_producer", "RabbitMq__Uri", "Smtp__Password", "mssql_sa_password", "rabbitmq_conf"];
 
     [Fact]
     public async Task StackConfig_DockerStackYml_RendersEveryServiceAndExternalSecret()
@@ -45,7 +45,9 @@ public sealed class DockerStackTests
         string yaml = await RenderAsync(RepositoryLayout.File("docker-stack.yml"));
         var block = StackYaml.Block(yaml, "services", service);
 
-        Assert.Contains("      - source: Database__ConnectionString", block);
+        // Its own database role's login (docs/security.md), mounted where the worker reads its connection string.
+        Assert.Contains($"      - source: database_{service}", block);
+        Assert.Contains("        target: Database__ConnectionString", block);
         Assert.Contains("      - source: RabbitMq__Uri", block);
         string grace = Assert.Single(block, l => l.StartsWith("    stop_grace_period: ", StringComparison.Ordinal));
         Assert.True(StackYaml.Duration(grace) > HostShutdownTimeout(), $"{service}: {grace.Trim()} is not longer than the host's shutdown timeout {HostShutdownTimeout()}");
@@ -63,6 +65,17 @@ public sealed class DockerStackTests
         Assert.Contains("        - --healthcheck", block);
         Assert.Contains("        - started", block);
         Assert.Contains("      Metrics__Address: 0.0.0.0", block);
+    }
+
+    [Fact]
+    public async Task StackConfig_SqlServerHealthcheck_PassesNoPasswordAsAnArgument()
+    {
+        var block = StackYaml.Block(await RenderAsync(RepositoryLayout.File("docker-stack.yml")), "services", "sqlserver", "healthcheck");
+        string test = string.Join(" ", block);
+
+        // sqlcmd reads SQLCMDPASSWORD (set from the secret inside the check's shell): `ps` and `docker inspect` show no value.
+        Assert.Contains("SQLCMDPASSWORD=", test, StringComparison.Ordinal);
+        Assert.DoesNotContain(" -P ", test, StringComparison.Ordinal);
     }
 
     [Fact]

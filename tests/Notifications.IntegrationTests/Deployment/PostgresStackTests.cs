@@ -32,7 +32,8 @@ public sealed class PostgresStackTests
         Assert.Equal(Section(production, "    healthcheck:"), Section(local, "    healthcheck:"));
         Assert.Equal(Line(production, "    stop_grace_period: "), Line(local, "    stop_grace_period: "));
         Assert.Equal(Line(production, "    stop_signal: "), Line(local, "    stop_signal: "));
-        Assert.Contains("      - source: Database__ConnectionString", local);
+        Assert.Contains($"      - source: database_{service}", local);
+        Assert.Contains("        target: Database__ConnectionString", local);
         Assert.Contains("      - source: RabbitMq__Uri", local);
     }
 

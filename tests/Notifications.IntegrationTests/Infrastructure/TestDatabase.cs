@@ -24,10 +24,18 @@ internal sealed class TestDatabase
         return connection;
     }
 
+    /// <summary>A connection as a login in <paramref name="role"/> (the inserts below are the business app's: <see cref="DatabaseRole.App"/>).</summary>
+    public static async Task<NpgsqlConnection> OpenAsync(DatabaseRole role)
+    {
+        var connection = new NpgsqlConnection(TestRoles.ConnectionString(role));
+        await connection.OpenAsync();
+        return connection;
+    }
+
     /// <summary>Inserts <paramref name="count"/> valid notifications in one statement; returns their ids.</summary>
     public async Task<IReadOnlyList<long>> InsertAsync(int count, string subjectPrefix = "Order shipped", string priority = "normal")
     {
-        await using var connection = await OpenAsync();
+        await using var connection = await OpenAsync(DatabaseRole.App);
         var ids = await connection.QueryAsync<long>($"""
             INSERT INTO {Schema}.outbox (recipient, subject, body, priority)
             SELECT 'user' || g || '@example.com', @Prefix || ' #' || g, 'Hello,' || chr(10) || 'your order ' || g || ' has shipped.', @Priority
@@ -40,7 +48,7 @@ internal sealed class TestDatabase
     /// <summary>Inserts one row as given (for bad input); returns its id.</summary>
     public async Task<long> InsertRawAsync(string recipient, string subject, string body = "body")
     {
-        await using var connection = await OpenAsync();
+        await using var connection = await OpenAsync(DatabaseRole.App);
         return await connection.ExecuteScalarAsync<long>(
             $"INSERT INTO {Schema}.outbox (recipient, subject, body) VALUES (@recipient, @subject, @body) RETURNING id",
             new { recipient, subject, body });
@@ -49,7 +57,7 @@ internal sealed class TestDatabase
     /// <summary>Enqueues one notification through the business apps' API, committed; returns its id.</summary>
     public static async Task<long> EnqueueAsync(NewNotification notification)
     {
-        await using var connection = await OpenAsync();
+        await using var connection = await OpenAsync(DatabaseRole.App);
         await using var transaction = await connection.BeginTransactionAsync();
         long id = await NotificationOutbox.EnqueueAsync(transaction, notification, Schema);
         await transaction.CommitAsync();

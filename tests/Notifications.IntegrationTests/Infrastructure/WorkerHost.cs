@@ -7,7 +7,7 @@ using Notifications.Producer;
 
 namespace Notifications.IntegrationTests.Infrastructure;
 
-/// <summary>A producer or consumer worker running in the test process against the real services.</summary>
+/// <summary>A producer or consumer worker running in the test process against the real services, connected as its database role.</summary>
 internal sealed class WorkerHost : IAsyncDisposable
 {
     private readonly IHost _host;
@@ -18,11 +18,11 @@ internal sealed class WorkerHost : IAsyncDisposable
     public IServiceProvider Services => _host.Services;
 
     public static Task<WorkerHost> StartConsumerAsync(TestBroker broker, SmtpSink sink, params (string Key, string? Value)[] settings) =>
-        StartAsync(b => b.AddConsumer(), broker, [("Smtp:Host", sink.Host), ("Smtp:Port", sink.Port.ToString(System.Globalization.CultureInfo.InvariantCulture)),
+        StartAsync(b => b.AddConsumer(), DatabaseRole.Consumer, broker, [("Smtp:Host", sink.Host), ("Smtp:Port", sink.Port.ToString(System.Globalization.CultureInfo.InvariantCulture)),
             ("Smtp:Security", "None"), ("Consumer:Handlers", "16"), .. settings]);
 
     public static Task<WorkerHost> StartProducerAsync(TestBroker broker, params (string Key, string? Value)[] settings) =>
-        StartAsync(b => b.AddProducer(), broker, settings);
+        StartAsync(b => b.AddProducer(), DatabaseRole.Producer, broker, settings);
 
     public T Get<T>()
         where T : notnull => _host.Services.GetRequiredService<T>();
@@ -43,11 +43,11 @@ internal sealed class WorkerHost : IAsyncDisposable
     }
 
     private static async Task<WorkerHost> StartAsync(
-        Action<IHostApplicationBuilder> add, TestBroker broker, (string Key, string? Value)[] settings)
+        Action<IHostApplicationBuilder> add, DatabaseRole role, TestBroker broker, (string Key, string? Value)[] settings)
     {
         var builder = Host.CreateApplicationBuilder(new HostApplicationBuilderSettings { DisableDefaults = true });
         var config = broker.Configuration();
-        config["Database:ConnectionString"] = TestServices.PostgresConnectionString;
+        config["Database:ConnectionString"] = TestRoles.ConnectionString(role);   // each worker as its database role
         config["Database:Schema"] = TestDatabase.Schema;
         config["Metrics:Port"] = "0";   // any free port: several workers run in one test process
         foreach (var (key, value) in settings)

@@ -18,7 +18,7 @@ internal static class AdminRun
         var error = new StringWriter();
         var settings = new Dictionary<string, string?>(broker.Configuration())
         {
-            ["Database:ConnectionString"] = TestServices.PostgresConnectionString,
+            ["Database:ConnectionString"] = TestRoles.ConnectionString(DatabaseRole.Admin),
             ["Database:Schema"] = TestDatabase.Schema,
         };
         foreach (var (key, value) in extra)

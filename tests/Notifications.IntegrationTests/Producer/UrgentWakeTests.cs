@@ -109,7 +109,8 @@ public sealed class UrgentWakeTests
 
     private static async Task<int> TerminateListenerAsync()
     {
-        await using var connection = await TestDatabase.OpenAsync();
+        // As the producer's own login: only it (or a superuser) may see and end its sessions.
+        await using var connection = await TestDatabase.OpenAsync(DatabaseRole.Producer);
         return await connection.ExecuteScalarAsync<int>($"""
             SELECT count(*) FILTER (WHERE pg_terminate_backend(pid)) FROM pg_stat_activity
             WHERE datname = current_database() AND pid <> pg_backend_pid() AND query = 'LISTEN {UrgentListenerService.Channel}'

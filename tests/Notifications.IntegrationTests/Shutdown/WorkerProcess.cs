@@ -47,7 +47,7 @@ internal sealed class WorkerProcess : IAsyncDisposable
             .Concat(
             [
                 ("Database:Provider", "Postgres"),
-                ("Database:ConnectionString", TestServices.PostgresConnectionString),
+                ("Database:ConnectionString", TestRoles.ConnectionString(RoleOf(dll))),
                 ("Database:Schema", TestDatabase.Schema),
                 ("Logging:Format", "text"),
                 ("Metrics:Port", "0"),
@@ -67,6 +67,10 @@ internal sealed class WorkerProcess : IAsyncDisposable
         worker._process.BeginErrorReadLine();
         return worker;
     }
+
+    /// <summary>Each worker connects as its database role (docs/security.md): the producer's dll as the producer, any other as the consumer.</summary>
+    private static DatabaseRole RoleOf(string dll) =>
+        Path.GetFileName(dll).Contains("Producer", StringComparison.Ordinal) ? DatabaseRole.Producer : DatabaseRole.Consumer;
 
     /// <summary>
     /// <see cref="Eventually.WaitAsync"/> while the worker runs: fails at once if it exits, and with its

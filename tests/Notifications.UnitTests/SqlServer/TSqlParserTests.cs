@@ -26,6 +26,19 @@ public sealed class TSqlParserTests
     }
 
     [Fact]
+    public void Parse_CreateLoginScript_EveryBatchHasNoErrors()
+    {
+        // deploy/sqlserver/create-login.sql, with the values deploy/sqlserver/create-logins sets by :setvar.
+        string script = File.ReadAllText(Path.Combine(AppContext.BaseDirectory, "deploy-sqlserver", "create-login.sql"));
+        var variables = new Dictionary<string, string> { ["Role"] = "producer", ["Password"] = "0123abcd0123abcd", ["Database"] = "notifications" };
+
+        var batches = Notifications.IntegrationTests.Infrastructure.SqlcmdScript.Batches(script, variables);
+
+        Assert.Equal(3, batches.Count);
+        Assert.All(batches, b => Assert.Empty(TSqlParsing.Parse(b).Errors));
+    }
+
+    [Fact]
     public void InCode_StoresAndOutbox_CoverEveryKnownStatement()
     {
         string[] expected =
@@ -72,6 +85,7 @@ public sealed class TSqlParserTests
         Assert.Contains("016_message_headers.sql", files);
         Assert.Contains("018_webhook_endpoints.sql", files);
         Assert.Contains("019_outbox_urgent_notify.sql", files);
+        Assert.Contains("020_roles.sql", files);
     }
 
     private static string PostgresScriptsDirectory()

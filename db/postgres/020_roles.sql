@@ -1,0 +1,90 @@
+-- Least privilege (idempotent; docs/security.md): one NOLOGIN group role per code path, granted exactly what that
+-- code path runs. Logins are made by the deployment as members of these roles (scripts/setup, scripts/swarm):
+--   CREATE ROLE notifications_producer_login LOGIN PASSWORD '<secret>' IN ROLE notifications_producer;
+-- The login that applies the migrations (here `notifications`) owns the schema and is used for migrations only.
+-- Apply with: psql -v schema=notifications -f 020_roles.sql
+--   notifications_app       business apps (Notifications.Client): enqueue, and ask notification_status
+--   notifications_producer  Producer/: claims (DELETE ... RETURNING) outbox rows, counts the backlog, records rejects
+--   notifications_consumer  Consumer/: the delivery log, dead letters, rate limits, suppression, templates (read),
+--                           webhook endpoints (read, disable), the retention cleanup; never the outbox
+--   notifications_admin     Admin/ (scripts/admin): status, purge, cleanup, dead-letter records, suppression,
+--                           templates, webhook endpoints; never writes the outbox, the delivery log's 'sent' rows
+--                           or dead letters
+-- Roles are cluster-wide, grants are per database: the roles are created once (by whichever migration run comes
+-- first; a concurrent run in another database that made one meanwhile is fine), the grants in every database.
+-- Creating a role needs CREATEROLE: scripts/setup creates the four roles as the superuser before it migrates, so
+-- the migrator needs no CREATEROLE; without the roles and without CREATEROLE this script stops with that advice.
+-- One transaction: the grants are taken away and given again (so a grant removed from this file is removed on the
+-- next run), and no worker sees the moment between.
+BEGIN;
+
+DO $roles$
+DECLARE
+    r text;
+BEGIN
+    FOREACH r IN ARRAY ARRAY['notifications_app', 'notifications_producer', 'notifications_consumer', 'notifications_admin'] LOOP
+        CONTINUE WHEN EXISTS (SELECT FROM pg_roles WHERE rolname = r);
+        BEGIN
+            EXECUTE format('CREATE ROLE %I NOLOGIN', r);
+        EXCEPTION
+            WHEN duplicate_object OR unique_violation THEN NULL;  -- another database's migration made it meanwhile
+            WHEN insufficient_privilege THEN
+                RAISE EXCEPTION 'role % does not exist and % may not create it', r, current_user
+                    USING ERRCODE = 'insufficient_privilege',
+                          HINT = 'create the four roles once as a superuser (scripts/setup does), or give the migrator CREATEROLE; docs/security.md';
+        END;
+    END LOOP;
+END
+$roles$;
+
+REVOKE ALL ON ALL TABLES IN SCHEMA :"schema"
+    FROM notifications_app, notifications_producer, notifications_consumer, notifications_admin;
+REVOKE ALL ON ALL SEQUENCES IN SCHEMA :"schema"
+    FROM notifications_app, notifications_producer, notifications_consumer, notifications_admin;
+-- Functions are executable by PUBLIC by default: not these.
+REVOKE ALL ON ALL FUNCTIONS IN SCHEMA :"schema"
+    FROM PUBLIC, notifications_app, notifications_producer, notifications_consumer, notifications_admin;
+GRANT USAGE ON SCHEMA :"schema" TO notifications_app, notifications_producer, notifications_consumer, notifications_admin;
+
+-- notification_status reads the delivery log, dead letters and rejects, which the app may not read: it runs with
+-- its owner's rights (SECURITY DEFINER; its search_path is fixed to the schema and pg_catalog). A later migration
+-- that replaces the function (CREATE OR REPLACE resets this) must say SECURITY DEFINER again.
+ALTER FUNCTION :"schema".notification_status(bigint) SECURITY DEFINER;
+
+-- The app: INSERT ... RETURNING id reads the id column; the idempotent insert takes the next id itself
+-- (nextval) and looks its key up.
+GRANT INSERT, SELECT (id) ON :"schema".outbox TO notifications_app;
+GRANT USAGE ON SEQUENCE :"schema".outbox_id_seq TO notifications_app;
+GRANT INSERT, SELECT (idempotency_key, notification_id) ON :"schema".idempotency_key TO notifications_app;
+GRANT EXECUTE ON FUNCTION :"schema".notification_status(bigint) TO notifications_app, notifications_admin;
+
+-- SELECT ... FOR UPDATE (the claim, the retention cleanup's batches) needs UPDATE on at least one column of the
+-- table: each such role gets it on one timestamp column only (the worst such an UPDATE could do is move that time).
+
+-- The producer: the claim (DELETE ... WHERE id IN (SELECT ... FOR UPDATE SKIP LOCKED) RETURNING ...), the backlog
+-- count, and the rejects (INSERT ... ON CONFLICT DO UPDATE).
+GRANT SELECT, DELETE, UPDATE (created_at) ON :"schema".outbox TO notifications_producer;
+GRANT SELECT, INSERT, UPDATE ON :"schema".rejected TO notifications_producer;
+
+-- The consumer.
+GRANT SELECT, INSERT, UPDATE, DELETE ON :"schema".delivery_log TO notifications_consumer;
+GRANT SELECT, INSERT, DELETE, UPDATE (dead_lettered_at) ON :"schema".dead_letter TO notifications_consumer;
+GRANT SELECT, INSERT, UPDATE ON :"schema".rate_limit TO notifications_consumer;
+GRANT SELECT, INSERT, UPDATE ON :"schema".suppression TO notifications_consumer;
+GRANT SELECT ON :"schema".template TO notifications_consumer;
+GRANT SELECT, UPDATE ON :"schema".webhook_endpoint TO notifications_consumer;
+GRANT SELECT, UPDATE ON :"schema".retention TO notifications_consumer;
+GRANT SELECT, DELETE, UPDATE (created_at) ON :"schema".idempotency_key TO notifications_consumer;
+
+-- The admin tool: status and purge (outbox count and DELETE), the delivery window, release of 'sending' marks and
+-- the cleanup (DELETE on the delivery log, dead letters and keys), dead-letter records, and the catalogues.
+GRANT SELECT, DELETE ON :"schema".outbox TO notifications_admin;
+GRANT SELECT, DELETE, UPDATE (updated_at) ON :"schema".delivery_log TO notifications_admin;
+GRANT SELECT, DELETE, UPDATE (dead_lettered_at) ON :"schema".dead_letter TO notifications_admin;
+GRANT SELECT, DELETE, UPDATE (created_at) ON :"schema".idempotency_key TO notifications_admin;
+GRANT SELECT, UPDATE ON :"schema".retention TO notifications_admin;
+GRANT SELECT, INSERT, UPDATE ON :"schema".suppression TO notifications_admin;
+GRANT SELECT, INSERT ON :"schema".template TO notifications_admin;
+GRANT SELECT, INSERT, UPDATE ON :"schema".webhook_endpoint TO notifications_admin;
+
+COMMIT;

@@ -1,0 +1,48 @@
+-- Least privilege (idempotent; docs/security.md): one database role per code path, granted exactly what that code
+-- path runs (the same four roles and grants as PostgreSQL's 020). Logins are made by the deployment and added to
+-- these roles (docs/security.md, "Logins on SQL Server"):
+--   CREATE LOGIN [notifications_producer_login] WITH PASSWORD = N'<secret>';
+--   CREATE USER [notifications_producer_login] FOR LOGIN [notifications_producer_login];
+--   ALTER ROLE [notifications_producer] ADD MEMBER [notifications_producer_login];
+-- The login that applies the migrations owns the schema (dbo) and is used for migrations only.
+-- Apply with: sqlcmd -v Schema=notifications -i 020_roles.sql
+-- Roles are per database, grants per schema: a database holding several schemas gets the roles once and the
+-- grants for each schema. notification_status is an inline table-valued function (SELECT, not EXECUTE); its
+-- reads of the tables go through ownership chaining (same owner), so the app may ask it without reading them.
+-- OUTPUT INSERTED.id / DELETED.* need SELECT on the columns they return: the app gets SELECT on outbox.id only.
+IF DATABASE_PRINCIPAL_ID(N'notifications_app') IS NULL CREATE ROLE [notifications_app];
+IF DATABASE_PRINCIPAL_ID(N'notifications_producer') IS NULL CREATE ROLE [notifications_producer];
+IF DATABASE_PRINCIPAL_ID(N'notifications_consumer') IS NULL CREATE ROLE [notifications_consumer];
+IF DATABASE_PRINCIPAL_ID(N'notifications_admin') IS NULL CREATE ROLE [notifications_admin];
+GO
+-- The app: the insert (OUTPUT INSERTED.id), the idempotent insert (the key look-up WITH (UPDLOCK, HOLDLOCK) and its
+-- insert), and notification_status.
+GRANT INSERT ON [$(Schema)].[outbox] TO [notifications_app];
+GRANT SELECT ON [$(Schema)].[outbox] ([id]) TO [notifications_app];
+GRANT SELECT, INSERT ON [$(Schema)].[idempotency_key] TO [notifications_app];
+GRANT SELECT ON [$(Schema)].[notification_status] TO [notifications_app], [notifications_admin];
+GO
+-- The producer: the claim (DELETE ... OUTPUT DELETED.* WITH (READPAST)), the backlog count, the rejects (MERGE).
+GRANT SELECT, DELETE ON [$(Schema)].[outbox] TO [notifications_producer];
+GRANT SELECT, INSERT, UPDATE ON [$(Schema)].[rejected] TO [notifications_producer];
+GO
+-- The consumer: never the outbox.
+GRANT SELECT, INSERT, UPDATE, DELETE ON [$(Schema)].[delivery_log] TO [notifications_consumer];
+GRANT SELECT, INSERT, DELETE ON [$(Schema)].[dead_letter] TO [notifications_consumer];
+GRANT SELECT, INSERT, UPDATE ON [$(Schema)].[rate_limit] TO [notifications_consumer];
+GRANT SELECT, INSERT, UPDATE ON [$(Schema)].[suppression] TO [notifications_consumer];
+GRANT SELECT ON [$(Schema)].[template] TO [notifications_consumer];
+GRANT SELECT, UPDATE ON [$(Schema)].[webhook_endpoint] TO [notifications_consumer];
+GRANT SELECT, UPDATE ON [$(Schema)].[retention] TO [notifications_consumer];
+GRANT SELECT, DELETE ON [$(Schema)].[idempotency_key] TO [notifications_consumer];
+GO
+-- The admin tool: status and purge, the delivery window, release and cleanup, dead-letter records, the catalogues.
+GRANT SELECT, DELETE ON [$(Schema)].[outbox] TO [notifications_admin];
+GRANT SELECT, DELETE ON [$(Schema)].[delivery_log] TO [notifications_admin];
+GRANT SELECT, DELETE ON [$(Schema)].[dead_letter] TO [notifications_admin];
+GRANT SELECT, DELETE ON [$(Schema)].[idempotency_key] TO [notifications_admin];
+GRANT SELECT, UPDATE ON [$(Schema)].[retention] TO [notifications_admin];
+GRANT SELECT, INSERT, UPDATE ON [$(Schema)].[suppression] TO [notifications_admin];
+GRANT SELECT, INSERT ON [$(Schema)].[template] TO [notifications_admin];
+GRANT SELECT, INSERT, UPDATE ON [$(Schema)].[webhook_endpoint] TO [notifications_admin];
+GO

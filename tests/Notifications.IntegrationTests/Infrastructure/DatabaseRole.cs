@@ -1,0 +1,10 @@
+namespace Notifications.IntegrationTests.Infrastructure;
+
+/// <summary>The code paths of db/postgres/020_roles.sql: each connects as a login that is a member of its role.</summary>
+public enum DatabaseRole
+{
+    App,
+    Producer,
+    Consumer,
+    Admin,
+}

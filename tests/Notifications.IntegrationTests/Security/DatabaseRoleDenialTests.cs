@@ -1,0 +1,91 @@
+using Dapper;
+using Notifications.IntegrationTests.Infrastructure;
+using Npgsql;
+
+namespace Notifications.IntegrationTests.Security;
+
+/// <summary>
+/// What each database role must not do (db/postgres/020_roles.sql, docs/security.md), tried as a login in that role
+/// on the real test database: every statement is refused with 42501 insufficient_privilege. The statements touch no
+/// row (WHERE false, or rolled back), so a grant that slipped in shows as a failure and harms nothing.
+/// </summary>
+[Collection("services")]
+public sealed class DatabaseRoleDenialTests
+{
+    private const string S = TestDatabase.Schema;
+
+    public static TheoryData<DatabaseRole, string> Denied() => new()
+    {
+        // The business app: enqueue and ask the status, nothing else.
+        { DatabaseRole.App, $"SELECT recipient, body FROM {S}.outbox" },
+        { DatabaseRole.App, $"DELETE FROM {S}.outbox WHERE false" },
+        { DatabaseRole.App, $"UPDATE {S}.outbox SET subject = subject WHERE false" },
+        { DatabaseRole.App, $"SELECT * FROM {S}.delivery_log" },
+        { DatabaseRole.App, $"INSERT INTO {S}.delivery_log (notification_id, status) VALUES (-1, 'sent')" },
+        { DatabaseRole.App, $"SELECT * FROM {S}.dead_letter" },
+        { DatabaseRole.App, $"SELECT * FROM {S}.suppression" },
+        { DatabaseRole.App, $"SELECT * FROM {S}.webhook_endpoint" },
+        { DatabaseRole.App, $"DELETE FROM {S}.idempotency_key WHERE false" },
+        { DatabaseRole.App, $"TRUNCATE {S}.outbox" },
+        // The consumer: never the outbox, never the rejects.
+        { DatabaseRole.Consumer, $"DELETE FROM {S}.outbox WHERE false" },
+        { DatabaseRole.Consumer, $"SELECT id FROM {S}.outbox" },
+        { DatabaseRole.Consumer, $"INSERT INTO {S}.outbox (recipient, subject, body) VALUES ('a@example.com', 's', 'b')" },
+        { DatabaseRole.Consumer, $"INSERT INTO {S}.rejected (id, recipient, subject, body, created_at, reason) VALUES (-1, 'a', 's', 'b', now(), 'r')" },
+        { DatabaseRole.Consumer, $"INSERT INTO {S}.template (name, locale, version, subject, text_body) VALUES ('t', 'en', 1, 's', 'b')" },
+        { DatabaseRole.Consumer, $"INSERT INTO {S}.webhook_endpoint (name, url, secret) VALUES ('w', 'https://example.com', 's')" },
+        { DatabaseRole.Consumer, $"SELECT * FROM {S}.notification_status(1)" },
+        // The producer: claims and rejects; never the delivery log or dead letters.
+        { DatabaseRole.Producer, $"INSERT INTO {S}.delivery_log (notification_id, status) VALUES (-1, 'sent')" },
+        { DatabaseRole.Producer, $"SELECT * FROM {S}.delivery_log" },
+        { DatabaseRole.Producer, $"INSERT INTO {S}.dead_letter (notification_id, reason, attempts) VALUES (-1, 'r', 1)" },
+        { DatabaseRole.Producer, $"INSERT INTO {S}.outbox (recipient, subject, body) VALUES ('a@example.com', 's', 'b')" },
+        { DatabaseRole.Producer, $"UPDATE {S}.outbox SET subject = subject WHERE false" },
+        { DatabaseRole.Producer, $"UPDATE {S}.suppression SET reason = reason WHERE false" },
+        { DatabaseRole.Producer, $"SELECT * FROM {S}.webhook_endpoint" },
+        // The admin tool: reads and removes, never enqueues, never records a delivery or a dead letter.
+        { DatabaseRole.Admin, $"INSERT INTO {S}.outbox (recipient, subject, body) VALUES ('a@example.com', 's', 'b')" },
+        { DatabaseRole.Admin, $"UPDATE {S}.outbox SET subject = subject WHERE false" },
+        { DatabaseRole.Admin, $"INSERT INTO {S}.delivery_log (notification_id, status) VALUES (-1, 'sent')" },
+        { DatabaseRole.Admin, $"UPDATE {S}.delivery_log SET status = 'sent' WHERE false" },
+        { DatabaseRole.Admin, $"INSERT INTO {S}.dead_letter (notification_id, reason, attempts) VALUES (-1, 'r', 1)" },
+        { DatabaseRole.Admin, $"SELECT * FROM {S}.rate_limit" },
+        { DatabaseRole.Admin, $"INSERT INTO {S}.rejected (id, recipient, subject, body, created_at, reason) VALUES (-1, 'a', 's', 'b', now(), 'r')" },
+        { DatabaseRole.Admin, $"TRUNCATE {S}.delivery_log" },
+        // No role changes the schema: that is the migrator's (the owner's) alone.
+        { DatabaseRole.App, $"CREATE TABLE {S}.intruder (id int)" },
+        { DatabaseRole.Producer, $"ALTER TABLE {S}.outbox ADD COLUMN intruder int" },
+        { DatabaseRole.Consumer, $"DROP TABLE {S}.rate_limit" },
+        { DatabaseRole.Admin, $"CREATE OR REPLACE FUNCTION {S}.notification_status(p_id bigint) RETURNS int LANGUAGE sql AS 'SELECT 1'" },
+    };
+
+    [Theory]
+    [MemberData(nameof(Denied))]
+    public async Task Statement_NotThisRolesCodePath_DeniedInsufficientPrivilege(DatabaseRole role, string sql)
+    {
+        await using var connection = await TestDatabase.OpenAsync(role);
+        await using var transaction = await connection.BeginTransactionAsync();
+
+        var e = await Assert.ThrowsAsync<PostgresException>(() => connection.ExecuteAsync(sql, transaction: transaction));
+
+        Assert.Equal(PostgresErrorCodes.InsufficientPrivilege, e.SqlState);
+    }
+
+    [Theory]
+    [InlineData(DatabaseRole.App)]
+    [InlineData(DatabaseRole.Producer)]
+    [InlineData(DatabaseRole.Consumer)]
+    [InlineData(DatabaseRole.Admin)]
+    public async Task Login_EachRole_IsMemberOfItsRoleOnlyAndNoSuperuser(DatabaseRole role)
+    {
+        await using var connection = await TestDatabase.OpenAsync(role);
+
+        var roles = (await connection.QueryAsync<string>(
+            "SELECT r.rolname FROM pg_roles r WHERE pg_has_role(current_user, r.oid, 'USAGE') AND r.rolname <> current_user")).AsList();
+        var flags = await connection.QuerySingleAsync<(bool Super, bool CreateRole, bool CreateDb)>(
+            "SELECT rolsuper, rolcreaterole, rolcreatedb FROM pg_roles WHERE rolname = current_user");
+
+        Assert.Equal([TestRoles.RoleName(role)], roles);
+        Assert.Equal((false, false, false), flags);
+    }
+}
