@@ -16,14 +16,18 @@ internal sealed record BenchEnvironment(string RepoRoot, string Postgres, Uri Ra
     /// <summary>This harness, which also runs the HTTP receivers as processes of their own (<c>receiver webhook|push</c>).</summary>
     public static string HarnessDll => typeof(BenchEnvironment).Assembly.Location;
 
-    /// <summary>The broker and database settings every process of a run gets (workers, the admin tool).</summary>
-    public Dictionary<string, string> ServiceVariables(string queue) => new(StringComparer.Ordinal)
+    /// <summary>
+    /// The broker and database settings every process of a run gets (workers, the admin tool). The database login is
+    /// the process's role's (docs/security.md): NOTIFICATIONS_BENCH_POSTGRES_PRODUCER, _CONSUMER, _ADMIN (scripts/bench
+    /// sets them), else the owner's NOTIFICATIONS_BENCH_POSTGRES.
+    /// </summary>
+    public Dictionary<string, string> ServiceVariables(string queue, string role) => new(StringComparer.Ordinal)
     {
         ["RabbitMq__Uri"] = RabbitMq.ToString(),
         ["RabbitMq__Exchange"] = queue,
         ["RabbitMq__Queue"] = queue,
         ["Database__Provider"] = "Postgres",
-        ["Database__ConnectionString"] = Postgres,
+        ["Database__ConnectionString"] = Environment.GetEnvironmentVariable($"NOTIFICATIONS_BENCH_POSTGRES_{role.ToUpperInvariant()}") is { Length: > 0 } login ? login : Postgres,
         ["Database__Schema"] = "notifications",
     };
 

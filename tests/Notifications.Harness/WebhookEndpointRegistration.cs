@@ -21,7 +21,7 @@ internal static partial class WebhookEndpointRegistration
             info.ArgumentList.Add(argument);
         }
 
-        foreach (var (key, value) in env.ServiceVariables(queue))
+        foreach (var (key, value) in env.ServiceVariables(queue, "admin"))
         {
             info.Environment[key] = value;
         }

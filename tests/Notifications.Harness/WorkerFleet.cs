@@ -36,7 +36,7 @@ internal sealed class WorkerFleet(BenchEnvironment env, HarnessOptions options, 
     {
         for (int i = 0; i < options.Consumers; i++)
         {
-            var environment = Common();
+            var environment = Common("consumer");
             foreach (var (key, value) in channel ?? new Dictionary<string, string>())
             {
                 environment[key] = value;
@@ -72,7 +72,7 @@ internal sealed class WorkerFleet(BenchEnvironment env, HarnessOptions options, 
     {
         for (int i = 0; i < options.Producers; i++)
         {
-            var environment = Common();
+            var environment = Common("producer");
             environment["Producer__BatchSize"] = Invariant(batch);
             environment["Producer__StatsFile"] = Path.Combine(runDirectory, $"producer-{i}.json");
             foreach (var (key, value) in extra ?? new Dictionary<string, string>())
@@ -114,9 +114,9 @@ internal sealed class WorkerFleet(BenchEnvironment env, HarnessOptions options, 
         await Task.WhenAll(workers.Select(w => w.WaitForExitAsync(timeout)));
     }
 
-    private Dictionary<string, string> Common()
+    private Dictionary<string, string> Common(string role)
     {
-        var environment = env.ServiceVariables(options.Queue);
+        var environment = env.ServiceVariables(options.Queue, role);
         environment["Logging__Format"] = "text";
         return environment;
     }

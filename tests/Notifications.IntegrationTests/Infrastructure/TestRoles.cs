@@ -24,8 +24,11 @@ internal static class TestRoles
         string variable = $"{TestServices.PostgresVariable}_{role.ToString().ToUpperInvariant()}";
         if (Environment.GetEnvironmentVariable(variable) is { Length: > 0 } value)
         {
+            // The login from the variable, on the test database's server and database (a database of one's own
+            // named by NOTIFICATIONS_TEST_POSTGRES alone still gets the role logins, which are cluster-wide).
             ServiceLog.Note("PostgreSQL", $"{variable} from the environment");
-            return value;
+            var login = new NpgsqlConnectionStringBuilder(value);
+            return new NpgsqlConnectionStringBuilder(TestServices.PostgresConnectionString) { Username = login.Username, Password = login.Password }.ConnectionString;
         }
 
         return CreateLogin(role, variable);
