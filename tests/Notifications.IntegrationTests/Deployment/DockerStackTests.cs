@@ -10,7 +10,9 @@ namespace Notifications.IntegrationTests.Deployment;
 public sealed class DockerStackTests
 {
     private static readonly string[] Services = ["consumer", "producer", "rabbitmq", "sqlserver"];
-    private static readonly string[] Secrets = ["Database__ConnectionString", "RabbitMq__Uri", "Smtp__Password", "mssql_sa_password", "rabbitmq_conf"];
+    private static readonly string[] Secrets = [
+        "Database__ConnectionString", "Smtp__Password", "consumer_RabbitMq__Uri", "mssql_sa_password", "producer_RabbitMq__Uri", "rabbitmq_conf", "rabbitmq_definitions",
+    ];
 
     [Fact]
     public async Task StackConfig_DockerStackYml_RendersEveryServiceAndExternalSecret()
@@ -46,7 +48,9 @@ public sealed class DockerStackTests
         var block = StackYaml.Block(yaml, "services", service);
 
         Assert.Contains("      - source: Database__ConnectionString", block);
-        Assert.Contains("      - source: RabbitMq__Uri", block);
+        // Each worker its own broker user (docs/broker-users.md), under the key the workers read.
+        Assert.Contains($"      - source: {service}_RabbitMq__Uri", block);
+        Assert.Contains("        target: RabbitMq__Uri", block);
         string grace = Assert.Single(block, l => l.StartsWith("    stop_grace_period: ", StringComparison.Ordinal));
         Assert.True(StackYaml.Duration(grace) > HostShutdownTimeout(), $"{service}: {grace.Trim()} is not longer than the host's shutdown timeout {HostShutdownTimeout()}");
     }

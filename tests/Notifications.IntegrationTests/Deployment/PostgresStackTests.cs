@@ -33,7 +33,8 @@ public sealed class PostgresStackTests
         Assert.Equal(Line(production, "    stop_grace_period: "), Line(local, "    stop_grace_period: "));
         Assert.Equal(Line(production, "    stop_signal: "), Line(local, "    stop_signal: "));
         Assert.Contains("      - source: Database__ConnectionString", local);
-        Assert.Contains("      - source: RabbitMq__Uri", local);
+        Assert.Contains($"      - source: {service}_RabbitMq__Uri", local);
+        Assert.Contains("        target: RabbitMq__Uri", local);
     }
 
     [Theory]
