@@ -1,4 +1,5 @@
 using Notifications.IntegrationTests.Infrastructure;
+using Notifications.Shared.Hosting;
 using RabbitMQ.Client;
 using RabbitMQ.Client.Events;
 using RabbitMQ.Client.Exceptions;
@@ -70,15 +71,19 @@ public sealed class BrokerUserDenialTests
         Assert.Equal(0u, await broker.CountAsync(options.DeadLetterQueue) + await broker.ConsumersAsync(options.Queue));
     }
 
-    [Fact]
-    public async Task RoleUsers_WhatTheirCodePathsNeed_Allowed()
+    [Theory]
+    [InlineData(RabbitQueueType.Classic)]
+    [InlineData(RabbitQueueType.Quorum)]   // the dead-letter arguments of quorum work queues need write on the exchange, read on the queue
+    public async Task RoleUsers_WhatTheirCodePathsNeed_Allowed(RabbitQueueType queueType)
     {
-        await using var broker = await TestBroker.CreateAsync();
+        await using var broker = await TestBroker.CreateAsync(queueType: queueType, declare: false);
         await using var users = await BrokerRoleUsers.CreateAsync(broker);
         var options = broker.Options;
 
-        // The producer checks the topology passively and publishes with a confirm; the consumer redeclares the topology,
-        // takes the message and dead-letters it through the exchange; the admin reads, requeues and purges the dead queue.
+        // The consumer declares the topology (nothing is declared yet); the producer checks it passively and publishes with a
+        // confirm; the consumer takes the message and dead-letters it through the exchange; the admin reads, requeues and
+        // purges the dead queue.
+        Assert.Null(await RefusalCodeAsync(users.Consumer, c => Shared.Messaging.RabbitTopology.DeclareAsync(c, options, CancellationToken.None)));
         Assert.Null(await RefusalCodeAsync(users.Producer, async c =>
         {
             await Shared.Messaging.RabbitTopology.CheckDeclaredAsync(c, options, CancellationToken.None);
@@ -86,7 +91,6 @@ public sealed class BrokerUserDenialTests
         }));
         Assert.Null(await RefusalCodeAsync(users.Consumer, async c =>
         {
-            await Shared.Messaging.RabbitTopology.DeclareAsync(c, options, CancellationToken.None);
             var message = await Eventually.WaitAsync(() => c.BasicGetAsync(options.Queue, autoAck: false), m => m is not null, TimeSpan.FromSeconds(10), "the published message");
             await c.BasicPublishAsync(options.Exchange, options.DeadLetterQueue, mandatory: true, new BasicProperties(), message!.Body);
             await c.BasicAckAsync(message.DeliveryTag, multiple: false);
