@@ -82,6 +82,8 @@ internal static class AdminApp
             .SetBasePath(AppContext.BaseDirectory)
             .AddJsonFile("appsettings.json", optional: true)
             .AddEnvironmentVariables()
+            // Docker secrets, as the workers read them: /run/secrets/RabbitMq__Uri is RabbitMq:Uri (scripts/swarm admin).
+            .AddKeyPerFile("/run/secrets", optional: true)
             .AddInMemoryCollection(settings ?? new Dictionary<string, string?>())
             .AddInMemoryCollection(overrides)
             .Build();

@@ -32,6 +32,7 @@ internal sealed class OutboxPublisherService(
 {
     private static readonly TimeSpan FirstErrorDelay = TimeSpan.FromSeconds(1);
     private readonly ProducerOptions _options = options.Value;
+    private readonly ProducerTopology _topology = new(rabbitOptions.Value, logger);
 
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
     {
@@ -111,7 +112,7 @@ internal sealed class OutboxPublisherService(
         while (true)
         {
             health.Beat();
-            channel.Value ??= await OpenChannelAsync(connection, cancellationToken);
+            channel.Value ??= await _topology.OpenChannelAsync(connection, cancellationToken);
             if (lane.BoundedBy is not { } queue || await QueuedAsync(channel.Value, queue) < _options.MaxQueued)
             {
                 int published = await publisher.PublishNextBatchAsync(channel.Value, lane, cancellationToken);
@@ -132,24 +133,12 @@ internal sealed class OutboxPublisherService(
         LogBatchFailed(lane, RetryUntilStopped.Delay(FirstErrorDelay, _options.MaxErrorBackoff, args.AttemptNumber), ex);
         stats.AddFailure();
         // A channel that saw an error (a closed channel, a return after a queue was deleted)
-        // is replaced, and the topology declared again with it.
+        // is replaced, and the topology declared (or, without the right, checked) again with it.
         if (channel.Value is not null && (!channel.Value.IsOpen || ex is PublishException or AlreadyClosedException))
         {
             await channel.Value.DisposeAsync();
             channel.Value = null;
         }
-    }
-
-    private async Task<IChannel> OpenChannelAsync(IConnection connection, CancellationToken cancellationToken)
-    {
-        // Tracking on: each publish's task completes with its confirm. No client-side rate limiter:
-        // the batch size already bounds the publishes in flight.
-        var channel = await connection.CreateChannelAsync(
-            new CreateChannelOptions(publisherConfirmationsEnabled: true, publisherConfirmationTrackingEnabled: true,
-                outstandingPublisherConfirmationsRateLimiter: null),
-            cancellationToken);
-        await RabbitTopology.DeclareAsync(channel, rabbitOptions.Value, cancellationToken);
-        return channel;
     }
 
     // About how many notifications wait ready in the queue (messages x the envelope size).
@@ -158,7 +147,7 @@ internal sealed class OutboxPublisherService(
     // While the database or the broker is not reachable (a stack still starting), one line per try, not a stack trace.
     private void LogBatchFailed(ProducerLane lane, TimeSpan delay, Exception ex)
     {
-        if (ConnectionFailure.IsExpected(ex))
+        if (ConnectionFailure.IsExpected(ex) || ex is TopologyMissingException)
         {
             ProducerLog.BatchFailedUnreachable(logger, lane.Name, ConnectionFailure.Describe(ex), delay);
         }

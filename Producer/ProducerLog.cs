@@ -12,6 +12,9 @@ internal static partial class ProducerLog
     [LoggerMessage(2100, LogLevel.Warning, "Batch of the {Lane} lane failed: {Reason}; its rows stay in the outbox. Next try in about {Delay}")]
     public static partial void BatchFailedUnreachable(ILogger logger, string lane, string reason, TimeSpan delay);
 
+    [LoggerMessage(2003, LogLevel.Information, "The producer's broker user may not declare the topology ({Reply}); it checks passively that the consumers have declared it")]
+    public static partial void TopologyCheckedOnly(ILogger logger, string reply);
+
     [LoggerMessage(2001, LogLevel.Information, "Producer stopped after publishing {Published} notifications")]
     public static partial void Stopped(ILogger logger, long published);
 

@@ -1,11 +1,14 @@
 using Notifications.Shared.Hosting;
 using RabbitMQ.Client;
+using RabbitMQ.Client.Exceptions;
 
 namespace Notifications.Shared.Messaging;
 
 /// <summary>
-/// Declares the exchange and queues both workers rely on. Idempotent: every worker declares on start,
-/// so the order in which producers and consumers start does not matter.
+/// Declares the exchange and queues both workers rely on. Idempotent: every consumer declares on start; the producer
+/// declares too when its broker user may, and otherwise (its own user, <see cref="BrokerPermissions.Producer"/>, may only
+/// publish) checks passively and retries until a consumer has declared them: the order in which producers and consumers
+/// start still does not matter.
 /// </summary>
 /// <remarks>
 /// <c>{Queue}</c> is the work queue of normal and bulk notifications, <c>{Queue}.urgent</c> the urgent lane's;
@@ -33,6 +36,33 @@ public static class RabbitTopology
             }
         }
     }
+
+    /// <summary>
+    /// Checks passively (no configure permission needed) that the exchange and the work queues exist; throws
+    /// <see cref="TopologyMissingException"/> when one does not (the broker closed <paramref name="channel"/> then).
+    /// </summary>
+    public static async Task CheckDeclaredAsync(IChannel channel, RabbitMqOptions options, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(channel);
+        ArgumentNullException.ThrowIfNull(options);
+        string name = options.Exchange;
+        try
+        {
+            await channel.ExchangeDeclarePassiveAsync(name, cancellationToken);
+            foreach (string queue in options.WorkQueues)
+            {
+                name = queue;
+                await channel.QueueDeclarePassiveAsync(queue, cancellationToken);
+            }
+        }
+        catch (OperationInterruptedException ex) when (ex.ShutdownReason?.ReplyCode == NotFound)
+        {
+            throw new TopologyMissingException(
+                $"'{name}' is not declared on the broker yet (a consumer declares the topology when it starts); waiting for it", ex);
+        }
+    }
+
+    private const ushort NotFound = 404;
 
     private static async Task DeclareBoundQueueAsync(
         IChannel channel, RabbitMqOptions options, string queue, Dictionary<string, object?>? arguments, CancellationToken cancellationToken)

@@ -107,10 +107,13 @@ internal sealed class ChaosRun : IAsyncDisposable
         }
     }
 
+    // The fault suite's workers run in the Production environment (no DOTNET_ENVIRONMENT): their Faults:KillAt needs the switch.
+    private static readonly (string Key, string Value) TestHooks = (Shared.Hosting.FaultInjector.TestHooksVariable, "1");
+
     public WorkerProcess StartProducer(params (string Key, string Value)[] settings)
     {
         _envelopeSize = Math.Max(_envelopeSize, Setting(settings, "Producer:EnvelopeSize", _envelopeSize));
-        return Track(WorkerProcess.Start("Producer", Broker, [("Producer:BatchSize", "200"), ("RabbitMq:Heartbeat", "00:00:02"), .. settings]));
+        return Track(WorkerProcess.Start("Producer", Broker, [("Producer:BatchSize", "200"), ("RabbitMq:Heartbeat", "00:00:02"), TestHooks, .. settings]));
     }
 
     public WorkerProcess StartConsumer(params (string Key, string Value)[] settings)
@@ -119,7 +122,7 @@ internal sealed class ChaosRun : IAsyncDisposable
         [
             ("Consumer:DeliveryMode", Mode), ("Consumer:Handlers", "32"), ("Consumer:Prefetch", "100"),
             ("Smtp:Host", Sink.Host), ("Smtp:Port", Sink.Port.ToString(CultureInfo.InvariantCulture)), ("Smtp:Security", "None"),
-            ("Smtp:CommandTimeout", "00:00:05"), ("RabbitMq:Heartbeat", "00:00:02"), .. Push?.Settings() ?? [], .. settings,
+            ("Smtp:CommandTimeout", "00:00:05"), ("RabbitMq:Heartbeat", "00:00:02"), TestHooks, .. Push?.Settings() ?? [], .. settings,
         ];
         var consumer = Track(WorkerProcess.Start("Consumer", Broker, all));
         _consumerSettings[consumer] = all;

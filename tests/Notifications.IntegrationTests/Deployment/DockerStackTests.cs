@@ -10,7 +10,10 @@ namespace Notifications.IntegrationTests.Deployment;
 public sealed class DockerStackTests
 {
     private static readonly string[] Services = ["consumer", "producer", "rabbitmq", "sqlserver"];
-    private static readonly string[] Secrets = ["database_consumer", "database_producer", "RabbitMq__Uri", "Smtp__Password", "mssql_sa_password", "rabbitmq_conf"];
+    private static readonly string[] Secrets = [
+        "database_consumer", "database_producer", "Smtp__Password", "consumer_RabbitMq__Uri", "mssql_sa_password", "producer_RabbitMq__Uri",
+        "rabbitmq_conf", "rabbitmq_definitions",
+    ];
 
     [Fact]
     public async Task StackConfig_DockerStackYml_RendersEveryServiceAndExternalSecret()
@@ -45,10 +48,12 @@ public sealed class DockerStackTests
         string yaml = await RenderAsync(RepositoryLayout.File("docker-stack.yml"));
         var block = StackYaml.Block(yaml, "services", service);
 
-        // Its own database role's login (docs/security.md), mounted where the worker reads its connection string.
+        // Its own database role's login (docs/security.md) and its own broker user (docs/broker-users.md), each mounted
+        // under the key the workers read.
         Assert.Contains($"      - source: database_{service}", block);
         Assert.Contains("        target: Database__ConnectionString", block);
-        Assert.Contains("      - source: RabbitMq__Uri", block);
+        Assert.Contains($"      - source: {service}_RabbitMq__Uri", block);
+        Assert.Contains("        target: RabbitMq__Uri", block);
         string grace = Assert.Single(block, l => l.StartsWith("    stop_grace_period: ", StringComparison.Ordinal));
         Assert.True(StackYaml.Duration(grace) > HostShutdownTimeout(), $"{service}: {grace.Trim()} is not longer than the host's shutdown timeout {HostShutdownTimeout()}");
     }

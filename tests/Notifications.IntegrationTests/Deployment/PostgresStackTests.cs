@@ -34,7 +34,8 @@ public sealed class PostgresStackTests
         Assert.Equal(Line(production, "    stop_signal: "), Line(local, "    stop_signal: "));
         Assert.Contains($"      - source: database_{service}", local);
         Assert.Contains("        target: Database__ConnectionString", local);
-        Assert.Contains("      - source: RabbitMq__Uri", local);
+        Assert.Contains($"      - source: {service}_RabbitMq__Uri", local);
+        Assert.Contains("        target: RabbitMq__Uri", local);
     }
 
     [Theory]

@@ -2,6 +2,7 @@ using System.Net.Http.Headers;
 using System.Net.Http.Json;
 using System.Text;
 using System.Text.Json;
+using Notifications.Shared.Messaging;
 
 namespace Notifications.IntegrationTests.Infrastructure;
 
@@ -37,6 +38,16 @@ internal sealed class BrokerManagement : IDisposable
         await SendAsync(HttpMethod.Put, $"api/permissions/{Escape(vhost)}/{Escape(_user)}", new { configure = ".*", write = ".*", read = ".*" });
         return new UriBuilder(TestServices.RabbitMqUri) { Path = "/" + vhost }.Uri;
     }
+
+    /// <summary>Creates (or updates) a user with no tags and <paramref name="permissions"/> on <paramref name="vhost"/>.</summary>
+    public async Task CreateUserAsync(string user, string password, string vhost, BrokerPermissions permissions)
+    {
+        await SendAsync(HttpMethod.Put, $"api/users/{Escape(user)}", new { password, tags = "" });
+        await SendAsync(HttpMethod.Put, $"api/permissions/{Escape(vhost)}/{Escape(user)}",
+            new { configure = permissions.Configure, write = permissions.Write, read = permissions.Read });
+    }
+
+    public Task DeleteUserAsync(string user) => SendAsync(HttpMethod.Delete, $"api/users/{Escape(user)}");
 
     public Task DeleteVhostAsync(string vhost) => SendAsync(HttpMethod.Delete, $"api/vhosts/{Escape(vhost)}");
 

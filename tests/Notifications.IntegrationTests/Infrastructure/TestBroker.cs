@@ -23,11 +23,12 @@ internal sealed class TestBroker : IAsyncDisposable
     public RabbitMqOptions Options { get; }
 
     /// <summary>
-    /// Declares the topology. <paramref name="queueType"/> and <paramref name="endpoints"/> (a cluster's
-    /// host:port list) go to the workers through <see cref="Configuration"/> as well.
+    /// Declares the topology (unless <paramref name="declare"/> is false: then the first consumer does). <paramref name="queueType"/>
+    /// and <paramref name="endpoints"/> (a cluster's host:port list) go to the workers through <see cref="Configuration"/> as well.
     /// </summary>
     public static async Task<TestBroker> CreateAsync(
-        Uri? uri = null, TimeSpan[]? retryDelays = null, RabbitQueueType queueType = RabbitQueueType.Classic, string? endpoints = null)
+        Uri? uri = null, TimeSpan[]? retryDelays = null, RabbitQueueType queueType = RabbitQueueType.Classic, string? endpoints = null,
+        bool declare = true)
     {
         string name = $"test.{Guid.NewGuid():N}"[..21];
         var options = new RabbitMqOptions
@@ -42,7 +43,11 @@ internal sealed class TestBroker : IAsyncDisposable
         var connection = await new ConnectionFactory { Uri = options.Uri, AutomaticRecoveryEnabled = true }
             .CreateConnectionAsync(options.BrokerEndpoints());
         var channel = await connection.CreateChannelAsync();
-        await RabbitTopology.DeclareAsync(channel, options, CancellationToken.None);
+        if (declare)
+        {
+            await RabbitTopology.DeclareAsync(channel, options, CancellationToken.None);
+        }
+
         return new TestBroker(connection, channel, options);
     }
 
@@ -146,6 +151,9 @@ internal sealed class TestBroker : IAsyncDisposable
             }
         }
     }
+
+    /// <summary>Declares a durable queue with no arguments and no binding (e.g. one outside the topology's names).</summary>
+    public Task DeclareQueueAsync(string queue) => _channel.QueueDeclareAsync(queue, durable: true, exclusive: false, autoDelete: false);
 
     /// <summary>A queue the workers declare on this topology (e.g. a rate-limit lane): deleted with the rest.</summary>
     public void Owns(string queue) => _alsoOwned.Add(queue);

@@ -31,10 +31,16 @@ internal static class AdminRun
     }
 
     /// <summary>The built tool as its own process (the real Program, exit code and streams), with nothing from the shell's environment.</summary>
-    public static async Task<(int ExitCode, string Output, string Error)> ProcessAsync(params string[] args)
+    public static Task<(int ExitCode, string Output, string Error)> ProcessAsync(params string[] args) =>
+        RunAsync("dotnet", [RepositoryLayout.WorkerDll("Admin"), .. args]);
+
+    /// <summary>An installed tool (e.g. <c>notifications-admin</c> from the tool package) the same way.</summary>
+    public static Task<(int ExitCode, string Output, string Error)> ExecutableAsync(string executable, params string[] args) =>
+        RunAsync(executable, args);
+
+    private static async Task<(int ExitCode, string Output, string Error)> RunAsync(string fileName, string[] args)
     {
-        var info = new ProcessStartInfo("dotnet") { RedirectStandardOutput = true, RedirectStandardError = true, RedirectStandardInput = true, UseShellExecute = false };
-        info.ArgumentList.Add(RepositoryLayout.WorkerDll("Admin"));
+        var info = new ProcessStartInfo(fileName) { RedirectStandardOutput = true, RedirectStandardError = true, RedirectStandardInput = true, UseShellExecute = false };
         args.ToList().ForEach(info.ArgumentList.Add);
         foreach (string key in info.Environment.Keys.Where(k => k.StartsWith("RabbitMq__", StringComparison.Ordinal) || k.StartsWith("Database__", StringComparison.Ordinal)).ToList())
         {

@@ -42,6 +42,9 @@ internal sealed class WorkerProcess : IAsyncDisposable
             info.Environment.Remove(key);
         }
 
+        // Test hooks (Faults:KillAt) only where a test asks for them (ChaosRun's workers do).
+        info.Environment.Remove(Shared.Hosting.FaultInjector.TestHooksVariable);
+
         var configuration = broker.Configuration()
             .Select(kv => (kv.Key, kv.Value ?? ""))
             .Concat(
