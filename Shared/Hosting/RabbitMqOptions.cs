@@ -156,7 +156,7 @@ public sealed class RabbitMqOptions : IValidatableObject
     {
         try
         {
-            using var ca = BrokerCertificateTrust.LoadCa(path);
+            BrokerCertificateTrust.LoadCa(path);
             return null;
         }
         catch (InvalidOperationException ex)

@@ -12,7 +12,7 @@ namespace Notifications.Shared.Messaging;
 internal static class BrokerCertificateTrust
 {
     /// <summary>The TLS settings for one node: its host name checked against the certificate, the CA trusted.</summary>
-    public static SslOption For(string hostName, X509Certificate2? ca)
+    public static SslOption For(string hostName, X509Certificate2Collection? ca)
     {
         var ssl = new SslOption(hostName, enabled: true);
         if (ca is not null)
@@ -23,12 +23,22 @@ internal static class BrokerCertificateTrust
         return ssl;
     }
 
-    /// <summary>Reads a PEM (or DER) CA certificate; the error names the path and the key.</summary>
-    public static X509Certificate2 LoadCa(string path)
+    /// <summary>
+    /// Reads the CA certificates of a PEM file (all of them: during a CA rotation the file holds the old and the new
+    /// CA) or one DER certificate; the error names the path and the key.
+    /// </summary>
+    public static X509Certificate2Collection LoadCa(string path)
     {
         try
         {
-            return X509CertificateLoader.LoadCertificateFromFile(path);
+            var certificates = new X509Certificate2Collection();
+            certificates.ImportFromPemFile(path);
+            if (certificates.Count == 0)
+            {
+                certificates.Add(X509CertificateLoader.LoadCertificateFromFile(path));
+            }
+
+            return certificates;
         }
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or System.Security.Cryptography.CryptographicException)
         {
@@ -40,7 +50,7 @@ internal static class BrokerCertificateTrust
     /// True when the server sent a certificate for the expected name (SslStream's own check) whose chain ends at
     /// <paramref name="ca"/> alone: the system's roots are not consulted, so a certificate of any other CA is refused.
     /// </summary>
-    internal static bool IsTrusted(X509Certificate2 ca, X509Certificate? certificate, X509Chain? chain, SslPolicyErrors errors)
+    internal static bool IsTrusted(X509Certificate2Collection ca, X509Certificate? certificate, X509Chain? chain, SslPolicyErrors errors)
     {
         if (certificate is null || (errors & (SslPolicyErrors.RemoteCertificateNotAvailable | SslPolicyErrors.RemoteCertificateNameMismatch)) != 0)
         {
@@ -49,7 +59,7 @@ internal static class BrokerCertificateTrust
 
         using var custom = new X509Chain();
         custom.ChainPolicy.TrustMode = X509ChainTrustMode.CustomRootTrust;
-        custom.ChainPolicy.CustomTrustStore.Add(ca);
+        custom.ChainPolicy.CustomTrustStore.AddRange(ca);
         custom.ChainPolicy.RevocationMode = X509RevocationMode.NoCheck;  // a throwaway CA publishes no revocation list
         if (chain is not null)
         {

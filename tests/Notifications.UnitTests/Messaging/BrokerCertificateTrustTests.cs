@@ -13,7 +13,7 @@ public sealed class BrokerCertificateTrustTests
         using var ca = TestCertificates.Ca("notifications test CA");
         using var server = TestCertificates.Server(ca, "rabbitmq-1");
 
-        Assert.True(BrokerCertificateTrust.IsTrusted(ca, server, null, errors));
+        Assert.True(BrokerCertificateTrust.IsTrusted([ca], server, null, errors));
     }
 
     [Fact]
@@ -23,7 +23,7 @@ public sealed class BrokerCertificateTrustTests
         using var other = TestCertificates.Ca("someone else's CA");
         using var server = TestCertificates.Server(other, "rabbitmq-1");
 
-        Assert.False(BrokerCertificateTrust.IsTrusted(ca, server, null, SslPolicyErrors.RemoteCertificateChainErrors));
+        Assert.False(BrokerCertificateTrust.IsTrusted([ca], server, null, SslPolicyErrors.RemoteCertificateChainErrors));
     }
 
     [Fact]
@@ -32,7 +32,7 @@ public sealed class BrokerCertificateTrustTests
         using var ca = TestCertificates.Ca("notifications test CA");
         using var selfSigned = TestCertificates.Ca("rabbitmq-1");
 
-        Assert.False(BrokerCertificateTrust.IsTrusted(ca, selfSigned, null, SslPolicyErrors.RemoteCertificateChainErrors));
+        Assert.False(BrokerCertificateTrust.IsTrusted([ca], selfSigned, null, SslPolicyErrors.RemoteCertificateChainErrors));
     }
 
     [Theory]
@@ -43,7 +43,7 @@ public sealed class BrokerCertificateTrustTests
         using var ca = TestCertificates.Ca("notifications test CA");
         using var server = TestCertificates.Server(ca, "rabbitmq-2");
 
-        Assert.False(BrokerCertificateTrust.IsTrusted(ca, server, null, errors));
+        Assert.False(BrokerCertificateTrust.IsTrusted([ca], server, null, errors));
     }
 
     [Fact]
@@ -51,7 +51,7 @@ public sealed class BrokerCertificateTrustTests
     {
         using var ca = TestCertificates.Ca("notifications test CA");
 
-        Assert.False(BrokerCertificateTrust.IsTrusted(ca, null, null, SslPolicyErrors.RemoteCertificateNotAvailable));
+        Assert.False(BrokerCertificateTrust.IsTrusted([ca], null, null, SslPolicyErrors.RemoteCertificateNotAvailable));
     }
 
     [Fact]
@@ -61,9 +61,33 @@ public sealed class BrokerCertificateTrustTests
         string path = TestCertificates.WritePem(ca);
         try
         {
-            using var loaded = BrokerCertificateTrust.LoadCa(path);
+            var loaded = BrokerCertificateTrust.LoadCa(path);
 
-            Assert.Equal(ca.Thumbprint, loaded.Thumbprint);
+            Assert.Equal(ca.Thumbprint, Assert.Single(loaded).Thumbprint);
+        }
+        finally
+        {
+            File.Delete(path);
+        }
+    }
+
+    // A CA rotation: the file holds the old and the new CA, and a server of either is trusted.
+    [Fact]
+    public void IsTrusted_FileWithTwoCas_ServersOfEitherTrusted()
+    {
+        using var oldCa = TestCertificates.Ca("old CA");
+        using var newCa = TestCertificates.Ca("new CA");
+        string path = Path.GetTempFileName();
+        File.WriteAllText(path, oldCa.ExportCertificatePem() + "\n" + newCa.ExportCertificatePem());
+        try
+        {
+            var both = BrokerCertificateTrust.LoadCa(path);
+            using var onOld = TestCertificates.Server(oldCa, "rabbitmq-1");
+            using var onNew = TestCertificates.Server(newCa, "rabbitmq-1");
+
+            Assert.Equal(2, both.Count);
+            Assert.True(BrokerCertificateTrust.IsTrusted(both, onOld, null, SslPolicyErrors.RemoteCertificateChainErrors));
+            Assert.True(BrokerCertificateTrust.IsTrusted(both, onNew, null, SslPolicyErrors.RemoteCertificateChainErrors));
         }
         finally
         {
