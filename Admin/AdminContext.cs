@@ -78,7 +78,7 @@ internal sealed class AdminContext : IAsyncDisposable
         };
         try
         {
-            return await factory.CreateConnectionAsync(cancellationToken);
+            return await factory.CreateConnectionAsync(rabbit.BrokerEndpoints(), cancellationToken);
         }
         catch (Exception ex) when (ex is BrokerUnreachableException or OperationInterruptedException or IOException or TimeoutException or SocketException)
         {

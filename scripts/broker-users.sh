@@ -61,4 +61,4 @@ broker_definitions() {
 json_regex() { local s=${1//\\/\\\\}; printf '%s' "$s"; }
 
 # broker_uri DIR ROLE HOSTPORT [VHOST]: the role's AMQP URI (the password is generated base64 without / + =: no escaping).
-broker_uri() { echo "amqp://$(broker_user "$2"):$(broker_password "$1" "$2")@$3/${4:-}"; }
+broker_uri() { echo "${BROKER_SCHEME:-amqp}://$(broker_user "$2"):$(broker_password "$1" "$2")@$3/${4:-}"; }

@@ -1,4 +1,5 @@
 using System.ComponentModel.DataAnnotations;
+using Notifications.Shared.Messaging;
 using RabbitMQ.Client;
 
 namespace Notifications.Shared.Hosting;
@@ -20,6 +21,13 @@ public sealed class RabbitMqOptions : IValidatableObject
     /// Empty: the host and port of <see cref="Uri"/>.
     /// </summary>
     public string? Endpoints { get; set; }
+
+    /// <summary>
+    /// Optional path of a PEM (or DER) CA certificate, for an <c>amqps://</c> <see cref="Uri"/>: the broker's
+    /// certificates must chain to it (and only to it), e.g. <c>/run/secrets/notifications_ca</c>. Empty: the
+    /// system's trusted roots. Checked at start: the file must hold a certificate and the Uri must be amqps.
+    /// </summary>
+    public string? CaCertificate { get; set; }
 
     /// <summary>
     /// <c>Classic</c> (one node holds each queue) or <c>Quorum</c> (Raft-replicated over the cluster, see
@@ -81,15 +89,30 @@ public sealed class RabbitMqOptions : IValidatableObject
     /// </summary>
     public static string RetryQueue(string workQueue, int attempt) => $"{workQueue}.retry.{attempt}";
 
-    /// <summary>The broker nodes to connect to: <see cref="Endpoints"/>, or the host and port of <see cref="Uri"/>.</summary>
-    public IReadOnlyList<AmqpTcpEndpoint> BrokerEndpoints() =>
-        string.IsNullOrWhiteSpace(Endpoints)
-            ? [new AmqpTcpEndpoint(Uri)]
-            : [.. AmqpTcpEndpoint.ParseMultiple(Endpoints).Select(WithUriTls)];
+    /// <summary>
+    /// The broker nodes to connect to: <see cref="Endpoints"/>, or the host and port of <see cref="Uri"/>. An
+    /// <c>amqps://</c> <see cref="Uri"/> means TLS to every node (port 5671 when left out), each node's certificate
+    /// checked against its host name and <see cref="CaCertificate"/> (read here) or the system's roots.
+    /// </summary>
+    public IReadOnlyList<AmqpTcpEndpoint> BrokerEndpoints()
+    {
+        var nodes = Nodes();
+        if (!UsesTls)
+        {
+            return [.. nodes];
+        }
 
-    // An amqps:// Uri means TLS to every node of the list as well.
-    private AmqpTcpEndpoint WithUriTls(AmqpTcpEndpoint endpoint) =>
-        Uri.Scheme == "amqps" ? new AmqpTcpEndpoint(endpoint.HostName, endpoint.Port, new SslOption(endpoint.HostName, enabled: true)) : endpoint;
+        // Not disposed: the nodes' validation callbacks keep it for the connection's life (and its recoveries).
+        var ca = string.IsNullOrWhiteSpace(CaCertificate) ? null : BrokerCertificateTrust.LoadCa(CaCertificate);
+        return [.. nodes.Select(e =>
+        {
+            e.Ssl = BrokerCertificateTrust.For(e.HostName, ca);  // an endpoint without its own port now defaults to 5671
+            return e;
+        })];
+    }
+
+    /// <summary>True for an <c>amqps://</c> <see cref="Uri"/>: TLS to every node.</summary>
+    public bool UsesTls => string.Equals(Uri.Scheme, "amqps", StringComparison.OrdinalIgnoreCase);
 
     /// <inheritdoc />
     public IEnumerable<ValidationResult> Validate(ValidationContext validationContext)
@@ -97,7 +120,7 @@ public sealed class RabbitMqOptions : IValidatableObject
         string? error = null;
         try
         {
-            if (BrokerEndpoints().Any(e => e.Port is <= 0 or > 65535 || string.IsNullOrWhiteSpace(e.HostName)))
+            if (Nodes().Any(e => e.Port is <= 0 or > 65535 || string.IsNullOrWhiteSpace(e.HostName)))
             {
                 error = $"RabbitMq:Endpoints '{Endpoints}': every entry needs a host (and a port in 1-65535 if given)";
             }
@@ -110,6 +133,35 @@ public sealed class RabbitMqOptions : IValidatableObject
         if (error is not null)
         {
             yield return new ValidationResult(error, [nameof(Endpoints)]);
+        }
+
+        if (!string.IsNullOrWhiteSpace(CaCertificate))
+        {
+            if (!UsesTls)
+            {
+                yield return new ValidationResult(
+                    $"RabbitMq:CaCertificate is set but RabbitMq:Uri is {Uri.Scheme}://, not amqps://: the CA would never be used", [nameof(CaCertificate)]);
+            }
+            else if (CaError(CaCertificate) is { } caError)
+            {
+                yield return new ValidationResult(caError, [nameof(CaCertificate)]);
+            }
+        }
+    }
+
+    private AmqpTcpEndpoint[] Nodes() =>
+        string.IsNullOrWhiteSpace(Endpoints) ? [new AmqpTcpEndpoint(Uri.Host, Uri.Port)] : AmqpTcpEndpoint.ParseMultiple(Endpoints);
+
+    private static string? CaError(string path)
+    {
+        try
+        {
+            BrokerCertificateTrust.LoadCa(path);
+            return null;
+        }
+        catch (InvalidOperationException ex)
+        {
+            return ex.Message;
         }
     }
 

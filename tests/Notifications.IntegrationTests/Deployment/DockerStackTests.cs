@@ -9,10 +9,13 @@ namespace Notifications.IntegrationTests.Deployment;
 /// <summary>docker-stack.yml as the docker CLI renders it (<c>docker stack config</c>, no engine needed).</summary>
 public sealed class DockerStackTests
 {
-    private static readonly string[] Services = ["consumer", "producer", "rabbitmq", "sqlserver"];
-    private static readonly string[] Secrets = [
-        "database_consumer", "database_producer", "Smtp__Password", "consumer_RabbitMq__Uri", "mssql_sa_password", "producer_RabbitMq__Uri",
-        "rabbitmq_conf", "rabbitmq_definitions",
+    private static readonly string[] Services = ["consumer", "producer", "rabbitmq-1", "rabbitmq-2", "rabbitmq-3", "sqlserver"];
+    private static readonly string[] Secrets =
+    [
+        "database_consumer", "database_producer", "consumer_RabbitMq__Uri", "producer_RabbitMq__Uri", "Smtp__Password", "mssql_sa_password",
+        "rabbitmq_conf", "rabbitmq_definitions", "rabbitmq_erlang_cookie", "tls_ca_crt",
+        "tls_rabbitmq-1_crt", "tls_rabbitmq-1_key", "tls_rabbitmq-2_crt", "tls_rabbitmq-2_key", "tls_rabbitmq-3_crt", "tls_rabbitmq-3_key",
+        "tls_sqlserver_crt", "tls_sqlserver_key",
     ];
 
     [Fact]
@@ -21,6 +24,7 @@ public sealed class DockerStackTests
         string yaml = await RenderAsync(RepositoryLayout.File("docker-stack.yml"));
 
         Assert.Equal(Services, StackYaml.Keys(yaml, "services").Order(StringComparer.Ordinal));
+        Assert.Equal(["mssql_conf", "rabbitmq_cluster_conf", "rabbitmq_join_conf", "rabbitmq_seed_conf"], StackYaml.Keys(yaml, "configs").Order(StringComparer.Ordinal));
         Assert.Equal(Secrets.Order(StringComparer.Ordinal), StackYaml.Keys(yaml, "secrets").Order(StringComparer.Ordinal));
         Assert.All(Secrets, s => Assert.Contains("    external: true", StackYaml.Block(yaml, "secrets", s)));
     }
@@ -28,7 +32,9 @@ public sealed class DockerStackTests
     [Theory]
     [InlineData("producer", "worker")]
     [InlineData("consumer", "worker")]
-    [InlineData("rabbitmq", "broker")]
+    [InlineData("rabbitmq-1", "broker")]
+    [InlineData("rabbitmq-2", "broker")]
+    [InlineData("rabbitmq-3", "broker")]
     [InlineData("sqlserver", "db")]
     public async Task StackConfig_Service_IsPlacedByRoleLabelWithLimitsAndHealthcheck(string service, string role)
     {

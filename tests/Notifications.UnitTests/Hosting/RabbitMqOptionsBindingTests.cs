@@ -1,5 +1,3 @@
-using Microsoft.Extensions.Configuration;
-using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Options;
 using Notifications.Shared.Hosting;
 
@@ -12,7 +10,7 @@ public sealed class RabbitMqOptionsBindingTests
     [Fact]
     public void AddRabbitMqOptions_RetryDelaysConfigured_ReplaceTheDefaultsInsteadOfAppending()
     {
-        var options = Bind(new() { ["RabbitMq:RetryDelays:0"] = "00:00:00.2", ["RabbitMq:RetryDelays:1"] = "00:00:00.4" });
+        var options = RabbitMqOptionsBinding.Bind(new() { ["RabbitMq:RetryDelays:0"] = "00:00:00.2", ["RabbitMq:RetryDelays:1"] = "00:00:00.4" });
 
         Assert.Equal([TimeSpan.FromMilliseconds(200), TimeSpan.FromMilliseconds(400)], options.RetryDelays);
     }
@@ -20,7 +18,7 @@ public sealed class RabbitMqOptionsBindingTests
     [Fact]
     public void AddRabbitMqOptions_RetryDelaysNotConfigured_KeepsTheDefaults()
     {
-        var options = Bind(new() { ["RabbitMq:Queue"] = "q" });
+        var options = RabbitMqOptionsBinding.Bind(new() { ["RabbitMq:Queue"] = "q" });
 
         Assert.Equal(new RabbitMqOptions().RetryDelays, options.RetryDelays);
     }
@@ -28,7 +26,7 @@ public sealed class RabbitMqOptionsBindingTests
     [Fact]
     public void AddRabbitMqOptions_QueueTypeAndEndpoints_BoundCaseInsensitivelyAndParsed()
     {
-        var options = Bind(new()
+        var options = RabbitMqOptionsBinding.Bind(new()
         {
             ["RabbitMq:Uri"] = "amqp://u:p@ignored:1/vh",
             ["RabbitMq:QueueType"] = "quorum",
@@ -43,7 +41,7 @@ public sealed class RabbitMqOptionsBindingTests
     [Fact]
     public void AddRabbitMqOptions_NoEndpoints_TheUrisHostAndPortAndClassicQueues()
     {
-        var options = Bind(new() { ["RabbitMq:Uri"] = "amqp://u:p@broker.example:5673/" });
+        var options = RabbitMqOptionsBinding.Bind(new() { ["RabbitMq:Uri"] = "amqp://u:p@broker.example:5673/" });
 
         Assert.Equal(RabbitQueueType.Classic, options.QueueType);
         var endpoint = Assert.Single(options.BrokerEndpoints());
@@ -56,19 +54,12 @@ public sealed class RabbitMqOptionsBindingTests
     [InlineData("127.0.0.1:5681,:5682")]
     public void AddRabbitMqOptions_BadEndpoints_FailValidationNamingTheKey(string endpoints)
     {
-        var error = Assert.Throws<OptionsValidationException>(() => Bind(new() { ["RabbitMq:Endpoints"] = endpoints }));
+        var error = Assert.Throws<OptionsValidationException>(() => RabbitMqOptionsBinding.Bind(new() { ["RabbitMq:Endpoints"] = endpoints }));
 
         Assert.Contains("RabbitMq:Endpoints", error.Message, StringComparison.Ordinal);
     }
 
     [Fact]
     public void AddRabbitMqOptions_UnknownQueueType_FailsToBind() =>
-        Assert.ThrowsAny<InvalidOperationException>(() => Bind(new() { ["RabbitMq:QueueType"] = "stream" }));
-
-    private static RabbitMqOptions Bind(Dictionary<string, string?> settings)
-    {
-        var configuration = new ConfigurationBuilder().AddInMemoryCollection(settings).Build();
-        using var services = new ServiceCollection().AddSingleton<IConfiguration>(configuration).AddRabbitMqOptions().BuildServiceProvider();
-        return services.GetRequiredService<IOptions<RabbitMqOptions>>().Value;
-    }
+        Assert.ThrowsAny<InvalidOperationException>(() => RabbitMqOptionsBinding.Bind(new() { ["RabbitMq:QueueType"] = "stream" }));
 }
