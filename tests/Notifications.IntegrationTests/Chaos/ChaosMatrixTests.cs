@@ -68,7 +68,7 @@ public sealed class ChaosMatrixTests
     {
         var (name, inject) = ChaosScenarios.All[scenario];
         await using var run = await ChaosRun.StartAsync(mode, onCluster: ChaosScenarios.OnCluster.Contains(scenario), count: rows,
-            channel: HttpChaosScenarios.ChannelOf(scenario));
+            channel: HttpChaosScenarios.ChannelOf(scenario), quorum: DeadLetterChaosScenarios.Quorum.Contains(scenario));
 
         await inject(run);
         await run.DrainAsync();
