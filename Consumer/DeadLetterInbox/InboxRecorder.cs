@@ -50,22 +50,20 @@ internal sealed class InboxRecorder(
         IChannel? channel = null;
         try
         {
-            channel = await OpenAsync(connection, outbound, stoppingToken);
-            ConsumerLog.InboxStarted(logger, _rabbit.DeadLetterInbox, _rabbit.DeadLetterQueue);
             int closedTicks = 0;
             while (!stoppingToken.IsCancellationRequested)
             {
-                await Task.Delay(TimeSpan.FromSeconds(1), time, stoppingToken);
-                // As the consumer's channels: only a channel still closed after several looks, its connection open and recovered, was
-                // closed on its own (a channel error) and is replaced; one closed with its connection is the client's to bring back.
-                closedTicks = channel.IsOpen || !connection.IsOpen || recovery.InProgress ? 0 : closedTicks + 1;
-                if (closedTicks >= ClosedTicksBeforeReopen)
+                // Opened at the start, again after a failed open (every 5 s), and in place of a channel closed on its own: as the
+                // consumer's channels, only one still closed after several looks, its connection open and recovered (one closed with
+                // its connection is the client's to bring back).
+                if (channel is null || closedTicks >= ClosedTicksBeforeReopen)
                 {
+                    channel = await ReopenAsync(connection, outbound, channel, stoppingToken);
                     closedTicks = 0;
-                    ConsumerLog.InboxChannelReopened(logger);
-                    await channel.DisposeAsync();
-                    channel = await OpenAsync(connection, outbound, stoppingToken);
                 }
+
+                await Task.Delay(TimeSpan.FromSeconds(channel is null ? 5 : 1), time, stoppingToken);
+                closedTicks = channel is null || channel.IsOpen || !connection.IsOpen || recovery.InProgress ? 0 : closedTicks + 1;
             }
         }
         catch (OperationCanceledException) when (stoppingToken.IsCancellationRequested)
@@ -78,6 +76,27 @@ internal sealed class InboxRecorder(
             {
                 await channel.DisposeAsync();
             }
+        }
+    }
+
+    private async Task<IChannel?> ReopenAsync(IConnection connection, OutboundPublisher outbound, IChannel? closed, CancellationToken stoppingToken)
+    {
+        if (closed is not null)
+        {
+            ConsumerLog.InboxChannelReopened(logger);
+            await closed.DisposeAsync();
+        }
+
+        try
+        {
+            var channel = await OpenAsync(connection, outbound, stoppingToken);
+            ConsumerLog.InboxStarted(logger, _rabbit.DeadLetterInbox, _rabbit.DeadLetterQueue);
+            return channel;
+        }
+        catch (Exception ex) when (!stoppingToken.IsCancellationRequested)
+        {
+            ConsumerLog.InboxOpenFailed(logger, _rabbit.DeadLetterInbox, ex);
+            return null;
         }
     }
 

@@ -16,4 +16,7 @@ internal static partial class ConsumerLog
 
     [LoggerMessage(4483, LogLevel.Warning, "Dead-letter inbox channel closed on its own; reopened")]
     public static partial void InboxChannelReopened(ILogger logger);
+
+    [LoggerMessage(4484, LogLevel.Warning, "Dead-letter inbox '{Inbox}' not consumed: opening its channel failed; next try in 5 s")]
+    public static partial void InboxOpenFailed(ILogger logger, string inbox, Exception exception);
 }

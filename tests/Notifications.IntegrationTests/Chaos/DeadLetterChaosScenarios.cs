@@ -12,7 +12,8 @@ namespace Notifications.IntegrationTests.Chaos;
 /// The fault matrix's rows for what the broker dead-letters on its own (issue 20), with quorum queues on the machine's broker
 /// (the run's own queues in the <c>chaos</c> vhost). 31: a poison envelope — every consumer that takes it crashes before its
 /// send (<c>Faults:KillAt before-send:1</c>, one handler, prefetch 1), until the work queue's delivery limit (<see cref="DeliveryLimit"/>)
-/// dead-letters it. 32: messages expire in the work queue (a <c>message-ttl</c> policy while nobody consumes). Both: each
+/// dead-letters it. 32: messages expire in the work queue (a <c>message-ttl</c> policy while nobody consumes; the rows not due yet,
+/// <c>not_before</c>, are published after it is lifted). Both: each
 /// notification ends as a <c>dead_letter</c> row with the broker's reason, <c>notification_status</c> says dead_lettered, and
 /// <c>dead-letters show --id</c> prints its payload; the oracle then counts them as dead-lettered, not lost.
 /// </summary>
@@ -56,19 +57,23 @@ internal static class DeadLetterChaosScenarios
         await ShellAsync($"{set} '{{\"message-ttl\":1000}}'");
         try
         {
-            var producer = run.StartProducer();
-            await run.WaitClaimedAsync(0.3);
-            await producer.TerminateAsync();
-            await producer.WaitForExitAsync(TimeSpan.FromSeconds(45));
+            // 30 % due now, the rest scheduled an hour ahead (not_before): the producer publishes exactly the due ones, which all
+            // expire (nobody consumes); then the policy is lifted and the rest made due.
+            int due = run.Count * 3 / 10;
+            await using var connection = await TestDatabase.OpenAsync();
+            await connection.ExecuteAsync($"""
+                UPDATE {TestDatabase.Schema}.outbox SET not_before = now() + interval '1 hour'
+                WHERE id NOT IN (SELECT id FROM {TestDatabase.Schema}.outbox ORDER BY id LIMIT @Due)
+                """, new { Due = due });
+            run.StartProducer();
+            await Eventually.WaitAsync(() => run.Db.CountAsync("outbox"), n => n == run.Count - due, TimeSpan.FromMinutes(1), "the due rows claimed");
             await Eventually.WaitAsync(() => run.Broker.CountAsync(queue), n => n == 0, TimeSpan.FromMinutes(1), "the published messages expired");
             // RabbitMQ 3.10 keeps a quorum queue's policy TTL after the policy is cleared (measured: everything published later
             // expired too); a policy with a TTL of an hour lifts it.
             await ShellAsync($"{set} '{{\"message-ttl\":3600000}}'");
-            // Everything the first producer published expired: nobody consumed.
-            int expired = run.Count - (int)await run.Db.CountAsync("outbox");
+            await connection.ExecuteAsync($"UPDATE {TestDatabase.Schema}.outbox SET not_before = NULL");
             run.StartConsumer();
-            run.StartProducer();
-            await RecordedAsync(run, "expired", $"{expired} published under a 1 s TTL policy, nobody consuming", expected: expired);
+            await RecordedAsync(run, "expired", $"{due} published under a 1 s TTL policy, nobody consuming", expected: due);
         }
         finally
         {
