@@ -54,6 +54,8 @@ public sealed class DeadLetterInboxTests
 
         Assert.Equal(0u, await broker.CountAsync(broker.Options.DeadLetterInbox));
         Assert.Equal(0, sink.MessageCount());
+        var queues = await AdminRun.InProcessAsync(broker, "", "status");
+        Assert.Matches($@"\s{System.Text.RegularExpressions.Regex.Escape(broker.Options.DeadLetterInbox)}\s+0\s", queues.Output);
     }
 
     [Fact]
