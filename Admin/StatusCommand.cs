@@ -85,6 +85,7 @@ internal static class StatusCommand
         var queues = rabbit.WorkQueues
             .SelectMany(work => Enumerable.Range(1, rabbit.RetryDelays.Length).Select(n => RabbitMqOptions.RetryQueue(work, n)).Prepend(work))
             .Append(rabbit.DeadLetterQueue)
+            .Append(rabbit.DeadLetterInbox)
             .ToList();
 
         // The names column is as wide as the longest name (notifications.urgent.retry.4 is 28), so the counts line up.

@@ -6,6 +6,7 @@ using Notifications.Consumer.Channels;
 using Notifications.Consumer.Channels.Email;
 using Notifications.Consumer.Channels.Push;
 using Notifications.Consumer.Channels.Webhook;
+using Notifications.Consumer.DeadLetterInbox;
 using Notifications.Consumer.Pipeline;
 using Notifications.Consumer.RateLimiting;
 using Notifications.Consumer.Relay;
@@ -44,6 +45,7 @@ public static class ConsumerHostingExtensions
         builder.Services.AddSingleton<RelayBreaker>();
         builder.Services.AddSingleton(sp => sp.GetRequiredService<IOptions<ConsumerOptions>>().Value);
         builder.Services.AddHostedService<ConsumerService>();
+        builder.Services.AddSingleton<InboxRecorder>();
         builder.Services.AddHostedService<KillSwitchService>();
         builder.Services.AddHostedService<ConsumerMonitorService>();
         builder.Services.AddRetentionCleanup();

@@ -37,7 +37,8 @@ internal sealed class ConsumerService(
     TimeProvider time,
     FaultInjector faults,
     ILoggerFactory loggers,
-    Suppression.SuppressionList suppression) : BackgroundService
+    Suppression.SuppressionList suppression,
+    DeadLetterInbox.InboxRecorder inbox) : BackgroundService
 {
     private readonly ConsumerOptions _options = options.Value;
     private readonly RabbitMqOptions _rabbit = rabbitOptions.Value;
@@ -86,6 +87,8 @@ internal sealed class ConsumerService(
             return Task.CompletedTask;
         };
         await lanes.StartAsync(connection, recovery, outbound, stoppingToken);
+        // What the broker dead-letters on its own (delivery limit, expiry) is recorded and moved by every consumer.
+        var inboxRun = inbox.RunAsync(connection, recovery, outbound, stoppingToken);
         ConsumerLog.Started(_logger, _options.Handlers, _options.Channels, _options.Prefetch, _options.DeliveryMode, _options.Sender);
         ConsumerLog.UrgentLane(_logger, _rabbit.UrgentQueue, _options.UrgentHandlers, _options.UrgentPrefetch);
 
@@ -97,6 +100,7 @@ internal sealed class ConsumerService(
             .ToArray();
         await SuperviseAsync(connection, recovery, channels, outbound, stoppingToken);
         await ShutdownAsync(channels, handlers, abort);
+        await inboxRun;
     }
 
     // Until shutdown: a consumer channel closed by a channel error is not recovered by the client; reopen it.

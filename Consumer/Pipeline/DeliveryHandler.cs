@@ -94,6 +94,7 @@ internal sealed class DeliveryHandler(
         }
 
         var send = new Send(channel, breaker, senders.For(channel), outgoing);
+        faults.Reached("before-send");
         if (options.DeliveryMode == DeliveryMode.AtMostOnce)
         {
             // The mark in the log is taken atomically: of two copies at once, one gets it.

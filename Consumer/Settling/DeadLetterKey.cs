@@ -28,6 +28,14 @@ internal static class DeadLetterKey
     public static Guid For(long? notificationId, string? messageId, byte[] body, int? envelopeIndex, int attempt) =>
         For(notificationId, messageId, body, envelopeIndex, attempt.ToString(CultureInfo.InvariantCulture));
 
+    /// <summary>
+    /// The key of a message the broker dead-lettered on its own (<paramref name="death"/>: its latest <c>x-death</c> entry's queue,
+    /// reason, count and instant, and a requeue instant if any): the same for a copy of it redelivered from the inbox, another one
+    /// once it died again (the count grows).
+    /// </summary>
+    public static Guid ForBrokerDeath(long? notificationId, string? messageId, byte[] body, int? envelopeIndex, string death) =>
+        For(notificationId, messageId, body, envelopeIndex, $"broker:{death}");
+
     private static Guid For(long? notificationId, string? messageId, byte[] body, int? envelopeIndex, string attempt)
     {
         string name = notificationId is { } id

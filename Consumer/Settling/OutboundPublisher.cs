@@ -112,6 +112,10 @@ internal sealed class OutboundPublisher(IConnection connection, RabbitMqOptions 
         return true;
     }
 
+    /// <summary>Moves a dead letter the broker made, already recorded, from the dead-letter inbox to the dead-letter queue.</summary>
+    public Task MoveToDeadLetterQueueAsync(DeadLetterInbox.InboxItem item, CancellationToken cancellationToken) =>
+        PublishAsync(rabbit.DeadLetterQueue, item.ContentType, item.Type, item.MessageId, item.Body, item.Headers, cancellationToken);
+
     private Task PublishDeadLetterAsync(Delivery delivery, DeadLetterRecord record, CancellationToken cancellationToken)
     {
         var headers = CopyHeaders(delivery);

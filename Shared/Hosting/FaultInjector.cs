@@ -17,7 +17,9 @@ public sealed class FaultOptions
     /// (producer: every confirm in, outbox transaction not committed), <c>after-send</c> (consumer: the SMTP
     /// server said 250, nothing logged or acked), <c>after-ack</c> (consumer, at-most-once: acked, not sent),
     /// <c>after-suppress</c> (consumer: a hard bounce's address suppressed, not dead-lettered yet),
-    /// <c>after-dead-letter-row</c> (consumer: the <c>dead_letter</c> row written, nothing published or acked).
+    /// <c>after-dead-letter-row</c> (consumer: the <c>dead_letter</c> row written, nothing published or acked),
+    /// <c>before-send</c> (consumer: a message taken and checked, about to be sent: a poison message that crashes every consumer),
+    /// <c>after-inbox-row</c> (consumer: a broker dead letter's rows written, nothing moved or acked).
     /// </summary>
     public string? KillAt { get; set; }
 }

@@ -80,6 +80,13 @@ public sealed class RabbitMqOptions : IValidatableObject
     /// <summary>The dead-letter queue: <c>{Queue}.dead</c>.</summary>
     public string DeadLetterQueue => $"{Queue}.dead";
 
+    /// <summary>
+    /// Where the broker itself dead-letters (a quorum work queue's delivery limit, a message expired or rejected in it):
+    /// <c>{Queue}.dead.inbox</c>. The consumers record each message found there in the <c>dead_letter</c> table, then move
+    /// it to <see cref="DeadLetterQueue"/> (<c>Consumer/DeadLetterInbox</c>).
+    /// </summary>
+    public string DeadLetterInbox => $"{Queue}.dead.inbox";
+
     /// <summary>The work queue's delay queue of retry number <paramref name="attempt"/> (1-based).</summary>
     public string RetryQueue(int attempt) => RetryQueue(Queue, attempt);
 

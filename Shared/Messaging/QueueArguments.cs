@@ -13,6 +13,12 @@ public enum QueueRole
 
     /// <summary>The dead-letter queue: keeps what will never be sent.</summary>
     DeadLetter,
+
+    /// <summary>
+    /// Where the broker dead-letters on its own (delivery limit, expiry, rejection): the consumers record each message
+    /// there, then move it to the dead-letter queue.
+    /// </summary>
+    DeadLetterInbox,
 }
 
 /// <summary>
@@ -26,8 +32,12 @@ public enum QueueRole
 /// <item><c>x-queue-type=quorum</c> on every queue: a message is confirmed to the producer once a majority
 /// of the nodes has it.</item>
 /// <item>the work queue gets <c>x-delivery-limit</c> (<see cref="RabbitMqOptions.DeliveryLimit"/>) and a
-/// dead-letter target (the dead-letter queue): a message handed out that often without an ack — e.g. one that
-/// crashes every consumer before an attempt is counted — is dead-lettered by the broker itself.</item>
+/// dead-letter target, the dead-letter inbox (<see cref="RabbitMqOptions.DeadLetterInbox"/>): a message handed out that
+/// often without an ack — e.g. one that crashes every consumer before an attempt is counted — or expired in the queue
+/// (a TTL policy) is dead-lettered by the broker itself, into the inbox, where a consumer records it in the
+/// <c>dead_letter</c> table before it moves it to the dead-letter queue.</item>
+/// <item>the inbox dead-letters to the dead-letter queue: a broker with a default delivery limit (RabbitMQ 4) moves a
+/// message the recorders handed back that often there unrecorded instead of dropping it.</item>
 /// <item>delay queues keep <c>x-message-ttl</c> (quorum queues have message TTL since 3.10) and the per-message
 /// expiration the consumer sets for jitter.</item>
 /// <item>whatever dead-letters (work and delay queues) does so <c>at-least-once</c>
@@ -36,8 +46,9 @@ public enum QueueRole
 /// <c>x-overflow=reject-publish</c> (with any other overflow it falls back to at-most-once); there is no
 /// length limit, so nothing is ever rejected by it.</item>
 /// </list>
-/// The type of an existing queue cannot change (the broker refuses the declare with PRECONDITION_FAILED):
-/// switching needs new queue names or drained and deleted queues, see README.
+/// The type of an existing queue cannot change, nor its dead-letter target (the broker refuses the declare with
+/// PRECONDITION_FAILED): switching needs new queue names or drained and deleted queues, see README and
+/// docs/reliability.md (quorum work queues declared before the inbox dead-lettered to the dead-letter queue).
 /// </remarks>
 public static class QueueArguments
 {
@@ -64,6 +75,9 @@ public static class QueueArguments
                 break;
             case QueueRole.Work when quorum:
                 arguments["x-delivery-limit"] = options.DeliveryLimit;
+                DeadLetterTo(arguments, options, options.DeadLetterInbox, quorum);
+                break;
+            case QueueRole.DeadLetterInbox when quorum:
                 DeadLetterTo(arguments, options, options.DeadLetterQueue, quorum);
                 break;
         }

@@ -13,7 +13,8 @@ namespace Notifications.Shared.Messaging;
 /// <remarks>
 /// <c>{Queue}</c> is the work queue of normal and bulk notifications, <c>{Queue}.urgent</c> the urgent lane's;
 /// <c>{lane queue}.retry.N</c> hold a transiently failed message for the N-th delay, then dead-letter it back
-/// to its lane's queue; <c>{Queue}.dead</c> keeps what will never be sent, with the reason in its headers.
+/// to its lane's queue; <c>{Queue}.dead</c> keeps what will never be sent, with the reason in its headers;
+/// <c>{Queue}.dead.inbox</c> takes what the broker dead-letters on its own, until a consumer recorded and moved it.
 /// The queues' arguments (queue type, TTL, dead-letter targets, delivery limit) come from <see cref="QueueArguments"/>.
 /// </remarks>
 public static class RabbitTopology
@@ -26,6 +27,7 @@ public static class RabbitTopology
         await channel.ExchangeDeclareAsync(options.Exchange, ExchangeType.Direct, durable: true, autoDelete: false,
             cancellationToken: cancellationToken);
         await DeclareBoundQueueAsync(channel, options, options.DeadLetterQueue, QueueArguments.For(options, QueueRole.DeadLetter), cancellationToken);
+        await DeclareBoundQueueAsync(channel, options, options.DeadLetterInbox, QueueArguments.For(options, QueueRole.DeadLetterInbox), cancellationToken);
         foreach (string workQueue in options.WorkQueues)
         {
             await DeclareBoundQueueAsync(channel, options, workQueue, QueueArguments.For(options, QueueRole.Work), cancellationToken);

@@ -13,7 +13,7 @@ namespace Notifications.IntegrationTests.Chaos;
 [Trait("Category", "Outage")]
 public sealed class ChaosMatrixTests
 {
-    private static readonly int[] FastSubset = [2, 3, 7, 9, 13, 16, 23, 24, 26, 29];
+    private static readonly int[] FastSubset = [2, 3, 7, 9, 13, 16, 23, 24, 26, 29, 31, 32];
 
     private const int BrokerCrash = 5;
 
@@ -68,7 +68,7 @@ public sealed class ChaosMatrixTests
     {
         var (name, inject) = ChaosScenarios.All[scenario];
         await using var run = await ChaosRun.StartAsync(mode, onCluster: ChaosScenarios.OnCluster.Contains(scenario), count: rows,
-            channel: HttpChaosScenarios.ChannelOf(scenario));
+            channel: HttpChaosScenarios.ChannelOf(scenario), quorum: DeadLetterChaosScenarios.Quorum.Contains(scenario));
 
         await inject(run);
         await run.DrainAsync();

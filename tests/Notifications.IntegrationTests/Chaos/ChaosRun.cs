@@ -78,9 +78,11 @@ internal sealed class ChaosRun : IAsyncDisposable
     /// Seeds the outbox and declares the queues: classic ones on the machine's broker, or — for the cluster
     /// scenarios — quorum queues on the 3-node cluster of <c>scripts/cluster</c> (started when missing), with
     /// the workers given all three nodes as <c>RabbitMq:Endpoints</c>. The rows are of <paramref name="channel"/>: emails;
-    /// webhooks to one endpoint registered for a receiver started here; or pushes to a push server started here.
+    /// webhooks to one endpoint registered for a receiver started here; or pushes to a push server started here. <paramref name="quorum"/>:
+    /// quorum queues on the machine's broker, with the delivery limit of <see cref="DeadLetterChaosScenarios.DeliveryLimit"/>.
     /// </summary>
-    public static async Task<ChaosRun> StartAsync(string mode, bool onCluster = false, int count = DefaultCount, string channel = NotificationChannels.Email)
+    public static async Task<ChaosRun> StartAsync(
+        string mode, bool onCluster = false, int count = DefaultCount, string channel = NotificationChannels.Email, bool quorum = false)
     {
         var db = await TestDatabase.CleanAsync();
         // Long enough that a few seconds of SMTP 4xx are retried, not dead-lettered.
@@ -92,7 +94,9 @@ internal sealed class ChaosRun : IAsyncDisposable
 
         var broker = onCluster
             ? await TestBroker.CreateAsync(TestCluster.Uri, delays, Notifications.Shared.Hosting.RabbitQueueType.Quorum, TestCluster.Endpoints)
-            : await TestBroker.CreateAsync(VhostUri, delays);
+            : quorum
+                ? await TestBroker.CreateAsync(VhostUri, delays, Notifications.Shared.Hosting.RabbitQueueType.Quorum, deliveryLimit: DeadLetterChaosScenarios.DeliveryLimit)
+                : await TestBroker.CreateAsync(VhostUri, delays);
         var sink = await SmtpSink.StartAsync();
         switch (channel)
         {
@@ -271,7 +275,8 @@ internal sealed class ChaosRun : IAsyncDisposable
         }
 
         string vhost = Uri.UnescapeDataString(Broker.Options.Uri.AbsolutePath.TrimStart('/')) is { Length: > 0 } path ? path : "/";
-        var ours = Enumerable.Range(1, Broker.Options.RetryDelays.Length).Select(Broker.Options.RetryQueue).Prepend(Broker.Options.Queue).ToHashSet();
+        var ours = Enumerable.Range(1, Broker.Options.RetryDelays.Length).Select(Broker.Options.RetryQueue).Prepend(Broker.Options.Queue)
+            .Append(Broker.Options.DeadLetterInbox).ToHashSet();
         string table = await ShellAsync($"rabbitmqctl -q list_queues -p '{vhost}' --no-table-headers name messages");
         return table.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)
             .Select(line => line.Split('\t'))
@@ -281,7 +286,8 @@ internal sealed class ChaosRun : IAsyncDisposable
 
     public async Task<uint> QueuedAsync()
     {
-        uint total = await Broker.CountAsync(Broker.Options.Queue);
+        // The dead-letter inbox too: what the broker dead-lettered is not settled until a consumer recorded and moved it.
+        uint total = await Broker.CountAsync(Broker.Options.Queue) + await Broker.CountAsync(Broker.Options.DeadLetterInbox);
         for (int attempt = 1; attempt <= Broker.Options.RetryDelays.Length; attempt++)
         {
             total += await Broker.CountAsync(Broker.Options.RetryQueue(attempt));

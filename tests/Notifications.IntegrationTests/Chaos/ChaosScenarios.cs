@@ -9,8 +9,8 @@ namespace Notifications.IntegrationTests.Chaos;
 /// The fault scenarios of RELIABILITY.md (1-19), each injected mid-run on the real services, the
 /// cluster scenarios (20-22: quorum queues on the 3-node cluster of <c>scripts/cluster</c>), and 23: a consumer
 /// killed with an envelope half-delivered; 24-25: the relay down from the start, with envelopes; 26: a consumer killed
-/// between a hard bounce's suppression insert and the message's dead letter and ack; 27 and on: webhook rows
-/// (<see cref="HttpChaosScenarios"/>).
+/// between a hard bounce's suppression insert and the message's dead letter and ack; 27-30: webhook and push rows
+/// (<see cref="HttpChaosScenarios"/>); 31-32: what the broker dead-letters on its own (<see cref="DeadLetterChaosScenarios"/>).
 /// </summary>
 internal static class ChaosScenarios
 {
@@ -306,9 +306,9 @@ internal static class ChaosScenarios
         [25] = ("relay down 300 s from the start, envelopes of 50", run => RelayDownFromTheStartAsync(run, TimeSpan.FromMinutes(5))),
     };
 
-    /// <summary>Every scenario by number: the email rows' above, the HTTP channels' of <see cref="HttpChaosScenarios"/>.</summary>
+    /// <summary>Every scenario by number: the email rows' above, the HTTP channels' of <see cref="HttpChaosScenarios"/>, the broker's dead letters'.</summary>
     public static readonly IReadOnlyDictionary<int, (string Name, Func<ChaosRun, Task> Run)> All =
-        Email.Concat(HttpChaosScenarios.All).ToDictionary(s => s.Key, s => s.Value);
+        Email.Concat(HttpChaosScenarios.All).Concat(DeadLetterChaosScenarios.All).ToDictionary(s => s.Key, s => s.Value);
 
     /// <summary>
     /// Envelopes of 100: the 150th notification handled is the middle of the second envelope, whose ack waits for its last

@@ -7,8 +7,9 @@ namespace Notifications.IntegrationTests.Chaos;
 /// <summary>
 /// The <c>dead_letter</c> table against the dead-letter queue at the end of a run: one row per message the
 /// consumers dead-lettered, matched by the message's <c>x-dead-key</c>, with the notification id its body
-/// holds. The broker's own dead letters (a quorum queue's delivery limit: <c>x-death</c>, no key) never pass
-/// through a consumer and have no row; they are counted, not compared. The key is the delivery attempt's, so a
+/// holds. The broker's own dead letters (a quorum queue's delivery limit, an expiry: <c>x-death</c>) go through the dead-letter
+/// inbox, whose recorder gives each its row and key too: a message without a key (<see cref="ByBroker"/>, one the broker put
+/// in the dead-letter queue unrecorded) fails the check. The key is the delivery attempt's, so a
 /// consumer killed after the publish and before the ack leaves two messages with one key (its redelivered copy
 /// publishes the recorded dead letter again): those are counted apart (<see cref="Duplicates"/>), and the distinct
 /// keys must match the rows one to one (the twice-published are bounded by <see cref="ChaosVerdict.KilledWindow"/>).
@@ -21,7 +22,7 @@ internal sealed record DeadLetterTableCheck(int Messages, int Rows, int WithoutR
     /// <summary>The distinct keys of the keyed messages.</summary>
     public int Keys => Messages - Duplicates;
 
-    public bool Agrees => Keys == Rows && WithoutRow == 0 && RowsWithoutMessage == 0 && WrongId == 0;
+    public bool Agrees => Keys == Rows && WithoutRow == 0 && RowsWithoutMessage == 0 && WrongId == 0 && ByBroker == 0;
 
     public static DeadLetterTableCheck Compare(
         IReadOnlyList<(string Reason, byte[] Body, IDictionary<string, object?> Headers)> queued, IReadOnlyList<(Guid Key, long? NotificationId)> rows)

@@ -43,6 +43,17 @@ public sealed class DeadLetterTableCheckTests
         Assert.False((Judge(48) with { DeadLetterTable = table }).Passed);
     }
 
+    [Fact]
+    public void Compare_MessageWithoutKey_Differs()
+    {
+        var unrecorded = ("", Encoding.UTF8.GetBytes("{\"id\":3}"), (IDictionary<string, object?>)new Dictionary<string, object?>());
+
+        var table = DeadLetterTableCheck.Compare([Letter(A, 1), unrecorded], [(A, 1)]);
+
+        Assert.False(table.Agrees, table.ToString());
+        Assert.Equal(1, table.ByBroker);
+    }
+
     private static (string Reason, byte[] Body, IDictionary<string, object?> Headers) Letter(Guid key, long id) =>
         ("smtp permanent failure 550", Encoding.UTF8.GetBytes($"{{\"id\":{id}}}"),
             new Dictionary<string, object?> { ["x-dead-key"] = Encoding.UTF8.GetBytes(key.ToString()) });

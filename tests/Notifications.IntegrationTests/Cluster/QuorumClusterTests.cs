@@ -70,7 +70,8 @@ public sealed class QuorumClusterTests(ClusterFixture cluster) : IClassFixture<C
             await channel.BasicRejectAsync(message.DeliveryTag, requeue: true);
         }
 
-        var dead = await Eventually.WaitAsync(broker.DrainDeadLettersAsync, d => d.Count > 0, TimeSpan.FromSeconds(10), "the dead letter");
+        // Into the dead-letter inbox, where a consumer would record it (none runs here).
+        var dead = await Eventually.WaitAsync(() => broker.DrainDeadLettersAsync(broker.Options.DeadLetterInbox), d => d.Count > 0, TimeSpan.FromSeconds(10), "the dead letter");
         var (_, body, headers) = Assert.Single(dead);
         Assert.Equal("{\"poison\":true}", body);
         Assert.Equal(broker.Options.DeliveryLimit + 1, handedOut);

@@ -28,7 +28,7 @@ internal sealed class TestBroker : IAsyncDisposable
     /// </summary>
     public static async Task<TestBroker> CreateAsync(
         Uri? uri = null, TimeSpan[]? retryDelays = null, RabbitQueueType queueType = RabbitQueueType.Classic, string? endpoints = null,
-        bool declare = true)
+        bool declare = true, int deliveryLimit = 20)
     {
         string name = $"test.{Guid.NewGuid():N}"[..21];
         var options = new RabbitMqOptions
@@ -39,6 +39,7 @@ internal sealed class TestBroker : IAsyncDisposable
             RetryDelays = retryDelays ?? [TimeSpan.FromMilliseconds(200), TimeSpan.FromMilliseconds(400)],
             QueueType = queueType,
             Endpoints = endpoints,
+            DeliveryLimit = deliveryLimit,
         };
         var connection = await new ConnectionFactory { Uri = options.Uri, AutomaticRecoveryEnabled = true }
             .CreateConnectionAsync(options.BrokerEndpoints());
@@ -60,6 +61,7 @@ internal sealed class TestBroker : IAsyncDisposable
             ["RabbitMq:Exchange"] = Options.Exchange,
             ["RabbitMq:Queue"] = Options.Queue,
             ["RabbitMq:QueueType"] = Options.QueueType.ToString(),
+            ["RabbitMq:DeliveryLimit"] = Options.DeliveryLimit.ToString(System.Globalization.CultureInfo.InvariantCulture),
         };
         if (!string.IsNullOrEmpty(Options.Endpoints))
         {
@@ -98,15 +100,15 @@ internal sealed class TestBroker : IAsyncDisposable
     /// <summary>Consumers subscribed to a queue right now.</summary>
     public Task<uint> ConsumersAsync(string queue) => RetryAsync(async () => (await _channel.QueueDeclarePassiveAsync(queue)).ConsumerCount);
 
-    /// <summary>Takes every message from the dead-letter queue: its reason header and body.</summary>
-    public async Task<List<(string Reason, string Body, IDictionary<string, object?> Headers)>> DrainDeadLettersAsync() =>
-        (await DrainDeadLetterBytesAsync()).Select(d => (d.Reason, Encoding.UTF8.GetString(d.Body), d.Headers)).ToList();
+    /// <summary>Takes every message from the dead-letter queue (or <paramref name="queue"/>): its reason header and body.</summary>
+    public async Task<List<(string Reason, string Body, IDictionary<string, object?> Headers)>> DrainDeadLettersAsync(string? queue = null) =>
+        (await DrainDeadLetterBytesAsync(queue)).Select(d => (d.Reason, Encoding.UTF8.GetString(d.Body), d.Headers)).ToList();
 
-    /// <summary>Takes every message from the dead-letter queue with its exact bytes.</summary>
-    public async Task<List<(string Reason, byte[] Body, IDictionary<string, object?> Headers)>> DrainDeadLetterBytesAsync()
+    /// <summary>Takes every message from the dead-letter queue (or <paramref name="queue"/>) with its exact bytes.</summary>
+    public async Task<List<(string Reason, byte[] Body, IDictionary<string, object?> Headers)>> DrainDeadLetterBytesAsync(string? queue = null)
     {
         var result = new List<(string, byte[], IDictionary<string, object?>)>();
-        while (await RetryAsync(() => _channel.BasicGetAsync(Options.DeadLetterQueue, autoAck: true)) is { } message)
+        while (await RetryAsync(() => _channel.BasicGetAsync(queue ?? Options.DeadLetterQueue, autoAck: true)) is { } message)
         {
             var headers = message.BasicProperties.Headers ?? new Dictionary<string, object?>();
             string reason = headers.TryGetValue("x-dead-reason", out var r) && r is byte[] bytes ? Encoding.UTF8.GetString(bytes) : "";
@@ -115,6 +117,10 @@ internal sealed class TestBroker : IAsyncDisposable
 
         return result;
     }
+
+    /// <summary>Publishes a message to <paramref name="queue"/> (routing key = queue name) with <paramref name="properties"/>.</summary>
+    public async Task PublishAsync(string queue, BasicProperties properties, byte[] body) =>
+        await _channel.BasicPublishAsync(Options.Exchange, queue, mandatory: true, properties, body);
 
     /// <summary>Publishes raw bytes to the work queue, as any client could.</summary>
     public async Task PublishRawAsync(byte[] body, string? contentType, string? type = null)
@@ -177,5 +183,6 @@ internal sealed class TestBroker : IAsyncDisposable
         Options.WorkQueues
             .SelectMany(work => Enumerable.Range(1, Options.RetryDelays.Length).Select(n => RabbitMqOptions.RetryQueue(work, n)).Prepend(work))
             .Append(Options.DeadLetterQueue)
+            .Append(Options.DeadLetterInbox)
             .Concat(_alsoOwned);
 }

@@ -20,7 +20,7 @@ public sealed class QueueArgumentsTests
     }
 
     [Fact]
-    public void For_QuorumWorkQueue_DeliveryLimitDeadLettersAtLeastOnceToTheDeadLetterQueue()
+    public void For_QuorumWorkQueue_DeliveryLimitDeadLettersAtLeastOnceToTheInbox()
     {
         var options = new RabbitMqOptions { Exchange = "ex", Queue = "work", QueueType = RabbitQueueType.Quorum, DeliveryLimit = 7 };
 
@@ -30,11 +30,30 @@ public sealed class QueueArgumentsTests
                 ["x-queue-type"] = "quorum",
                 ["x-delivery-limit"] = 7,
                 ["x-dead-letter-exchange"] = "ex",
-                ["x-dead-letter-routing-key"] = "work.dead",
+                ["x-dead-letter-routing-key"] = "work.dead.inbox",
                 ["x-dead-letter-strategy"] = "at-least-once",
                 ["x-overflow"] = "reject-publish",
             },
             QueueArguments.For(options, QueueRole.Work));
+    }
+
+    [Fact]
+    public void For_Inbox_QuorumDeadLettersToTheDeadLetterQueueClassicHasNoArguments()
+    {
+        var quorum = new RabbitMqOptions { Exchange = "ex", Queue = "work", QueueType = RabbitQueueType.Quorum };
+
+        Assert.Empty(QueueArguments.For(new RabbitMqOptions { Exchange = "ex", Queue = "work" }, QueueRole.DeadLetterInbox));
+        Assert.Equal(
+            new Dictionary<string, object?>
+            {
+                ["x-queue-type"] = "quorum",
+                ["x-dead-letter-exchange"] = "ex",
+                ["x-dead-letter-routing-key"] = "work.dead",
+                ["x-dead-letter-strategy"] = "at-least-once",
+                ["x-overflow"] = "reject-publish",
+            },
+            QueueArguments.For(quorum, QueueRole.DeadLetterInbox));
+        Assert.Equal("work.dead.inbox", quorum.DeadLetterInbox);
     }
 
     [Fact]
