@@ -10,7 +10,7 @@ broker_user() { echo "notifications-$1"; }
 broker_permissions() {
   local e=${2:-notifications} q=${3:-notifications}
   e=${e//./\\.} q=${q//./\\.}
-  local readable="$e|$q(\\.urgent)?(\\.retry\\.[0-9]+)?|$q\\.limit\\..+"
+  local readable="$e|$q(\\.urgent)?(\\.retry\\.[0-9]+)?|$q\\.limit\\..+|$q\\.dead\\.inbox"
   case "$1" in
     producer) printf '%s\n' '^$' "^$e\$" '^$' ;;
     consumer) printf '%s\n' "^($readable|$q\\.dead)\$" "^($readable|$q\\.dead)\$" "^($readable)\$" ;;

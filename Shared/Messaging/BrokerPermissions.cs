@@ -28,14 +28,15 @@ public sealed record BrokerPermissions(string Configure, string Write, string Re
     /// <summary>
     /// The consumer: declares the topology (the exchange, the work, delay, dead-letter and rate-limit lane queues —
     /// configure, and write/read for the bindings and the dead-letter arguments), consumes the work, delay and lane
-    /// queues and publishes through the exchange. It does not read the dead-letter queue.
+    /// queues and the broker's dead-letter inbox (<c>{Queue}.dead.inbox</c>, recorded and moved on) and publishes through
+    /// the exchange. It does not read the dead-letter queue.
     /// </summary>
     public static BrokerPermissions Consumer(RabbitMqOptions options)
     {
         ArgumentNullException.ThrowIfNull(options);
         string exchange = Escape(options.Exchange);
         string queue = Escape(options.Queue);
-        string readable = $@"{exchange}|{queue}(\.urgent)?(\.retry\.[0-9]+)?|{queue}\.limit\..+";
+        string readable = $@"{exchange}|{queue}(\.urgent)?(\.retry\.[0-9]+)?|{queue}\.limit\..+|{queue}\.dead\.inbox";
         string declared = $@"{readable}|{queue}\.dead";
         return new($"^({declared})$", $"^({declared})$", $"^({readable})$");
     }
