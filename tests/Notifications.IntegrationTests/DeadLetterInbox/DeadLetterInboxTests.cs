@@ -93,7 +93,8 @@ public sealed class DeadLetterInboxTests
         await broker.PublishAsync(broker.Options.Queue, Envelope(expiration: "1"), EnvelopeSerializer.Pack([.. ids.Select(Body)]));
         await Eventually.WaitAsync(() => broker.CountAsync(broker.Options.DeadLetterInbox), n => n == 1, Patience, "the envelope in the inbox");
 
-        await using (var victim = WorkerProcess.Start("Consumer", broker, ("Faults:KillAt", "after-inbox-row:1")))
+        await using (var victim = WorkerProcess.Start(
+            "Consumer", broker, (Shared.Hosting.FaultInjector.TestHooksVariable, "1"), ("Faults:KillAt", "after-inbox-row:1")))
         {
             await Eventually.WaitAsync(() => Task.FromResult(victim.HasExited), exited => exited, Patience, "the consumer killed after the rows");
         }
