@@ -21,15 +21,30 @@ internal sealed record BenchEnvironment(string RepoRoot, string Postgres, Uri Ra
     /// the process's role's (docs/security.md): NOTIFICATIONS_BENCH_POSTGRES_PRODUCER, _CONSUMER, _ADMIN (scripts/bench
     /// sets them), else the owner's NOTIFICATIONS_BENCH_POSTGRES.
     /// </summary>
-    public Dictionary<string, string> ServiceVariables(string queue, string role) => new(StringComparer.Ordinal)
+    /// <remarks>
+    /// With <c>BENCH_TLS</c> (scripts/bench) the workers' broker URI is NOTIFICATIONS_BENCH_WORKER_RABBITMQ (amqps) and they
+    /// trust NOTIFICATIONS_BENCH_WORKER_CA (<c>RabbitMq:CaCertificate</c>); the harness's own connection stays as it is.
+    /// </remarks>
+    public Dictionary<string, string> ServiceVariables(string queue, string role)
     {
-        ["RabbitMq__Uri"] = RabbitMq.ToString(),
-        ["RabbitMq__Exchange"] = queue,
-        ["RabbitMq__Queue"] = queue,
-        ["Database__Provider"] = "Postgres",
-        ["Database__ConnectionString"] = Environment.GetEnvironmentVariable($"NOTIFICATIONS_BENCH_POSTGRES_{role.ToUpperInvariant()}") is { Length: > 0 } login ? login : Postgres,
-        ["Database__Schema"] = "notifications",
-    };
+        var variables = new Dictionary<string, string>(StringComparer.Ordinal)
+        {
+            ["RabbitMq__Uri"] = Variable("NOTIFICATIONS_BENCH_WORKER_RABBITMQ") ?? RabbitMq.ToString(),
+            ["RabbitMq__Exchange"] = queue,
+            ["RabbitMq__Queue"] = queue,
+            ["Database__Provider"] = "Postgres",
+            ["Database__ConnectionString"] = Variable($"NOTIFICATIONS_BENCH_POSTGRES_{role.ToUpperInvariant()}") ?? Postgres,
+            ["Database__Schema"] = "notifications",
+        };
+        if (Variable("NOTIFICATIONS_BENCH_WORKER_CA") is { } ca)
+        {
+            variables["RabbitMq__CaCertificate"] = ca;
+        }
+
+        return variables;
+    }
+
+    private static string? Variable(string name) => Environment.GetEnvironmentVariable(name) is { Length: > 0 } value ? value : null;
 
     public static BenchEnvironment FromVariables(HarnessOptions options)
     {

@@ -13,7 +13,11 @@ namespace Notifications.IntegrationTests.Chaos;
 [Trait("Category", "Outage")]
 public sealed class ChaosMatrixTests
 {
-    private static readonly int[] FastSubset = [2, 3, 7, 9, 13, 16, 23, 24, 26, 29, 31, 32];
+    /// <summary>
+    /// Not 31 and 32 (the broker's own dead letters): <c>DeadLetterInboxTests</c> proves the same in the test command's first
+    /// phase in seconds (expiry, delivery limit, a recorder killed before its ack); the outage phase is the command's long pole.
+    /// </summary>
+    private static readonly int[] FastSubset = [2, 3, 7, 9, 13, 16, 23, 24, 26, 29];
 
     private const int BrokerCrash = 5;
 

@@ -5,18 +5,18 @@ namespace Notifications.IntegrationTests.Operations;
 
 /// <summary>
 /// <c>scripts/admin</c> as an operator runs it right after <c>git clone</c>: no <c>Admin/bin</c>, no
-/// <c>.run/services.env</c>. The repository's files (tracked and new, as a commit would hold them) are copied to
-/// an empty directory, so the script builds the tool there from nothing.
+/// <c>.run/services.env</c>, no installed tool. The repository's files (tracked and new, as a commit would hold them)
+/// are copied to an empty directory, so the script packs and installs the tool there from nothing, once.
 /// </summary>
 [Collection("services")]
 public sealed class AdminScriptTests
 {
-    // What scripts/admin and `dotnet build Admin` read; nothing else of the repository is needed.
+    // What scripts/admin and `dotnet pack Admin` read; nothing else of the repository is needed.
     private static readonly string[] Paths =
         ["scripts/admin", "scripts/lib.sh", "Admin", "Shared", "global.json", "Directory.Build.props", "Directory.Packages.props", ".editorconfig"];
 
     [Fact]
-    public async Task AdminScript_FreshClone_BuildsTheToolOnceAndAnswers()
+    public async Task AdminScript_FreshClone_InstallsTheToolOnceAndAnswers()
     {
         await TestDatabase.CleanAsync();
         await using var broker = await TestBroker.CreateAsync();
@@ -30,10 +30,13 @@ public sealed class AdminScriptTests
             var status = await RunAsync(clone, environment, "status");
 
             Assert.True(help.ExitCode == 0, $"exit {help.ExitCode}: {help.Output}{help.Error}");
-            Assert.Contains("dotnet build Admin/Notifications.Admin.csproj", help.Error, StringComparison.Ordinal);
+            Assert.Contains("packing and installing the admin tool", help.Error, StringComparison.Ordinal);
+            Assert.Contains("dotnet pack Admin/Notifications.Admin.csproj", help.Error, StringComparison.Ordinal);
             Assert.Contains("dead-letters", help.Output, StringComparison.Ordinal);
-            Assert.True(File.Exists(Path.Combine(clone, "Admin", "bin", "Release", "net10.0", "Notifications.Admin.dll")), "the tool was not built");
+            string installed = Path.Combine(clone, ".run", "admin-tool");
+            Assert.Single(Directory.GetFiles(installed, "notifications-admin", SearchOption.AllDirectories));
             Assert.True(status.ExitCode == 0, $"exit {status.ExitCode}: {status.Output}{status.Error}");
+            Assert.DoesNotContain("packing", status.Error, StringComparison.Ordinal);
             Assert.DoesNotContain("dotnet build", status.Error, StringComparison.Ordinal);
             Assert.Matches(@"Outbox backlog\s+0 rows", status.Output);
             Assert.Contains($"  {broker.Options.DeadLetterQueue}", status.Output, StringComparison.Ordinal);
