@@ -22,7 +22,7 @@ broker_permissions() {
 # broker_password DIR ROLE: the role's password, generated once and kept in DIR/<user>.password (mode 600).
 broker_password() {
   local f; f="$1/$(broker_user "$2").password"
-  if [ ! -s "$f" ]; then (umask 077; mkdir -p "$1"; head -c 24 /dev/urandom | base64 | tr -d '/+=' > "$f"); fi
+  if [ ! -s "$f" ]; then mkdir -p "$(dirname "$1")"; (umask 077; mkdir -p "$1"; head -c 24 /dev/urandom | base64 | tr -d '/+=' > "$f"); fi
   cat "$f"
 }
 

@@ -14,7 +14,7 @@ new_secret() {
 # secret_file NAME: the file holding secret NAME, made (generated) if missing.
 secret_file() {
   local f=$SECRETS_DIR/$1
-  (umask 077; mkdir -p "$SECRETS_DIR")
+  mkdir -p "$(dirname "$SECRETS_DIR")"; (umask 077; mkdir -p "$SECRETS_DIR")   # only the secrets directory is private
   [ -s "$f" ] || (umask 077; new_secret > "$f")
   chmod 600 "$f"
   echo "$f"
@@ -32,7 +32,7 @@ DO \$\$ BEGIN
 END \$\$;
 SQL
   done
-  (umask 077; mkdir -p "$SECRETS_DIR" && : > "$SECRETS_DIR/pgpass.new")
+  mkdir -p "$(dirname "$SECRETS_DIR")"; (umask 077; mkdir -p "$SECRETS_DIR" && : > "$SECRETS_DIR/pgpass.new")
   printf '127.0.0.1:5432:*:%s:%s\n' "$PG_USER" "$PG_PASSWORD" >> "$SECRETS_DIR/pgpass.new"
   for role in "${PG_ROLES[@]}"; do
     login=notifications_${role}_login
