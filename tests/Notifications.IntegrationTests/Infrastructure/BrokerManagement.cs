@@ -9,7 +9,7 @@ namespace Notifications.IntegrationTests.Infrastructure;
 /// <summary>
 /// The broker's management HTTP API (<see cref="TestServices.RabbitMqManagementUri"/>: port 15672 of
 /// scripts/setup's broker, or the broker container's; same user as the AMQP endpoint, an administrator):
-/// private vhosts, connection limits and forced closes.
+/// private vhosts, connection limits, forced closes and policies.
 /// </summary>
 internal sealed class BrokerManagement : IDisposable
 {
@@ -90,6 +90,16 @@ internal sealed class BrokerManagement : IDisposable
             ? publish.GetInt64()
             : 0;
     }
+
+    /// <summary>
+    /// Applies policy <paramref name="name"/> to the vhost's queues whose names match <paramref name="pattern"/>, with priority
+    /// 100 (over an operator's); <paramref name="definition"/> holds its keys, e.g. <c>max-length</c>.
+    /// </summary>
+    public Task SetQueuePolicyAsync(string vhost, string name, string pattern, IReadOnlyDictionary<string, object> definition) =>
+        SendAsync(HttpMethod.Put, $"api/policies/{Escape(vhost)}/{Escape(name)}",
+            new Dictionary<string, object> { ["pattern"] = pattern, ["definition"] = definition, ["priority"] = 100, ["apply-to"] = "queues" });
+
+    public Task DeletePolicyAsync(string vhost, string name) => SendAsync(HttpMethod.Delete, $"api/policies/{Escape(vhost)}/{Escape(name)}");
 
     public void Dispose() => _http.Dispose();
 

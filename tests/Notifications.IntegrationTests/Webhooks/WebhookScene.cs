@@ -2,6 +2,7 @@ using Dapper;
 using Notifications.IntegrationTests.Infrastructure;
 using Notifications.IntegrationTests.Infrastructure.Receivers;
 using Notifications.IntegrationTests.Receivers;
+using Notifications.Shared.Hosting;
 
 namespace Notifications.IntegrationTests.Webhooks;
 
@@ -33,7 +34,9 @@ internal sealed class WebhookScene : IAsyncDisposable
     /// <summary>The endpoint's signing secret, which the receiver knows.</summary>
     public string Secret { get; }
 
-    public static async Task<WebhookScene> StartAsync(IReadOnlyList<string>? receiverSecrets = null, string? secret = null)
+    public static async Task<WebhookScene> StartAsync(
+        IReadOnlyList<string>? receiverSecrets = null, string? secret = null, RabbitQueueType queueType = RabbitQueueType.Classic,
+        TimeSpan[]? retryDelays = null)
     {
         var db = await TestDatabase.CleanAsync();
         await using (var connection = await TestDatabase.OpenAsync())
@@ -43,7 +46,7 @@ internal sealed class WebhookScene : IAsyncDisposable
 
         secret ??= WebhookRequests.NewSecret();
         var receiver = await WebhookReceiver.StartAsync(receiverSecrets ?? [secret], plainHttp: true);
-        return new WebhookScene(db, await TestBroker.CreateAsync(), await SmtpSink.StartAsync(), receiver, secret);
+        return new WebhookScene(db, await TestBroker.CreateAsync(retryDelays: retryDelays, queueType: queueType), await SmtpSink.StartAsync(), receiver, secret);
     }
 
     /// <summary>Registers <paramref name="name"/> as <c>scripts/admin webhooks add</c> does, with this scene's secret.</summary>

@@ -1,0 +1,68 @@
+using System.Net;
+using System.Text.RegularExpressions;
+using Dapper;
+using Notifications.IntegrationTests.Infrastructure;
+using Notifications.IntegrationTests.Infrastructure.Receivers;
+using Notifications.IntegrationTests.Webhooks;
+using Notifications.Shared.Hosting;
+
+namespace Notifications.IntegrationTests.AtMostOnce;
+
+/// <summary>
+/// At most once, a single message is acked before its send; when the send did not happen, the notification goes back as a
+/// copy (a retry). If the broker will not take that copy, the notification must still end with a trace: its mark in the
+/// delivery log or a dead letter — never nothing (no mark, no message, no dead letter).
+/// </summary>
+[Collection("services")]
+public sealed class AtMostOnceHandBackTests
+{
+    private const string Endpoint = "partner-a";
+    private static readonly TimeSpan Patience = TimeSpan.FromMinutes(2);
+
+    // Issue 27 (4): the mark was released before the retry copy was confirmed; the copy was refused, and the fallback (a
+    // requeue of a message already acked) did nothing.
+    [Theory]
+    [InlineData(RabbitQueueType.Classic)]
+    [InlineData(RabbitQueueType.Quorum)]
+    public async Task RetryCopyRefusedByTheBroker_AtMostOnce_NotificationKeepsItsMark(RabbitQueueType queueType)
+    {
+        // One delay queue, long enough that nothing in it comes back during the test.
+        await using var scene = await WebhookScene.StartAsync(queueType: queueType, retryDelays: [TimeSpan.FromMinutes(10)]);
+        await scene.AddEndpointAsync(Endpoint, scene.Receiver.PlainUrl!, allowPrivate: true);
+        // Not sent for sure (a 429 turns the request away): at most once hands it back through the delay queue.
+        scene.Receiver.Script.Next(1, ScriptedAnswer.With(HttpStatusCode.TooManyRequests));
+        long id = (await scene.InsertAsync(Endpoint, 1))[0];
+        string retryQueue = scene.Broker.Options.RetryQueue(1);
+        using var management = BrokerManagement.Create();
+        string vhost = Uri.UnescapeDataString(scene.Broker.Options.Uri.AbsolutePath.TrimStart('/'));
+        string policy = $"{scene.Broker.Options.Queue}-refuse-retries";
+        // The delay queue refuses every publish (a nack to the consumer's confirm): it holds a filler and is full with it. A
+        // classic queue refuses at its length limit (and trims what is over it), a quorum queue once it is over the limit.
+        await scene.Broker.PublishAsync(retryQueue, new RabbitMQ.Client.BasicProperties(), "filler"u8.ToArray());
+        await management.SetQueuePolicyAsync(vhost, policy, $"^{Regex.Escape(retryQueue)}$",
+            new Dictionary<string, object> { ["max-length"] = queueType == RabbitQueueType.Quorum ? 0 : 1, ["overflow"] = "reject-publish" });
+        try
+        {
+            await using (await WorkerHost.StartConsumerAsync(scene.Broker, scene.Sink, ("Consumer:DeliveryMode", "AtMostOnce")))
+            await using (await WorkerHost.StartProducerAsync(scene.Broker))
+            {
+                await Eventually.WaitAsync(() => Task.FromResult(scene.Receiver.CountFor(WebhookScene.Key(id))), n => n == 1, Patience, "the request turned away");
+                // Leaving, the consumer lets its handler finish what it does with the refused copy.
+            }
+        }
+        finally
+        {
+            await management.DeletePolicyAsync(vhost, policy);
+        }
+
+        // The copy was refused: the delay queue holds its filler alone, and no other queue holds anything.
+        Assert.Equal(new Dictionary<string, uint> { [retryQueue] = 1 }, await scene.Broker.NonEmptyQueuesAsync());
+        await using var connection = await TestDatabase.OpenAsync();
+        string? mark = await connection.QuerySingleOrDefaultAsync<string>(
+            $"SELECT status FROM {TestDatabase.Schema}.delivery_log WHERE notification_id = @id", new { id });
+        var deadLetters = await scene.DeadLetterReasonsAsync(id);
+        Assert.True(mark == "sending" || deadLetters.Count > 0,
+            $"notification {id} left no trace: no mark (delivery log: {mark ?? "no row"}), no dead letter, no copy in any queue");
+        Assert.Equal(1, scene.Receiver.CountFor(WebhookScene.Key(id)));
+    }
+}
