@@ -17,17 +17,25 @@ internal sealed class CoalescingBatcher<T> : IAsyncDisposable
     private readonly Func<IReadOnlyList<T>, CancellationToken, Task<IReadOnlySet<T>>> _execute;
     private readonly int _maxBatch;
     private readonly string? _spanName;
+    private readonly bool _exclusive;
     private readonly Task[] _loops;
 
     /// <param name="execute">Runs one batch; returns the items for which the answer is true.</param>
     /// <param name="maxBatch">The most items in one batch.</param>
     /// <param name="concurrency">Batches that may run at once (pipelining the round trips).</param>
     /// <param name="spanName">When traced: each batch's span, linked to its callers' spans; null: no span.</param>
-    public CoalescingBatcher(Func<IReadOnlyList<T>, CancellationToken, Task<IReadOnlySet<T>>> execute, int maxBatch, int concurrency = 2, string? spanName = null)
+    /// <param name="exclusive">
+    /// True when the answer names what the batch claimed for one owner each (a mark inserted once per id): of several callers
+    /// with the same item in a batch only the first gets true. False: they all get the same answer.
+    /// </param>
+    public CoalescingBatcher(
+        Func<IReadOnlyList<T>, CancellationToken, Task<IReadOnlySet<T>>> execute, int maxBatch, int concurrency = 2, string? spanName = null,
+        bool exclusive = false)
     {
         _execute = execute;
         _maxBatch = maxBatch;
         _spanName = spanName;
+        _exclusive = exclusive;
         _loops = Enumerable.Range(0, concurrency).Select(_ => Task.Run(RunAsync)).ToArray();
     }
 
@@ -82,9 +90,10 @@ internal sealed class CoalescingBatcher<T> : IAsyncDisposable
         {
             // The statement is not cancelled by any one caller: the others still want their answers.
             var answer = await _execute(items, CancellationToken.None);
+            var given = _exclusive ? new HashSet<T>() : null;
             foreach (var pending in batch)
             {
-                pending.Result.TrySetResult(answer.Contains(pending.Item));
+                pending.Result.TrySetResult(answer.Contains(pending.Item) && (given is null || given.Add(pending.Item)));
             }
         }
         catch (Exception ex)

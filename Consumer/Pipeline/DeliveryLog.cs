@@ -18,7 +18,8 @@ internal sealed class DeliveryLog : IAsyncDisposable
     {
         _findSent = new(store.FindSentAsync, maxBatch, spanName: "delivery log find sent");
         _recordSent = new(async (sent, ct) => { await store.RecordSentAsync(sent, ct); return NoneSent; }, maxBatch, spanName: "delivery log record sent");
-        _markSending = new(store.TryMarkSendingAsync, maxBatch, spanName: "delivery log mark sending");
+        // Two copies of one notification may ask in one batch; the statement inserts the id once, so one of them owns the send.
+        _markSending = new(store.TryMarkSendingAsync, maxBatch, spanName: "delivery log mark sending", exclusive: true);
         _release = new(async (ids, ct) => { await store.ReleaseAsync(ids, ct); return None; }, maxBatch, concurrency: 1, spanName: "delivery log release");
     }
 

@@ -31,6 +31,30 @@ public sealed class CoalescingBatcherTests
     }
 
     [Fact]
+    public async Task SubmitAsync_ExclusiveSameItemThreeTimesAtOnce_TrueForOneCallerOnly()
+    {
+        var gate = new TaskCompletionSource();
+        var claimed = new HashSet<long>();
+        await using var batcher = new CoalescingBatcher<long>(async (items, _) =>
+        {
+            await gate.Task;
+            lock (claimed)
+            {
+                // As the mark statement: each item claimed once, whichever batch asks first.
+                return items.Distinct().Where(claimed.Add).ToHashSet();
+            }
+        }, maxBatch: 100, concurrency: 1, exclusive: true);
+
+        var first = batcher.SubmitAsync(1, CancellationToken.None);
+        var copies = Enumerable.Range(0, 3).Select(_ => batcher.SubmitAsync(7, CancellationToken.None)).ToArray();
+        gate.SetResult();
+        bool[] answers = await Task.WhenAll(copies).WaitAsync(TimeSpan.FromSeconds(10));
+
+        Assert.True(await first);
+        Assert.Single(answers, owns => owns);
+    }
+
+    [Fact]
     public async Task SubmitAsync_BatchFails_EveryCallerInItSeesTheException()
     {
         await using var batcher = new CoalescingBatcher<long>(
