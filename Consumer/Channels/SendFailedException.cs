@@ -38,6 +38,14 @@ internal class SendFailedException : Exception
     /// </summary>
     public bool HandledByRateLimiter { get; init; }
 
+    /// <summary>
+    /// An error answer to a message the server read in full that does not say the message was not acted on: an HTTP 408 or
+    /// 5xx (a gateway's 502 or 504 can follow the application's work; <see cref="Http.ErrorAnswers"/>). The kind stays
+    /// <see cref="SendFailureKind.Transient"/> (at least once sends it again, the breaker counts it); at most once takes it
+    /// as <see cref="SendFailureKind.Unknown"/>: maybe delivered, not sent again.
+    /// </summary>
+    public bool MaybeDelivered { get; init; }
+
     /// <summary>The failure as a dead letter's or retry's reason: channel, kind, code and the server's answer.</summary>
     public virtual string Describe() => $"send {Kind.ToString().ToLowerInvariant()} failure: {Message}";
 }

@@ -6,11 +6,17 @@ namespace Notifications.Consumer.Channels.Push;
 /// What a provider's answer means for the message (docs/push.md has the table): a 429 or 503 is a "slow down" (transient, its
 /// Retry-After honoured); 401 and 403 are our credentials' fault, not the message's (transient: the provider's breaker opens);
 /// an unregistered token (FCM 404 UNREGISTERED, APNs 410 Unregistered or 400 BadDeviceToken) is permanent and suppresses the
-/// token; another 4xx is permanent; a 5xx (and 408) transient.
+/// token; another 4xx is permanent; a 5xx (and 408) transient, and maybe delivered when the body was written in full (but a
+/// 503: <see cref="Http.ErrorAnswers"/>; at most once does not send it again).
 /// </summary>
 internal static class PushFailures
 {
-    public static PushSendException Classify(string provider, int status, string? reason, bool gone)
+    /// <param name="provider"><c>fcm</c> or <c>apns</c>.</param>
+    /// <param name="status">The provider's HTTP status (not 2xx).</param>
+    /// <param name="reason">The provider's reason, if it gave one.</param>
+    /// <param name="gone">The provider says the token is no longer valid.</param>
+    /// <param name="written">The request's body was written in full before the answer came.</param>
+    public static PushSendException Classify(string provider, int status, string? reason, bool gone, bool written)
     {
         var kind = status switch
         {
@@ -20,10 +26,12 @@ internal static class PushFailures
             _ => SendFailureKind.Transient,
         };
         string message = string.Create(CultureInfo.InvariantCulture, $"{provider} answered {status} {reason ?? "(no reason)"}");
+        bool slowDown = status is 429 or 503;
         return new PushSendException(kind, provider, status, reason, message)
         {
             Gone = gone && kind == SendFailureKind.Permanent,
-            SlowDown = status is 429 or 503,
+            SlowDown = slowDown,
+            MaybeDelivered = Http.ErrorAnswers.MaybeDelivered(status, written, slowDown),
         };
     }
 

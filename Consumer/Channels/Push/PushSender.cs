@@ -40,7 +40,7 @@ internal sealed class PushSender(
         string body = await response.Content.ReadAsStringAsync(cancellationToken);
         int status = (int)response.StatusCode;
         string? reason = provider.ReasonOf(body);
-        var failure = PushFailures.Classify(provider.Name, status, reason, provider.IsGone(status, reason));
+        var failure = PushFailures.Classify(provider.Name, status, reason, provider.IsGone(status, reason), content.Written);
         if (status is 401 or 403)
         {
             provider.CredentialsRefused(request, reason);

@@ -5,8 +5,9 @@ namespace Notifications.Consumer.Channels.Webhook;
 
 /// <summary>
 /// What an endpoint's answer, or the lack of one, means for the message: 2xx delivered; 410 the endpoint is gone (disabled,
-/// permanent); 429, and 503 with Retry-After, "slow down" (transient, taken up by the limiter); 408 and other 5xx transient;
-/// other 4xx and 3xx (redirects are not followed) permanent. No answer: transient while the request was not written
+/// permanent); 429, and 503 with Retry-After, "slow down" (transient, taken up by the limiter); 408 and other 5xx transient,
+/// and maybe delivered when the request was written in full (<see cref="Http.ErrorAnswers"/>: at most once does not send it
+/// again); other 4xx and 3xx (redirects are not followed) permanent. No answer: transient while the request was not written
 /// (connect, TLS), unknown after it (the receiver may have it); a private address refused is permanent.
 /// </summary>
 internal static class WebhookFailures
@@ -40,12 +41,13 @@ internal static class WebhookFailures
             : new WebhookSendException(SendFailureKind.Transient, null, $"POST {url} {what} before the request was sent", exception);
     }
 
-    /// <summary>The failure of a non-2xx answer.</summary>
-    public static WebhookSendException Answered(int status, string? reasonPhrase, string excerpt, Uri url, bool slowDown) =>
+    /// <summary>The failure of a non-2xx answer; <paramref name="written"/>: the request was written in full before it.</summary>
+    public static WebhookSendException Answered(int status, string? reasonPhrase, string excerpt, Uri url, bool slowDown, bool written) =>
         new(KindOf(status) ?? SendFailureKind.Permanent, status,
             $"POST {url} answered {status} {reasonPhrase}{(excerpt.Length > 0 ? ": " + excerpt : "")}".TrimEnd(), null)
         {
             HandledByRateLimiter = slowDown,
+            MaybeDelivered = Http.ErrorAnswers.MaybeDelivered(status, written, slowDown),
         };
 
     private static T? Find<T>(Exception? exception)

@@ -64,18 +64,19 @@ internal sealed class WebhookSender(WebhookSenderParts parts, HttpClient publicO
                 return;
             }
 
-            throw await FailedAsync(request, response, cancellationToken);
+            throw await FailedAsync(request, response, content.Written, cancellationToken);
         }
     }
 
     public ValueTask DisposeAsync() => ValueTask.CompletedTask;
 
-    private async Task<WebhookSendException> FailedAsync(WebhookRequest request, HttpResponseMessage response, CancellationToken cancellationToken)
+    private async Task<WebhookSendException> FailedAsync(
+        WebhookRequest request, HttpResponseMessage response, bool written, CancellationToken cancellationToken)
     {
         int status = (int)response.StatusCode;
         var retryAfter = RetryAfterHeader.Delay(response.Headers.RetryAfter, parts.Time.GetUtcNow(), parts.Options.MaxRetryAfter);
         bool slowDown = WebhookFailures.IsSlowDown(status, retryAfter);
-        var failure = WebhookFailures.Answered(status, response.ReasonPhrase, await ExcerptAsync(response, cancellationToken), request.Url, slowDown);
+        var failure = WebhookFailures.Answered(status, response.ReasonPhrase, await ExcerptAsync(response, cancellationToken), request.Url, slowDown, written);
         if (slowDown)
         {
             await SlowDownAsync(request, status, retryAfter, failure.Message, cancellationToken);

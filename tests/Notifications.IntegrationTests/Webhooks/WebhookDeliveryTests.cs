@@ -44,11 +44,12 @@ public sealed class WebhookDeliveryTests
         Assert.Equal(0u, await scene.Broker.CountAsync(scene.Broker.Options.Queue));
     }
 
-    [Theory]
-    [InlineData("AtLeastOnce")]
-    [InlineData("AtMostOnce")]
-    public async Task ServerError500_TwoAttempts_RetriedAndDeliveredWithTheSameBody(string mode)
+    // At least once only: at most once, a 500 to a request the receiver read is maybe delivered, not sent again
+    // (WebhookErrorAnswerTests).
+    [Fact]
+    public async Task ServerError500_TwoAttempts_RetriedAndDeliveredWithTheSameBody()
     {
+        const string mode = "AtLeastOnce";
         await using var scene = await WebhookScene.StartAsync();
         await scene.AddEndpointAsync(Endpoint, scene.Receiver.PlainUrl!, allowPrivate: true);
         scene.Receiver.Script.Next(2, ScriptedAnswer.With(System.Net.HttpStatusCode.InternalServerError));

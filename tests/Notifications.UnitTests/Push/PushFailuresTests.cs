@@ -30,10 +30,30 @@ public sealed class PushFailuresTests
             : new ApnsProvider(new ApnsOptions(), Link(), token: null);
 
         string? read = answering.ReasonOf(body);
-        var failure = PushFailures.Classify(provider, status, read, answering.IsGone(status, read));
+        var failure = PushFailures.Classify(provider, status, read, answering.IsGone(status, read), written: true);
 
         Assert.Equal((reason, kind, gone, status is 429 or 503), (read, failure.Kind.ToString(), failure.Gone, failure.SlowDown));
         Assert.StartsWith($"push {provider} {kind.ToLowerInvariant()} failure {status}: {provider} answered {status}", failure.Describe(), StringComparison.Ordinal);
+    }
+
+    // Issue 27 (3): a 5xx to a request whose body the provider read counted as "not sent", and at most once sent it again.
+    [Theory]
+    [InlineData(500, true, true)]
+    [InlineData(502, true, true)]
+    [InlineData(504, true, true)]
+    [InlineData(408, true, true)]
+    [InlineData(500, false, false)]
+    [InlineData(503, true, false)]
+    [InlineData(429, true, false)]
+    [InlineData(401, true, false)]
+    [InlineData(403, true, false)]
+    [InlineData(302, true, false)]
+    [InlineData(400, true, false)]
+    public void Classify_ErrorAnswerAfterTheBody_MaybeDeliveredUnlessARefusal(int status, bool written, bool maybeDelivered)
+    {
+        var failure = PushFailures.Classify("fcm", status, null, gone: false, written);
+
+        Assert.Equal(maybeDelivered, failure.MaybeDelivered);
     }
 
     [Theory]

@@ -101,9 +101,29 @@ public sealed class WebhookFailuresTests
     [Fact]
     public void Answered_429_TransientHandledByRateLimiterWithTheAnswer()
     {
-        var failure = WebhookFailures.Answered(429, "Too Many Requests", "slow down", Url, slowDown: true);
+        var failure = WebhookFailures.Answered(429, "Too Many Requests", "slow down", Url, slowDown: true, written: true);
 
-        Assert.Equal((SendFailureKind.Transient, 429, true), (failure.Kind, failure.Status, failure.HandledByRateLimiter));
+        Assert.Equal((SendFailureKind.Transient, 429, true, false), (failure.Kind, failure.Status, failure.HandledByRateLimiter, failure.MaybeDelivered));
         Assert.Equal("webhook transient failure: POST https://hooks.example.com/in answered 429 Too Many Requests: slow down", failure.Describe());
+    }
+
+    // Issue 27 (3): a 5xx or 408 to a request the receiver read counted as "not sent", and at most once sent it again; a
+    // gateway's 502 or 504 can follow the application's work.
+    [Theory]
+    [InlineData(502, false, true, true)]
+    [InlineData(504, false, true, true)]
+    [InlineData(500, false, true, true)]
+    [InlineData(503, false, true, true)]
+    [InlineData(408, false, true, true)]
+    [InlineData(502, false, false, false)]
+    [InlineData(503, true, true, false)]
+    [InlineData(429, true, true, false)]
+    [InlineData(429, false, true, false)]
+    [InlineData(404, false, true, false)]
+    public void Answered_ErrorAfterTheRequestWasWritten_MaybeDeliveredUnlessARefusal(int status, bool slowDown, bool written, bool maybeDelivered)
+    {
+        var failure = WebhookFailures.Answered(status, null, "", Url, slowDown, written);
+
+        Assert.Equal(maybeDelivered, failure.MaybeDelivered);
     }
 }
