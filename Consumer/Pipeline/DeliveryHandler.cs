@@ -26,6 +26,7 @@ internal sealed class DeliveryHandler(
     SuppressionList suppression)
 {
     private readonly DeliverySettler settle = new(outbound, rabbit, stats, logger);
+    private readonly HandBackSettler handBack = new(log, outbound, rabbit, stats, logger);
 
     public async Task HandleAsync(Delivery delivery, HandlerSenders senders, CancellationToken cancellationToken)
     {
@@ -228,8 +229,8 @@ internal sealed class DeliveryHandler(
         catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
         {
             // Aborted at shutdown before the message was handed over (after it, the sender reports Unknown instead):
-            // not sent, and already acked — give the mark back and queue a copy, or it would be lost.
-            await HandBackAsync(delivery, send.NotificationId);
+            // not sent, and already acked — queue a copy and give the mark back, or it would be lost.
+            await handBack.AbortedAsync(delivery, send.NotificationId);
             throw;
         }
 
@@ -244,13 +245,20 @@ internal sealed class DeliveryHandler(
             stats.AddRelayRejected();
         }
 
+        bool unspent = send.Breaker.State != CircuitState.Closed || ex is BrokenCircuitException;
         switch (ex)
         {
-            case var notSent when IsNotSent(notSent):
-                // Not sent (refused before the message was taken, cut off, or turned away by the breaker): the
-                // mark goes, then a copy — unspent if the breaker is not closed (into the work queue, or parked); else a retry.
+            case var notSent when IsNotSentAtMostOnce(notSent) && delivery.Envelope is null:
+                // Not sent (refused before the message was taken, cut off, or turned away by the breaker), and acked: a copy
+                // (unspent if the breaker is not closed, parked or into the work queue; else a retry), then the mark goes.
+                await (unspent
+                    ? handBack.UnspentAsync(delivery, send.NotificationId, send.Breaker, cancellationToken)
+                    : handBack.RetryAsync(delivery, send.NotificationId, Describe(ex), cancellationToken));
+                break;
+            case var notSent when IsNotSentAtMostOnce(notSent):
+                // An envelope item, not acked (the broker keeps its envelope): the mark goes, then the item is settled.
                 await log.ReleaseAsync(send.NotificationId, cancellationToken);
-                await (send.Breaker.State != CircuitState.Closed || ex is BrokenCircuitException
+                await (unspent
                     ? settle.ReturnUnspentAsync(delivery, send.Breaker, send.NotificationId, cancellationToken)
                     : settle.RetryOrDeadLetterAsync(delivery, Describe(ex), cancellationToken));
                 break;
@@ -259,37 +267,12 @@ internal sealed class DeliveryHandler(
                 await settle.DeadLetterAsync(delivery, Describe(ex), cancellationToken);
                 break;
             default:
-                // Lost after the message was handed over: maybe sent. At most once means not again; the mark stays.
+                // Lost after the message was handed over, or an error answer to it that does not say it was not taken (a
+                // gateway's 502 after the app took it): maybe sent. At most once means not again; the mark stays.
                 stats.AddUnknown();
                 ConsumerLog.OutcomeUnknown(logger, send.NotificationId, ex);
                 await delivery.AckAsync();
                 break;
-        }
-    }
-
-    private async Task HandBackAsync(Delivery delivery, long notificationId)
-    {
-        using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(5));
-        try
-        {
-            await log.ReleaseAsync(notificationId, timeout.Token);
-            if (delivery.SettlesWithEnvelope)
-            {
-                // Back with its envelope: put back with the envelope's other unfinished items, or, if the channel closes
-                // first, redelivered in the whole envelope; unmarked, it is sent once either way.
-                await delivery.ReturnWithEnvelopeAsync();
-                return;
-            }
-
-            var handBack = rabbit.RetryDelays.Length == 0
-                ? outbound.DeadLetterAsync(delivery, "aborted at shutdown before the send; not sent", timeout.Token)
-                : outbound.RetryAsync(delivery, Math.Min(delivery.Attempt, rabbit.RetryDelays.Length), timeout.Token);
-            await handBack;
-        }
-        catch (Exception ex) when (ex is not OutOfMemoryException)
-        {
-            // At most once: losing it is allowed; the 'sending' mark (if still there) is the trace.
-            ConsumerLog.HandBackFailed(logger, notificationId, ex);
         }
     }
 
@@ -341,9 +324,12 @@ internal sealed class DeliveryHandler(
         stats.AddDelivered(now - outgoing.CreatedAt, now, timings);
     }
 
-    // Sure not to have reached the server as a message: refused or cut off before it was handed over, or never tried.
+    // Sure not to have reached the server as a message: refused or cut off before it was handed over, or never tried. At
+    // least once also counts an error answer that leaves it maybe delivered (MaybeDelivered) as not sent: it sends again.
     private static bool IsNotSent(Exception ex) =>
         ex is SendFailedException { Kind: SendFailureKind.Transient } or BrokenCircuitException or TimeoutRejectedException;
+
+    private static bool IsNotSentAtMostOnce(Exception ex) => IsNotSent(ex) && ex is not SendFailedException { MaybeDelivered: true };
 
     private static string Describe(Exception ex) => ex is SendFailedException failed
         ? failed.Describe()

@@ -18,7 +18,7 @@ internal static partial class ConsumerLog
     [LoggerMessage(4003, LogLevel.Warning, "Handling delivery {DeliveryTag} failed; it will be retried")]
     public static partial void HandlerFailed(ILogger logger, ulong deliveryTag, Exception exception);
 
-    [LoggerMessage(4004, LogLevel.Warning, "Notification {NotificationId}: connection lost after the message was sent; at most once, so it is not sent again")]
+    [LoggerMessage(4004, LogLevel.Warning, "Notification {NotificationId}: maybe delivered (the answer was lost, or an error answer came after the message was handed over); at most once, so it is not sent again")]
     public static partial void OutcomeUnknown(ILogger logger, long notificationId, Exception exception);
 
     [LoggerMessage(4005, LogLevel.Error, "Delivery {DeliveryTag} could not be retried or dead-lettered; returning it to the queue")]
@@ -30,7 +30,7 @@ internal static partial class ConsumerLog
     [LoggerMessage(4007, LogLevel.Warning, "Consumer channel closed; opening a new one")]
     public static partial void ChannelReopened(ILogger logger);
 
-    [LoggerMessage(4010, LogLevel.Warning, "Notification {NotificationId}: aborted at shutdown before it was sent, and it could not be handed back; it is lost (at most once), its 'sending' mark is the trace")]
+    [LoggerMessage(4010, LogLevel.Warning, "Notification {NotificationId}: not sent, and its copy could not be handed back to the broker; it is lost (at most once), its 'sending' mark is the trace")]
     public static partial void HandBackFailed(ILogger logger, long notificationId, Exception exception);
 
     [LoggerMessage(4009, LogLevel.Warning, "Acks could not be written; the broker will redeliver those messages and the delivery log will recognise them")]
@@ -51,8 +51,11 @@ internal static partial class ConsumerLog
     [LoggerMessage(4014, LogLevel.Warning, "Pausing, resuming or probing consumption for the relay breaker failed; trying again")]
     public static partial void RelayGateFailed(ILogger logger, Exception exception);
 
-    [LoggerMessage(4015, LogLevel.Warning, "Notification {NotificationId}: its copy could not be put back into the work queue while the relay is down; at least once returns the original to the queue, at most once loses it")]
+    [LoggerMessage(4015, LogLevel.Warning, "Notification {NotificationId}: its copy could not be put back into the work queue while the relay is down; the original goes back to the queue")]
     public static partial void ReturnFailed(ILogger logger, long notificationId, Exception exception);
+
+    [LoggerMessage(4018, LogLevel.Warning, "Notification {NotificationId}: its copy is queued but its 'sending' mark could not be released; the copy will find the mark and not be sent (at most once: lost, with its mark)")]
+    public static partial void MarkNotReleased(ILogger logger, long notificationId, Exception exception);
 
     [LoggerMessage(4017, LogLevel.Warning, "Envelope {DeliveryTag}: its {Items} unfinished item(s) could not be put back into the work queue (try {Attempt}); after the last try the envelope is requeued whole and the delivery log sorts out its items")]
     public static partial void EnvelopeReturnFailed(ILogger logger, ulong deliveryTag, int items, int attempt, Exception exception);

@@ -1,0 +1,100 @@
+using Microsoft.Extensions.Logging;
+using Notifications.Consumer.Pipeline;
+using Notifications.Consumer.Relay;
+using Notifications.Consumer.Telemetry;
+using Notifications.Shared.Hosting;
+
+namespace Notifications.Consumer.Settling;
+
+/// <summary>
+/// At most once, a single message is acked before its send, once its mark is taken (the mark, not the ack, stops a
+/// redelivered copy). When that send did not happen the notification is handed back: a copy of the message is published
+/// with a confirm, and only then is the mark released. A copy the broker does not take leaves the mark in place: the
+/// notification is lost with its mark, as after a crash between the ack and the send. So at every instant it has its mark,
+/// a confirmed copy or a dead letter; the other order (the mark first) left nothing when the copy was refused: no mark, no
+/// message (the original was acked), no dead letter. An envelope item is not acked before its send (the broker keeps its
+/// envelope), so it does not come here.
+/// </summary>
+internal sealed class HandBackSettler(DeliveryLog log, OutboundPublisher outbound, RabbitMqOptions rabbit, ConsumerStats stats, ILogger logger)
+{
+    private static readonly TimeSpan AbortedTimeout = TimeSpan.FromSeconds(5);
+
+    /// <summary>
+    /// Not sent while its breaker is not closed: a copy with the same attempt, parked in a delay queue (an endpoint's or a
+    /// provider's breaker) or at the tail of the work queue (the relay's).
+    /// </summary>
+    public Task UnspentAsync(Delivery delivery, long notificationId, RelayBreaker breaker, CancellationToken cancellationToken) =>
+        HandBackAsync(notificationId, ct => breaker.Gated
+            ? outbound.ReturnAsync(delivery, ct)
+            : outbound.ParkAsync(delivery, breaker.Options.BreakDuration, ct), cancellationToken);
+
+    /// <summary>Not sent, for <paramref name="reason"/>: a retry through its delay queue, or after the last attempt a dead letter.</summary>
+    public Task RetryAsync(Delivery delivery, long notificationId, string reason, CancellationToken cancellationToken) =>
+        delivery.Attempt > rabbit.RetryDelays.Length
+            ? HandBackAsync(notificationId, ct => DeadLetterAsync(delivery, $"gave up after {delivery.Attempt} attempts: {reason}", ct), cancellationToken)
+            : HandBackAsync(notificationId, ct => RetryCopyAsync(delivery, delivery.Attempt, ct), cancellationToken);
+
+    /// <summary>
+    /// Aborted at shutdown before the message was handed over: a retry (through the last delay queue at the latest; a dead
+    /// letter without delay queues), within its own few seconds, since the handler's token is cancelled. An envelope item
+    /// goes back with its envelope instead; unmarked, it is sent once either way.
+    /// </summary>
+    public async Task AbortedAsync(Delivery delivery, long notificationId)
+    {
+        using var timeout = new CancellationTokenSource(AbortedTimeout);
+        if (!delivery.SettlesWithEnvelope)
+        {
+            await HandBackAsync(notificationId, ct => rabbit.RetryDelays.Length == 0
+                ? DeadLetterAsync(delivery, "aborted at shutdown before the send; not sent", ct)
+                : RetryCopyAsync(delivery, Math.Min(delivery.Attempt, rabbit.RetryDelays.Length), ct), timeout.Token);
+            return;
+        }
+
+        try
+        {
+            await log.ReleaseAsync(notificationId, timeout.Token);
+            await delivery.ReturnWithEnvelopeAsync();
+        }
+        catch (Exception ex) when (ex is not OutOfMemoryException)
+        {
+            // The envelope is not acked: requeued whole when the channel closes, its item unmarked or marked.
+            ConsumerLog.HandBackFailed(logger, notificationId, ex);
+        }
+    }
+
+    private async Task HandBackAsync(long notificationId, Func<CancellationToken, Task> publishCopy, CancellationToken cancellationToken)
+    {
+        try
+        {
+            await publishCopy(cancellationToken);
+        }
+        catch (Exception ex) when (ex is not OutOfMemoryException)
+        {
+            ConsumerLog.HandBackFailed(logger, notificationId, ex);
+            return;
+        }
+
+        try
+        {
+            await log.ReleaseAsync(notificationId, cancellationToken);
+        }
+        catch (Exception ex) when (ex is not OutOfMemoryException)
+        {
+            // The copy will find the mark and be skipped: lost, with its mark, never sent twice.
+            ConsumerLog.MarkNotReleased(logger, notificationId, ex);
+        }
+    }
+
+    private async Task RetryCopyAsync(Delivery delivery, int attempt, CancellationToken cancellationToken)
+    {
+        await outbound.RetryAsync(delivery, attempt, cancellationToken);
+        stats.AddRetried();
+    }
+
+    private async Task DeadLetterAsync(Delivery delivery, string reason, CancellationToken cancellationToken)
+    {
+        await outbound.DeadLetterAsync(delivery, reason, cancellationToken);
+        stats.AddDeadLettered();
+        ConsumerLog.DeadLettered(logger, delivery.DeliveryTag, reason);
+    }
+}
