@@ -267,13 +267,28 @@ internal sealed class DeliveryHandler(
                 await settle.DeadLetterAsync(delivery, Describe(ex), cancellationToken);
                 break;
             default:
-                // Lost after the message was handed over, or an error answer to it that does not say it was not taken (a
-                // gateway's 502 after the app took it): maybe sent. At most once means not again; the mark stays.
-                stats.AddUnknown();
-                ConsumerLog.OutcomeUnknown(logger, send.NotificationId, ex);
-                await delivery.AckAsync();
+                await MaybeSentAsync(delivery, send, ex, cancellationToken);
                 break;
         }
+    }
+
+    // Lost after the message was handed over, or an error answer to it that does not say it was not taken (a gateway's 502
+    // after the app took it): maybe sent. At most once means not again: the mark stays, with why (status 'maybe_sent').
+    private async Task MaybeSentAsync(Delivery delivery, Send send, Exception ex, CancellationToken cancellationToken)
+    {
+        stats.AddUnknown();
+        ConsumerLog.OutcomeUnknown(logger, send.NotificationId, ex);
+        try
+        {
+            await log.RecordMaybeSentAsync(send.NotificationId, delivery.Attempt, Describe(ex), cancellationToken);
+        }
+        catch (Exception failure) when (!cancellationToken.IsCancellationRequested)
+        {
+            // The mark is what keeps it from being sent again; without its reason the status says 'in_flight'.
+            ConsumerLog.MaybeSentNotRecorded(logger, send.NotificationId, failure);
+        }
+
+        await delivery.AckAsync();
     }
 
     // Not sent, recorded 'suppressed', acked. A crash before the ack redelivers it, to the same end; a row the log has

@@ -9,10 +9,12 @@ internal sealed class DeliveryLog : IAsyncDisposable
 {
     private static readonly IReadOnlySet<long> None = new HashSet<long>();
     private static readonly IReadOnlySet<SentNotification> NoneSent = new HashSet<SentNotification>();
+    private static readonly IReadOnlySet<MaybeSentNotification> NoneMaybeSent = new HashSet<MaybeSentNotification>();
     private readonly CoalescingBatcher<long> _findSent;
     private readonly CoalescingBatcher<SentNotification> _recordSent;
     private readonly CoalescingBatcher<long> _markSending;
     private readonly CoalescingBatcher<long> _release;
+    private readonly CoalescingBatcher<MaybeSentNotification> _recordMaybeSent;
 
     public DeliveryLog(IDeliveryLogStore store, int maxBatch)
     {
@@ -21,6 +23,8 @@ internal sealed class DeliveryLog : IAsyncDisposable
         // Two copies of one notification may ask in one batch; the statement inserts the id once, so one of them owns the send.
         _markSending = new(store.TryMarkSendingAsync, maxBatch, spanName: "delivery log mark sending", exclusive: true);
         _release = new(async (ids, ct) => { await store.ReleaseAsync(ids, ct); return None; }, maxBatch, concurrency: 1, spanName: "delivery log release");
+        _recordMaybeSent = new(async (maybeSent, ct) => { await store.RecordMaybeSentAsync(maybeSent, ct); return NoneMaybeSent; }, maxBatch, concurrency: 1,
+            spanName: "delivery log record maybe sent");
     }
 
     /// <summary>Whether the notification was already sent (at-least-once duplicate check).</summary>
@@ -36,11 +40,16 @@ internal sealed class DeliveryLog : IAsyncDisposable
     /// <summary>At-most-once: gives up the mark of a send known not to have happened.</summary>
     public Task ReleaseAsync(long id, CancellationToken cancellationToken) => _release.SubmitAsync(id, cancellationToken);
 
+    /// <summary>At-most-once: records why the marked notification's send has an unknown outcome; the mark stays.</summary>
+    public Task RecordMaybeSentAsync(long id, int attempt, string reason, CancellationToken cancellationToken) =>
+        _recordMaybeSent.SubmitAsync(new MaybeSentNotification(id, attempt, reason), cancellationToken);
+
     public async ValueTask DisposeAsync()
     {
         await _findSent.DisposeAsync();
         await _recordSent.DisposeAsync();
         await _markSending.DisposeAsync();
         await _release.DisposeAsync();
+        await _recordMaybeSent.DisposeAsync();
     }
 }

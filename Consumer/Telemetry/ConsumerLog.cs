@@ -57,6 +57,9 @@ internal static partial class ConsumerLog
     [LoggerMessage(4018, LogLevel.Warning, "Notification {NotificationId}: its copy is queued but its 'sending' mark could not be released; the copy will find the mark and not be sent (at most once: lost, with its mark)")]
     public static partial void MarkNotReleased(ILogger logger, long notificationId, Exception exception);
 
+    [LoggerMessage(4019, LogLevel.Warning, "Notification {NotificationId}: maybe delivered, and why could not be recorded on its 'sending' mark; the mark stays, its status says in_flight")]
+    public static partial void MaybeSentNotRecorded(ILogger logger, long notificationId, Exception exception);
+
     [LoggerMessage(4017, LogLevel.Warning, "Envelope {DeliveryTag}: its {Items} unfinished item(s) could not be put back into the work queue (try {Attempt}); after the last try the envelope is requeued whole and the delivery log sorts out its items")]
     public static partial void EnvelopeReturnFailed(ILogger logger, ulong deliveryTag, int items, int attempt, Exception exception);
 

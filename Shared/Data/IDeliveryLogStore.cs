@@ -24,4 +24,10 @@ public interface IDeliveryLogStore
 
     /// <summary>At-most-once: removes 'sending' marks of sends known not to have happened, so a retry may claim them.</summary>
     Task ReleaseAsync(IReadOnlyCollection<long> ids, CancellationToken cancellationToken);
+
+    /// <summary>
+    /// At-most-once: records on their 'sending' marks why these sends' outcomes are unknown, and their attempts; the marks
+    /// stay (<c>notification_status</c> answers <c>maybe_sent</c>). An id without a 'sending' mark is left as it is.
+    /// </summary>
+    Task RecordMaybeSentAsync(IReadOnlyCollection<MaybeSentNotification> maybeSent, CancellationToken cancellationToken);
 }

@@ -13,6 +13,7 @@ internal sealed class PostgresDeliveryLogStore : IDeliveryLogStore
     private readonly string _recordSentSql;
     private readonly string _markSendingSql;
     private readonly string _releaseSql;
+    private readonly string _recordMaybeSentSql;
 
     public PostgresDeliveryLogStore(NpgsqlDataSource dataSource, DatabaseOptions options)
     {
@@ -38,6 +39,11 @@ internal sealed class PostgresDeliveryLogStore : IDeliveryLogStore
         _releaseSql = $"""
             DELETE FROM "{s}".delivery_log WHERE notification_id = ANY(@Ids) AND status = 'sending'
             """;
+        _recordMaybeSentSql = $"""
+            UPDATE "{s}".delivery_log AS d SET reason = m.reason, attempts = m.attempts, updated_at = now()
+            FROM unnest(@Ids, @Attempts, @Reasons) AS m(id, attempts, reason)
+            WHERE d.notification_id = m.id AND d.status = 'sending'
+            """;
     }
 
     public async Task<IReadOnlySet<long>> FindSentAsync(IReadOnlyCollection<long> ids, CancellationToken cancellationToken) =>
@@ -62,6 +68,20 @@ internal sealed class PostgresDeliveryLogStore : IDeliveryLogStore
 
     public Task ReleaseAsync(IReadOnlyCollection<long> ids, CancellationToken cancellationToken) =>
         ExecuteAsync(_releaseSql, ids, cancellationToken);
+
+    public async Task RecordMaybeSentAsync(IReadOnlyCollection<MaybeSentNotification> maybeSent, CancellationToken cancellationToken)
+    {
+        // One statement may not update the same row twice: one entry per id.
+        var distinct = maybeSent.DistinctBy(n => n.Id).ToArray();
+        var parameters = new
+        {
+            Ids = distinct.Select(n => n.Id).ToArray(),
+            Attempts = distinct.Select(n => n.Attempts).ToArray(),
+            Reasons = distinct.Select(n => n.StoredReason).ToArray(),
+        };
+        await using var connection = await _dataSource.OpenConnectionAsync(cancellationToken);
+        await connection.ExecuteAsync(new CommandDefinition(_recordMaybeSentSql, parameters, commandTimeout: _timeoutSeconds, cancellationToken: cancellationToken));
+    }
 
     private async Task<IEnumerable<long>> QueryAsync(string sql, IReadOnlyCollection<long> ids, CancellationToken cancellationToken)
     {

@@ -43,6 +43,14 @@ internal sealed class SqlServerDeliveryLogStore : IDeliveryLogStore
             DELETE FROM [{s}].[delivery_log]
             WHERE status = 'sending' AND notification_id IN (SELECT id FROM {ids} AS j);
             """;
+        RecordMaybeSentSql = $"""
+            UPDATE d SET reason = m.reason, attempts = m.attempts, updated_at = SYSUTCDATETIME()
+            FROM [{s}].[delivery_log] AS d
+            JOIN (SELECT id, MAX(attempts) AS attempts, MAX(reason) AS reason
+                  FROM OPENJSON(@MaybeSent) WITH (id bigint '$.id', attempts int '$.attempts', reason nvarchar(1000) '$.reason')
+                  GROUP BY id) AS m ON d.notification_id = m.id
+            WHERE d.status = 'sending';
+            """;
     }
 
     internal string FindSentSql { get; }
@@ -52,6 +60,8 @@ internal sealed class SqlServerDeliveryLogStore : IDeliveryLogStore
     internal string MarkSendingSql { get; }
 
     internal string ReleaseSql { get; }
+
+    internal string RecordMaybeSentSql { get; }
 
     public async Task<IReadOnlySet<long>> FindSentAsync(IReadOnlyCollection<long> ids, CancellationToken cancellationToken) =>
         (await QueryAsync(FindSentSql, ids, cancellationToken)).ToHashSet();
@@ -69,6 +79,14 @@ internal sealed class SqlServerDeliveryLogStore : IDeliveryLogStore
 
     public Task ReleaseAsync(IReadOnlyCollection<long> ids, CancellationToken cancellationToken) =>
         ExecuteAsync(ReleaseSql, ids, cancellationToken);
+
+    public async Task RecordMaybeSentAsync(IReadOnlyCollection<MaybeSentNotification> maybeSent, CancellationToken cancellationToken)
+    {
+        // [{"id":1,"attempts":1,"reason":"..."},...]: OPENJSON reads it into rows (one per id: an UPDATE touches a row once).
+        string json = System.Text.Json.JsonSerializer.Serialize(maybeSent.Select(n => new { id = n.Id, attempts = n.Attempts, reason = n.StoredReason }));
+        await using var connection = new SqlConnection(_connectionString);
+        await connection.ExecuteAsync(new CommandDefinition(RecordMaybeSentSql, new { MaybeSent = json }, commandTimeout: _timeoutSeconds, cancellationToken: cancellationToken));
+    }
 
     private async Task<IEnumerable<long>> QueryAsync(string sql, IReadOnlyCollection<long> ids, CancellationToken cancellationToken)
     {

@@ -174,4 +174,25 @@ public abstract partial class StoreSuite
 
         Assert.Equal([1], await log.TryMarkSendingAsync([1, 2], CancellationToken.None));
     }
+
+    [Fact]
+    public async Task RecordMaybeSentAsync_OnSendingMarksOnly_StatusMaybeSentWithReasonAndAttempt()
+    {
+        var (_, status) = await CreateDeadLetterStoresAsync();
+        var (_, log) = await CreateStoresAsync();
+        await log.TryMarkSendingAsync([1, 2, 3], CancellationToken.None);
+        await log.RecordSentAsync([3], CancellationToken.None);
+        string reason = "webhook transient failure: POST answered 502 Bad Gateway: " + new string('x', 1200);
+
+        await log.RecordMaybeSentAsync([new(1, 2, reason), new(1, 2, reason), new(3, 1, "late"), new(4, 1, "no mark")], CancellationToken.None);
+
+        var one = await status.GetAsync(1, CancellationToken.None);
+        Assert.Equal(("maybe_sent", 2, DeadLetterRecord.MaxReasonLength), (one.State, one.Attempts, one.Reason?.Length));
+        Assert.StartsWith("webhook transient failure: POST answered 502", one.Reason, StringComparison.Ordinal);
+        Assert.Equal("in_flight", (await status.GetAsync(2, CancellationToken.None)).State);
+        var three = await status.GetAsync(3, CancellationToken.None);
+        Assert.Equal(("sent", null), (three.State, three.Reason));
+        // The mark stays (1 cannot be marked again); an id without one got no row (4 can be).
+        Assert.Equal([4], await log.TryMarkSendingAsync([1, 4], CancellationToken.None));
+    }
 }

@@ -2,6 +2,7 @@ using System.Net;
 using Notifications.Consumer.Telemetry;
 using Notifications.IntegrationTests.Infrastructure;
 using Notifications.IntegrationTests.Infrastructure.Receivers;
+using Notifications.IntegrationTests.Status;
 
 namespace Notifications.IntegrationTests.Webhooks;
 
@@ -46,6 +47,9 @@ public sealed class WebhookErrorAnswerTests
 
         Assert.Equal([(int)status], scene.Receiver.Deliveries.Select(d => d.AnsweredStatus ?? 0));
         Assert.Empty(await scene.DeadLetterReasonsAsync(id));
+        var recorded = await StatusProbe.GetAsync(id);
+        Assert.Equal(("maybe_sent", 1), (recorded.State, recorded.Attempts));
+        Assert.Contains($"answered {(int)status}", recorded.Reason, StringComparison.Ordinal);
     }
 
     [Fact]

@@ -79,5 +79,7 @@ public sealed class DeliveryLogMarkTests
         public Task RecordSentAsync(IReadOnlyCollection<SentNotification> sent, CancellationToken cancellationToken) => Task.CompletedTask;
 
         public Task ReleaseAsync(IReadOnlyCollection<long> ids, CancellationToken cancellationToken) => Task.CompletedTask;
+
+        public Task RecordMaybeSentAsync(IReadOnlyCollection<MaybeSentNotification> maybeSent, CancellationToken cancellationToken) => Task.CompletedTask;
     }
 }

@@ -21,10 +21,10 @@ public sealed class StatusSqlTests
     }
 
     [Fact]
-    public void StatusSql_ReadsTheSchemaFunction_DefinedByMigration010AndRedefinedBy017()
+    public void StatusSql_ReadsTheSchemaFunction_DefinedByMigration010AndRedefinedBy021()
     {
         string call = TSqlStatements.Get("SqlServerNotificationStatusStore.StatusSql");
-        string function = TSqlStatements.Get("017_channels.sql batch 7");
+        string function = TSqlStatements.Get("021_delivery_log_reason.sql batch 2");
         Assert.Contains("CREATE OR ALTER FUNCTION [notifications].[notification_status](@id bigint)", TSqlStatements.Get("010_notification_status.sql batch 1"), StringComparison.Ordinal);
 
         Assert.Contains("[notifications].[notification_status](@Id)", call, StringComparison.Ordinal);

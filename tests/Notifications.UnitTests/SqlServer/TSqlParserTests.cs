@@ -45,7 +45,7 @@ public sealed class TSqlParserTests
         [
             "SqlServerOutboxStore.ClaimSql", "SqlServerOutboxStore.ClaimDueSql", "SqlServerOutboxStore.RejectSql", "SqlServerOutboxStore.CountSql",
             "SqlServerDeliveryLogStore.FindSentSql", "SqlServerDeliveryLogStore.RecordSentSql",
-            "SqlServerDeliveryLogStore.MarkSendingSql", "SqlServerDeliveryLogStore.ReleaseSql",
+            "SqlServerDeliveryLogStore.MarkSendingSql", "SqlServerDeliveryLogStore.ReleaseSql", "SqlServerDeliveryLogStore.RecordMaybeSentSql",
             "SqlServerOperationsStore.WindowSql", "SqlServerOperationsStore.PurgeSql",
             "SqlServerDeadLetterStore.RecordSql",
             "SqlServerDeadLetterStore.RemoveSql", "SqlServerDeadLetterStore.FindSql", "SqlServerDeadLetterStore.RemoveAllSql",
