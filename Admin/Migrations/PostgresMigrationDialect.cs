@@ -1,0 +1,56 @@
+using Dapper;
+using DbUp;
+using DbUp.Builder;
+using DbUp.Engine;
+using Npgsql;
+
+namespace Notifications.Admin.Migrations;
+
+/// <summary>PostgreSQL: dbup-postgresql, psql's <c>:"schema"</c>, a session advisory lock per schema.</summary>
+internal sealed class PostgresMigrationDialect : IMigrationDialect
+{
+    public string Name => "PostgreSQL";
+
+    // hashtextextended: a stable 64-bit key per schema; the session lock goes when the connection closes.
+    internal static string LockSql => "SELECT pg_advisory_lock(hashtextextended('notifications-migrate:' || @Schema, 0))";
+
+    internal static string JournalExistsSql => "SELECT to_regclass(@Table) IS NOT NULL";
+
+    public UpgradeEngineBuilder Engine(string connectionString, string schema) =>
+        DeployChanges.To.PostgresqlDatabase(connectionString, schema).JournalToPostgresqlTable(schema, Migrator.JournalTable);
+
+    public IScriptPreprocessor Variables(string schema) => new PsqlVariables(new Dictionary<string, string> { ["schema"] = schema });
+
+    public async Task<IAsyncDisposable> LockAsync(string connectionString, string schema, CancellationToken cancellationToken)
+    {
+        // Not pooled: closing a pooled connection would keep its session, and the lock, for the next user of the pool.
+        var connection = new NpgsqlConnection(new NpgsqlConnectionStringBuilder(connectionString) { Pooling = false }.ConnectionString);
+        try
+        {
+            await connection.OpenAsync(cancellationToken);
+            // No timeout: another migrate may be validating a constraint on a large table.
+            await connection.ExecuteAsync(new CommandDefinition(LockSql, new { Schema = schema }, commandTimeout: 0, cancellationToken: cancellationToken));
+            return connection;
+        }
+        catch
+        {
+            await connection.DisposeAsync();
+            throw;
+        }
+    }
+
+    public async Task<IReadOnlyDictionary<string, DateTime>> JournalAsync(string connectionString, string schema, CancellationToken cancellationToken)
+    {
+        string table = $"\"{schema}\".{Migrator.JournalTable}";
+        await using var connection = new NpgsqlConnection(connectionString);
+        await connection.OpenAsync(cancellationToken);
+        if (!await connection.ExecuteScalarAsync<bool>(new CommandDefinition(JournalExistsSql, new { Table = table }, cancellationToken: cancellationToken)))
+        {
+            return new Dictionary<string, DateTime>();
+        }
+
+        var rows = await connection.QueryAsync<(string Name, DateTime Applied)>(
+            new CommandDefinition($"SELECT scriptname, applied FROM {table}", cancellationToken: cancellationToken));
+        return rows.ToDictionary(r => r.Name, r => r.Applied, StringComparer.Ordinal);
+    }
+}
