@@ -1,4 +1,4 @@
-# Sourced by scripts/setup: the database roles of db/postgres/020_roles.sql and one login per role (docs/security.md).
+# Sourced by scripts/setup: the database roles of db/postgres/repeatable/90_roles.sql and one login per role (docs/security.md).
 # The four NOLOGIN group roles are cluster-wide: created here once, as the superuser, so the migrator needs no
 # CREATEROLE. Each login (notifications_<role>_login, LOGIN, IN ROLE notifications_<role>) gets a generated password,
 # kept in .run/secrets/postgres_<role> (mode 600) and in .run/secrets/pgpass (the psql password file, mode 600).

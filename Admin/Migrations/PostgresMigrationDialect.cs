@@ -3,6 +3,8 @@ using DbUp;
 using DbUp.Builder;
 using DbUp.Engine;
 using Npgsql;
+using Polly;
+using Polly.Retry;
 
 namespace Notifications.Admin.Migrations;
 
@@ -11,8 +13,22 @@ internal sealed class PostgresMigrationDialect : IMigrationDialect
 {
     public string Name => "PostgreSQL";
 
-    // hashtextextended: a stable 64-bit key per schema; the session lock goes when the connection closes.
-    internal static string LockSql => "SELECT pg_advisory_lock(hashtextextended('notifications-migrate:' || @Schema, 0))";
+    // hashtextextended: a stable 64-bit key per schema; the session lock goes when the connection closes. Tried, not
+    // waited for in the server: a query waiting for the lock holds a snapshot, and the holder's CREATE INDEX
+    // CONCURRENTLY (008) waits for every older snapshot to end, so it would wait for its waiter forever.
+    internal static string LockSql => "SELECT pg_try_advisory_lock(hashtextextended('notifications-migrate:' || @Schema, 0))";
+
+    // Until the other migrate ends, however long its migrations take.
+    private static readonly ResiliencePipeline<bool> UntilLocked = new ResiliencePipelineBuilder<bool>()
+        .AddRetry(new RetryStrategyOptions<bool>
+        {
+            ShouldHandle = new PredicateBuilder<bool>().HandleResult(false),
+            MaxRetryAttempts = int.MaxValue,
+            BackoffType = DelayBackoffType.Constant,
+            Delay = TimeSpan.FromMilliseconds(500),
+            UseJitter = true,
+        })
+        .Build();
 
     internal static string JournalExistsSql => "SELECT to_regclass(@Table) IS NOT NULL";
 
@@ -28,8 +44,9 @@ internal sealed class PostgresMigrationDialect : IMigrationDialect
         try
         {
             await connection.OpenAsync(cancellationToken);
-            // No timeout: another migrate may be validating a constraint on a large table.
-            await connection.ExecuteAsync(new CommandDefinition(LockSql, new { Schema = schema }, commandTimeout: 0, cancellationToken: cancellationToken));
+            await UntilLocked.ExecuteAsync(
+                async ct => await connection.ExecuteScalarAsync<bool>(new CommandDefinition(LockSql, new { Schema = schema }, cancellationToken: ct)),
+                cancellationToken);
             return connection;
         }
         catch

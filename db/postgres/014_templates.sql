@@ -1,4 +1,4 @@
--- Templates (idempotent): a notification may name a template instead of carrying a prepared subject and body; the
+-- Templates (idempotent: safe to run again): a notification may name a template instead of carrying a prepared subject and body; the
 -- consumer renders it (Liquid, Fluid) at send time from the row's template_data. See docs/templates.md.
 -- Apply with: psql -v schema=notifications -f 014_templates.sql
 -- Every `admin templates put` adds a version: (name, locale, version) is unique and rows are never updated, so a
@@ -25,14 +25,26 @@ ALTER TABLE :"schema".outbox ADD COLUMN IF NOT EXISTS locale varchar(35) NULL;
 ALTER TABLE :"schema".outbox ALTER COLUMN subject DROP NOT NULL;
 ALTER TABLE :"schema".outbox ALTER COLUMN body DROP NOT NULL;
 
--- A row is either prepared (subject and body) or templated (template name and data, no subject or body).
-ALTER TABLE :"schema".outbox DROP CONSTRAINT IF EXISTS outbox_prepared_or_templated;
-ALTER TABLE :"schema".outbox ADD CONSTRAINT outbox_prepared_or_templated CHECK (
-    (template_name IS NULL AND template_data IS NULL AND subject IS NOT NULL AND body IS NOT NULL)
-    OR (template_name IS NOT NULL AND template_data IS NOT NULL AND subject IS NULL AND body IS NULL));
-
--- The data is a JSON object: an array or scalar fails this check; text that is not JSON at all fails the cast
--- (invalid input syntax for type json). Either way the insert is refused, in the business app's transaction.
-ALTER TABLE :"schema".outbox DROP CONSTRAINT IF EXISTS outbox_template_data_object;
-ALTER TABLE :"schema".outbox ADD CONSTRAINT outbox_template_data_object CHECK (
-    template_data IS NULL OR jsonb_typeof(template_data::jsonb) = 'object');
+-- A row is either prepared (subject and body) or templated (template name and data, no subject or body). The data is a
+-- JSON object: an array or scalar fails its check; text that is not JSON at all fails the cast (invalid input syntax for
+-- type json). Either way the insert is refused, in the business app's transaction.
+-- Each check is added only where it is missing (a run again changes nothing), NOT VALID: adding it is a catalog change,
+-- no scan of the rows under its exclusive lock; VALIDATE then scans them with a lock that lets inserts and claims go on
+-- (and does nothing on a check already valid). 017 redefines outbox_prepared_or_templated.
+SET search_path = :"schema";
+DO $guard$
+BEGIN
+    IF NOT EXISTS (SELECT FROM pg_constraint WHERE conrelid = 'outbox'::regclass AND conname = 'outbox_prepared_or_templated') THEN
+        ALTER TABLE outbox ADD CONSTRAINT outbox_prepared_or_templated CHECK (
+            (template_name IS NULL AND template_data IS NULL AND subject IS NOT NULL AND body IS NOT NULL)
+            OR (template_name IS NOT NULL AND template_data IS NOT NULL AND subject IS NULL AND body IS NULL)) NOT VALID;
+    END IF;
+    IF NOT EXISTS (SELECT FROM pg_constraint WHERE conrelid = 'outbox'::regclass AND conname = 'outbox_template_data_object') THEN
+        ALTER TABLE outbox ADD CONSTRAINT outbox_template_data_object CHECK (
+            template_data IS NULL OR jsonb_typeof(template_data::jsonb) = 'object') NOT VALID;
+    END IF;
+END
+$guard$;
+RESET search_path;
+ALTER TABLE :"schema".outbox VALIDATE CONSTRAINT outbox_prepared_or_templated;
+ALTER TABLE :"schema".outbox VALIDATE CONSTRAINT outbox_template_data_object;

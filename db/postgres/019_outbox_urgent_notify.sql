@@ -1,8 +1,9 @@
--- The urgent wake, opt-in (idempotent; docs/urgent-wake.md). With the trigger below in place, an urgent row's insert
+-- The urgent wake, opt-in (docs/urgent-wake.md). With the trigger below in place, an urgent row's insert
 -- sends NOTIFY notifications_outbox_urgent with the schema as payload; the producers LISTEN on it and claim at once
 -- instead of at their next poll (the poll stays, as the safety net for a lost notification).
 -- Apply with: psql -v schema=notifications -f 019_outbox_urgent_notify.sql
--- This script creates only the trigger's function. The trigger is the opt-in (a re-run leaves it as it is):
+-- The trigger's function is repeatable/20_outbox_notify_urgent.sql (a function is a repeatable file since the migration
+-- journal; this file created it before). Nothing creates the trigger: it is the opt-in (a migrate leaves it as it is):
 --   CREATE TRIGGER outbox_notify_urgent AFTER INSERT ON notifications.outbox
 --       FOR EACH ROW WHEN (NEW.priority = 'urgent') EXECUTE FUNCTION notifications.outbox_notify_urgent();
 --   DROP TRIGGER outbox_notify_urgent ON notifications.outbox;   -- opt out
@@ -18,10 +19,3 @@
 -- would run the function, and fill a transition table, for every insert.
 -- The channel is fixed and the payload names the schema: a channel named after the schema would not fit
 -- PostgreSQL's 63 characters for every schema a deployment may choose.
-CREATE OR REPLACE FUNCTION :"schema".outbox_notify_urgent() RETURNS trigger
-LANGUAGE plpgsql AS $$
-BEGIN
-    PERFORM pg_notify('notifications_outbox_urgent', TG_TABLE_SCHEMA);
-    RETURN NULL;
-END
-$$;

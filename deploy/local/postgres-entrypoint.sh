@@ -1,7 +1,8 @@
 #!/bin/bash
 # First start of an empty $PGDATA: initdb with POSTGRES_USER as the superuser, password authentication over
-# TCP, POSTGRES_DB created, the schema (NOTIFICATIONS_SCHEMA) and /docker-entrypoint-initdb.d applied on a
-# socket-only server; then the real server in the foreground, on all interfaces.
+# TCP, POSTGRES_DB created, the role logins made and /docker-entrypoint-initdb.d applied on a socket-only server; then
+# the real server in the foreground, on all interfaces. The schema is not this image's: `notifications-admin migrate`
+# applies it once the server runs (scripts/swarm up does; docs/database.md).
 set -euo pipefail
 [ "${1:-}" != "" ] && [ "${1:0:1}" = "-" ] && set -- postgres "$@"
 if [ "${1:-}" = postgres ] && [ ! -s "$PGDATA/PG_VERSION" ]; then
@@ -22,12 +23,13 @@ if [ "${1:-}" = postgres ] && [ ! -s "$PGDATA/PG_VERSION" ]; then
   echo "host all all all $auth" >> "$PGDATA/pg_hba.conf"
   pg_ctl -D "$PGDATA" -o "-c listen_addresses=''" -w start >/dev/null
   if [ "$db" != postgres ]; then psql -v ON_ERROR_STOP=1 -qAt -U "$user" -d postgres -c "CREATE DATABASE \"$db\""; fi
-  if [ -n "${NOTIFICATIONS_SCHEMA:-}" ]; then apply-schema "$db" "$NOTIFICATIONS_SCHEMA"; fi
-  # One login per database role of 020_roles.sql, for each secret /run/secrets/postgres_<role>_password
-  # (docs/security.md). The password goes to psql on standard input: never on a command line.
+  # One login per database role of db/postgres/repeatable/90_roles.sql, for each secret /run/secrets/postgres_<role>_password
+  # (docs/security.md). The group role first (NOLOGIN, as scripts/setup makes it; migrate grants it later). The
+  # password goes to psql on standard input: never on a command line.
   for f in /run/secrets/postgres_*_password; do
     [ -e "$f" ] || continue
     role=${f#/run/secrets/postgres_}; role=${role%_password}
+    psql -v ON_ERROR_STOP=1 -q -U "$user" -d postgres -c "CREATE ROLE notifications_$role NOLOGIN"
     { printf "CREATE ROLE notifications_%s_login LOGIN IN ROLE notifications_%s PASSWORD '" "$role" "$role"; tr -d "'\n" < "$f"; printf "';\n"; } |
       psql -v ON_ERROR_STOP=1 -q -U "$user" -d postgres
     echo "login notifications_${role}_login created (member of notifications_$role)"

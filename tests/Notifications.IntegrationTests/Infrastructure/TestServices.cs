@@ -13,7 +13,9 @@ internal static class TestServices
     public const string PostgresVariable = "NOTIFICATIONS_TEST_POSTGRES";
     public const string RabbitMqVariable = "NOTIFICATIONS_TEST_RABBITMQ";
 
-    public static string PostgresConnectionString => FromEnvironment(PostgresVariable, "PostgreSQL") ?? ContainerServices.Database.ConnectionString;
+    /// <summary>The owner's connection: the schema is migrated on first use (<see cref="TestMigrations"/>), a container's when it starts.</summary>
+    public static string PostgresConnectionString =>
+        FromEnvironment(PostgresVariable, "PostgreSQL") is { } value ? TestMigrations.Migrated(value) : ContainerServices.Database.ConnectionString;
 
     public static Uri RabbitMqUri => new(FromEnvironment(RabbitMqVariable, "RabbitMQ") ?? ContainerServices.Broker.AmqpUri.ToString());
 

@@ -11,9 +11,9 @@ namespace Notifications.IntegrationTests.Operations;
 [Collection("services")]
 public sealed class AdminScriptTests
 {
-    // What scripts/admin and `dotnet pack Admin` read; nothing else of the repository is needed.
+    // What scripts/admin and `dotnet pack Admin` read (db/: the migrations the tool carries); nothing else is needed.
     private static readonly string[] Paths =
-        ["scripts/admin", "scripts/lib.sh", "Admin", "Shared", "global.json", "Directory.Build.props", "Directory.Packages.props", ".editorconfig"];
+        ["scripts/admin", "scripts/lib.sh", "Admin", "Shared", "db", "global.json", "Directory.Build.props", "Directory.Packages.props", ".editorconfig"];
 
     [Fact]
     public async Task AdminScript_FreshClone_InstallsTheToolOnceAndAnswers()

@@ -11,7 +11,7 @@ namespace Notifications.IntegrationTests.Operations;
 public sealed class AdminToolPackageTests
 {
     [Fact]
-    public async Task ToolPackage_PackedAndInstalled_NotificationsAdminRunsHelpStatusAndErrors()
+    public async Task ToolPackage_PackedAndInstalled_NotificationsAdminRunsHelpStatusMigrateAndErrors()
     {
         string root = Directory.CreateTempSubdirectory("admin-tool-").FullName;
         try
@@ -27,11 +27,16 @@ public sealed class AdminToolPackageTests
             var help = await AdminRun.ExecutableAsync(tool, "--help");
             var status = await AdminRun.ExecutableAsync(tool, "status", "--rabbitmq", broker.Options.Uri.ToString(), "--database", TestServices.PostgresConnectionString);
             var wrong = await AdminRun.ExecutableAsync(tool, "no-such-command");
+            // The package carries the migrations: the test schema (migrated before the first test) has none pending.
+            var migrations = await AdminRun.ExecutableAsync(tool, "migrate", "--list", "--database", TestServices.PostgresConnectionString);
 
             Assert.True(help.ExitCode == 0, help.Error);
             Assert.Contains("dead-letters", help.Output, StringComparison.Ordinal);
             Assert.True(status.ExitCode == 0, status.Error);
             Assert.Contains("Outbox backlog", status.Output, StringComparison.Ordinal);
+            Assert.True(migrations.ExitCode == 0, migrations.Error);
+            Assert.Contains("migrations built into the tool (db/postgres)", migrations.Output, StringComparison.Ordinal);
+            Assert.Matches(@"\d+ applied, 0 pending\.", migrations.Output);
             Assert.Equal(2, wrong.ExitCode);
             Assert.Contains("Unrecognized command or argument 'no-such-command'", wrong.Error, StringComparison.Ordinal);
         }

@@ -2,12 +2,13 @@ using Dapper;
 using Microsoft.Data.SqlClient;
 using Notifications.IntegrationTests.Infrastructure;
 using Notifications.IntegrationTests.Infrastructure.Containers;
+using Notifications.Shared.Hosting;
 using Testcontainers.MsSql;
 
 namespace Notifications.IntegrationTests.Stores;
 
 /// <summary>
-/// A fresh schema on a real SQL Server, migrated from db/sqlserver for this run of the suite and dropped
+/// A fresh schema on a real SQL Server, migrated by notifications-admin migrate's migrator (db/sqlserver) for this run of the suite and dropped
 /// afterwards. The server: the connection string in NOTIFICATIONS_TEST_SQLSERVER, or else one started for
 /// the suite with Testcontainers.MsSql (image NOTIFICATIONS_TEST_SQLSERVER_IMAGE, default
 /// mcr.microsoft.com/mssql/server:2022-latest) and removed afterwards. When neither can be had every test
@@ -37,8 +38,7 @@ public sealed class SqlServerSchema : IAsyncLifetime
             _connectionString = await StartContainerAsync();
         }
 
-        await using var connection = await OpenAsync();
-        await SqlServerMigrator.ApplyAsync(connection, Name);
+        await TestMigrations.MigrateAsync(ConnectionString, DatabaseProvider.SqlServer, Name);
     }
 
     public async Task DisposeAsync()
@@ -57,7 +57,8 @@ public sealed class SqlServerSchema : IAsyncLifetime
         await using var connection = await OpenAsync();
         await connection.ExecuteAsync($"""
             DROP FUNCTION IF EXISTS [{Name}].[notification_status];
-            DROP TABLE IF EXISTS [{Name}].[outbox], [{Name}].[delivery_log], [{Name}].[rejected], [{Name}].[dead_letter], [{Name}].[retention], [{Name}].[idempotency_key];
+            DROP TABLE IF EXISTS [{Name}].[outbox], [{Name}].[delivery_log], [{Name}].[rejected], [{Name}].[dead_letter], [{Name}].[retention], [{Name}].[idempotency_key],
+                [{Name}].[rate_limit], [{Name}].[template], [{Name}].[suppression], [{Name}].[webhook_endpoint], [{Name}].[migration_journal];
             DROP SCHEMA IF EXISTS [{Name}];
             """);
     }

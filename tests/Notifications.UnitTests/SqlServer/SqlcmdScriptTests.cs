@@ -1,5 +1,3 @@
-using Notifications.IntegrationTests.Infrastructure;
-
 namespace Notifications.UnitTests.SqlServer;
 
 public sealed class SqlcmdScriptTests

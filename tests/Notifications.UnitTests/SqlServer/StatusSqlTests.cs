@@ -21,11 +21,10 @@ public sealed class StatusSqlTests
     }
 
     [Fact]
-    public void StatusSql_ReadsTheSchemaFunction_DefinedByMigration010AndRedefinedBy021()
+    public void StatusSql_ReadsTheSchemaFunction_DefinedByItsRepeatableFile()
     {
         string call = TSqlStatements.Get("SqlServerNotificationStatusStore.StatusSql");
-        string function = TSqlStatements.Get("021_delivery_log_reason.sql batch 2");
-        Assert.Contains("CREATE OR ALTER FUNCTION [notifications].[notification_status](@id bigint)", TSqlStatements.Get("010_notification_status.sql batch 1"), StringComparison.Ordinal);
+        string function = TSqlStatements.Get("repeatable/10_notification_status.sql batch 1");
 
         Assert.Contains("[notifications].[notification_status](@Id)", call, StringComparison.Ordinal);
         Assert.Contains("CREATE OR ALTER FUNCTION [notifications].[notification_status](@id bigint)", function, StringComparison.Ordinal);

@@ -1,4 +1,6 @@
 using Microsoft.SqlServer.TransactSql.ScriptDom;
+using Notifications.Admin.Migrations;
+using Notifications.Shared.Hosting;
 
 namespace Notifications.UnitTests.SqlServer;
 
@@ -32,7 +34,7 @@ public sealed class TSqlParserTests
         string script = File.ReadAllText(Path.Combine(AppContext.BaseDirectory, "deploy-sqlserver", "create-login.sql"));
         var variables = new Dictionary<string, string> { ["Role"] = "producer", ["Password"] = "0123abcd0123abcd", ["Database"] = "notifications" };
 
-        var batches = Notifications.IntegrationTests.Infrastructure.SqlcmdScript.Batches(script, variables);
+        var batches = SqlcmdScript.Batches(script, variables);
 
         Assert.Equal(3, batches.Count);
         Assert.All(batches, b => Assert.Empty(TSqlParsing.Parse(b).Errors));
@@ -61,6 +63,7 @@ public sealed class TSqlParserTests
             "SqlServerWebhookEndpointStore.AddSql", "SqlServerWebhookEndpointStore.ListSql", "SqlServerWebhookEndpointStore.FindSql",
             "SqlServerWebhookEndpointStore.DisableSql", "SqlServerWebhookEndpointStore.EnableSql", "SqlServerWebhookEndpointStore.RotateSql",
             "SqlServerWebhookEndpointStore.ChangesSql",
+            "SqlServerMigrationDialect.LockSql", "SqlServerMigrationDialect.JournalExistsSql", "SqlServerMigrationDialect.JournalSql",
         ];
 
         Assert.Empty(expected.Except(TSqlStatements.InCode.Keys));
@@ -69,11 +72,12 @@ public sealed class TSqlParserTests
     [Fact]
     public void InScripts_SchemaScripts_EveryFileContributesBatches()
     {
-        var files = TSqlStatements.InScripts.Keys.Select(k => k[..k.IndexOf(' ', StringComparison.Ordinal)]).Distinct();
+        var files = TSqlStatements.InScripts.Keys.Select(k => k[..k.IndexOf(' ', StringComparison.Ordinal)]).Distinct().ToList();
 
-        // Every migration exists in both dialects under the same name, and each T-SQL one parsed into batches.
-        var postgres = Directory.GetFiles(PostgresScriptsDirectory(), "*.sql").Select(Path.GetFileName);
-        Assert.Equal(postgres.Order(StringComparer.Ordinal), files.Order(StringComparer.Ordinal));
+        // Every numbered migration exists in both dialects under the same name, and each T-SQL file parsed into batches.
+        var postgres = MigrationScripts.Embedded(DatabaseProvider.Postgres).Scripts.Select(s => MigrationScripts.FileOf(s.Name))
+            .Where(name => !name.StartsWith(MigrationScripts.RepeatableFolder + "/", StringComparison.Ordinal));
+        Assert.Equal(postgres.Order(StringComparer.Ordinal), files.Where(name => !name.StartsWith(MigrationScripts.RepeatableFolder + "/", StringComparison.Ordinal)).Order(StringComparer.Ordinal));
         Assert.Contains("007_outbox_priority_not_before.sql", files);
         Assert.Contains("009_dead_letters_and_retention.sql", files);
         Assert.Contains("010_notification_status.sql", files);
@@ -85,18 +89,8 @@ public sealed class TSqlParserTests
         Assert.Contains("016_message_headers.sql", files);
         Assert.Contains("018_webhook_endpoints.sql", files);
         Assert.Contains("019_outbox_urgent_notify.sql", files);
-        Assert.Contains("020_roles.sql", files);
-    }
-
-    private static string PostgresScriptsDirectory()
-    {
-        for (var dir = new DirectoryInfo(AppContext.BaseDirectory); dir is not null; dir = dir.Parent)
-        {
-            var candidate = Path.Combine(dir.FullName, "db", "postgres");
-            if (Directory.Exists(candidate)) return candidate;
-        }
-
-        throw new DirectoryNotFoundException("db/postgres not found above " + AppContext.BaseDirectory);
+        Assert.Contains("repeatable/10_notification_status.sql", files);
+        Assert.Contains("repeatable/90_roles.sql", files);
     }
 
     // Proves the checks above can fail: the parser rejects what a broken or PostgreSQL statement looks like.

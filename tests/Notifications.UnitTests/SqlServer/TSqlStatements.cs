@@ -1,7 +1,8 @@
 using System.Reflection;
 using Notifications.Client;
 using Notifications.Consumer.RateLimiting;
-using Notifications.IntegrationTests.Infrastructure;
+using DbUp.Support;
+using Notifications.Admin.Migrations;
 using Notifications.Shared.Data.SqlServer;
 using Notifications.Shared.Hosting;
 
@@ -10,7 +11,8 @@ namespace Notifications.UnitTests.SqlServer;
 /// <summary>
 /// Every piece of T-SQL the project runs: each internal <c>*Sql</c> property of the SQL Server stores
 /// (found by reflection, so a new statement is covered without being listed), the SQL Server inserts of
-/// the client package (<see cref="SqlServerOutbox"/>), and every batch of db/sqlserver/*.sql as sqlcmd would send it.
+/// the client package (<see cref="SqlServerOutbox"/>), the migrator's own, and every batch of db/sqlserver (numbered and
+/// repeatable) as <c>notifications-admin migrate</c> sends it.
 /// </summary>
 internal static class TSqlStatements
 {
@@ -60,18 +62,24 @@ internal static class TSqlStatements
 
         statements[$"{nameof(SqlServerOutbox)}.{nameof(SqlServerOutbox.InsertSql)}"] = SqlServerOutbox.InsertSql(Schema);
         statements[$"{nameof(SqlServerOutbox)}.{nameof(SqlServerOutbox.InsertOnceSql)}"] = SqlServerOutbox.InsertOnceSql(Schema);
+        statements[$"{nameof(SqlServerMigrationDialect)}.{nameof(SqlServerMigrationDialect.LockSql)}"] = SqlServerMigrationDialect.LockSql;
+        statements[$"{nameof(SqlServerMigrationDialect)}.{nameof(SqlServerMigrationDialect.JournalExistsSql)}"] = SqlServerMigrationDialect.JournalExistsSql;
+        statements[$"{nameof(SqlServerMigrationDialect)}.{nameof(SqlServerMigrationDialect.JournalSql)}"] = SqlServerMigrationDialect.JournalSql(Schema);
         return statements;
     }
 
     private static Dictionary<string, string> BuildInScripts()
     {
+        // As notifications-admin migrate sends them: the files built into the tool, $(Schema) substituted, split on GO by DbUp.
         var batches = new Dictionary<string, string>(StringComparer.Ordinal);
-        foreach (string file in SqlcmdScript.Files(Path.Combine(AppContext.BaseDirectory, "sqlserver")))
+        var variables = new SqlServerMigrationDialect().Variables(Schema);
+        var splitter = new SqlCommandSplitter();
+        foreach (var script in MigrationScripts.Embedded(DatabaseProvider.SqlServer).Scripts)
         {
-            var fileBatches = SqlcmdScript.Batches(File.ReadAllText(file), Schema);
+            var fileBatches = splitter.SplitScriptIntoCommands(variables.Process(script.Contents)).ToList();
             for (int i = 0; i < fileBatches.Count; i++)
             {
-                batches[$"{Path.GetFileName(file)} batch {i + 1}"] = fileBatches[i];
+                batches[$"{MigrationScripts.FileOf(script.Name)} batch {i + 1}"] = fileBatches[i];
             }
         }
 

@@ -1,3 +1,4 @@
+using Notifications.Shared.Hosting;
 using Npgsql;
 using Testcontainers.PostgreSql;
 
@@ -5,7 +6,8 @@ namespace Notifications.IntegrationTests.Infrastructure.Containers;
 
 /// <summary>
 /// PostgreSQL in a container (Testcontainers.PostgreSql), with the test database scripts/setup makes:
-/// <c>notifications_test</c> owned by notifications/notifications, db/postgres/*.sql applied in order.
+/// <c>notifications_test</c> owned by notifications/notifications, migrated as scripts/setup migrates it
+/// (<c>notifications-admin migrate</c>'s migrator, in process: nothing needed on the host).
 /// </summary>
 internal sealed class DatabaseContainer : IAsyncDisposable
 {
@@ -30,8 +32,9 @@ internal sealed class DatabaseContainer : IAsyncDisposable
         try
         {
             await container.StartAsync();
-            await ApplySchemaAsync(container);
-            return new DatabaseContainer(container);
+            var database = new DatabaseContainer(container);
+            await TestMigrations.MigrateAsync(database.ConnectionString, DatabaseProvider.Postgres, TestDatabase.Schema);
+            return database;
         }
         catch
         {
@@ -41,27 +44,4 @@ internal sealed class DatabaseContainer : IAsyncDisposable
     }
 
     public ValueTask DisposeAsync() => _container.DisposeAsync();
-
-    /// <summary>
-    /// As scripts/setup does it: <c>psql -v ON_ERROR_STOP=1 -v schema=notifications -f</c> each file in name
-    /// order, over TCP with the password, here with the container's own psql (nothing needed on the host).
-    /// </summary>
-    private static async Task ApplySchemaAsync(PostgreSqlContainer container)
-    {
-        var files = Directory.GetFiles(RepositoryLayout.File("db", "postgres"), "*.sql").Order(StringComparer.Ordinal);
-        foreach (string file in files)
-        {
-            string target = "/tmp/notifications-schema/" + Path.GetFileName(file);
-            await container.CopyAsync(await File.ReadAllBytesAsync(file), target);
-            var result = await container.ExecAsync(
-            [
-                "env", $"PGPASSWORD={Password}", "PGOPTIONS=-c client_min_messages=warning",
-                "psql", "-q", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-U", User, "-d", Database, "-v", "schema=notifications", "-f", target,
-            ]);
-            if (result.ExitCode != 0)
-            {
-                throw new InvalidOperationException($"psql -f {Path.GetFileName(file)} in the database container exited {result.ExitCode}: {result.Stderr}");
-            }
-        }
-    }
 }

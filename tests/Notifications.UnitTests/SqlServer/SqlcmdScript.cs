@@ -1,18 +1,14 @@
 using System.Text.RegularExpressions;
 
-namespace Notifications.IntegrationTests.Infrastructure;
+namespace Notifications.UnitTests.SqlServer;
 
 /// <summary>
-/// Reads db/sqlserver/*.sql the way sqlcmd does: <c>$(Name)</c> variables substituted, batches split on
-/// <c>GO</c> lines. Shared by the migrator here and the T-SQL parser tests (linked into the unit tests),
-/// so what is parsed is exactly what is applied.
+/// Reads a sqlcmd script the way sqlcmd does: <c>$(Name)</c> variables substituted, batches split on <c>GO</c> lines.
+/// For deploy/sqlserver/create-login.sql, which deploy/sqlserver/create-logins pipes into sqlcmd; the migrations are
+/// read as notifications-admin migrate reads them (<see cref="TSqlStatements"/>).
 /// </summary>
 internal static partial class SqlcmdScript
 {
-    /// <summary>The scripts in <paramref name="directory"/>, in the order they apply (NNN_ prefix).</summary>
-    public static IReadOnlyList<string> Files(string directory) =>
-        Directory.GetFiles(directory, "*.sql").Order(StringComparer.Ordinal).ToList();
-
     /// <summary>The batches of <paramref name="script"/> with every variable substituted; an unknown variable throws.</summary>
     public static IReadOnlyList<string> Batches(string script, IReadOnlyDictionary<string, string> variables)
     {

@@ -1,8 +1,11 @@
--- Least privilege (idempotent; docs/security.md): one NOLOGIN group role per code path, granted exactly what that
--- code path runs. Logins are made by the deployment as members of these roles (scripts/setup, scripts/swarm):
+-- Least privilege (docs/security.md): one NOLOGIN group role per code path, granted exactly what that code path runs.
+-- Repeatable (docs/database.md): `migrate` runs it after every numbered migration and function, and again whenever this
+-- file changes, so a grant added or removed here reaches every database at its next migrate; a migration that creates a
+-- table adds the table's grants here. (It was the numbered 020_roles.sql until the migration journal.)
+-- Logins are made by the deployment as members of these roles (scripts/setup, scripts/swarm):
 --   CREATE ROLE notifications_producer_login LOGIN PASSWORD '<secret>' IN ROLE notifications_producer;
 -- The login that applies the migrations (here `notifications`) owns the schema and is used for migrations only.
--- Apply with: psql -v schema=notifications -f 020_roles.sql
+-- Apply by hand with: psql -v schema=notifications -f repeatable/90_roles.sql
 --   notifications_app       business apps (Notifications.Client): enqueue, and ask notification_status
 --   notifications_producer  Producer/: claims (DELETE ... RETURNING) outbox rows, counts the backlog, records rejects
 --   notifications_consumer  Consumer/: the delivery log, dead letters, rate limits, suppression, templates (read),
@@ -46,10 +49,8 @@ REVOKE ALL ON ALL FUNCTIONS IN SCHEMA :"schema"
     FROM PUBLIC, notifications_app, notifications_producer, notifications_consumer, notifications_admin;
 GRANT USAGE ON SCHEMA :"schema" TO notifications_app, notifications_producer, notifications_consumer, notifications_admin;
 
--- notification_status reads the delivery log, dead letters and rejects, which the app may not read: it runs with
--- its owner's rights (SECURITY DEFINER; its search_path is fixed to the schema and pg_catalog). A later migration
--- that replaces the function (CREATE OR REPLACE resets this) must say SECURITY DEFINER again.
-ALTER FUNCTION :"schema".notification_status(bigint) SECURITY DEFINER;
+-- notification_status reads the delivery log, dead letters and rejects, which the app may not read: it runs with its
+-- owner's rights (SECURITY DEFINER, said by its own file, repeatable/10_notification_status.sql).
 
 -- The app: INSERT ... RETURNING id reads the id column; the idempotent insert takes the next id itself
 -- (nextval) and looks its key up.

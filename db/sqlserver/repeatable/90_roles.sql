@@ -1,11 +1,13 @@
 -- Least privilege (idempotent; docs/security.md): one database role per code path, granted exactly what that code
--- path runs (the same four roles and grants as PostgreSQL's 020). Logins are made by the deployment and added to
--- these roles (docs/security.md, "Logins on SQL Server"):
+-- path runs (the same four roles and grants as PostgreSQL's repeatable/90_roles.sql). Repeatable (docs/database.md):
+-- `migrate` runs it after every numbered migration and function, and again whenever this file changes; a migration
+-- that creates a table adds the table's grants here. (It was the numbered 020_roles.sql until the migration journal.)
+-- Logins are made by the deployment and added to these roles (docs/security.md, "Logins on SQL Server"):
 --   CREATE LOGIN [notifications_producer_login] WITH PASSWORD = N'<secret>';
 --   CREATE USER [notifications_producer_login] FOR LOGIN [notifications_producer_login];
 --   ALTER ROLE [notifications_producer] ADD MEMBER [notifications_producer_login];
 -- The login that applies the migrations owns the schema (dbo) and is used for migrations only.
--- Apply with: sqlcmd -v Schema=notifications -i 020_roles.sql
+-- Apply by hand with: sqlcmd -v Schema=notifications -i repeatable/90_roles.sql
 -- Roles are per database, grants per schema: a database holding several schemas gets the roles once and the
 -- grants for each schema. notification_status is an inline table-valued function (SELECT, not EXECUTE); its
 -- reads of the tables go through ownership chaining (same owner), so the app may ask it without reading them.

@@ -1,0 +1,73 @@
+-- One answer to "what happened to notification N?" (repeatable: re-applied by `migrate` whenever this file changes;
+-- docs/database.md). Defined by 010, answering 'suppressed' since 015, speaking of any receiving server since 017.
+--   SELECT * FROM notifications.notification_status(12345);
+-- One row: notification_id, state, at, attempts, not_before, reason, detail. State is one of
+--   waiting        the row is in the outbox (at = created_at; not_before = its scheduled time, if any)
+--   in_flight      claimed and handed to the broker, no outcome yet (being delivered, or waiting for a retry);
+--                  also an at-most-once 'sending' mark (at = when it was marked)
+--   sent           the receiving server (SMTP relay, webhook endpoint, push service) accepted it (at = when it was
+--                  recorded, attempts = on which attempt)
+--   suppressed     not sent: the recipient is on the suppression list (at = when that was recorded)
+--   dead_lettered  moved to the dead-letter queue (at, attempts, reason); an id dead-lettered more than once
+--                  answers with its latest dead_letter row, and the detail says how many times
+--   rejected       the producer refused it, never published (at, reason)
+--   unknown        no such id was ever issued by the outbox, or its records were removed by retention
+-- "in_flight without a record" is inferred: the id is at most the outbox identity's last value and above the
+-- highest id whose records the retention cleanup deleted. An id inserted explicitly above the identity, once
+-- claimed, answers unknown; an identity value of a rolled-back insert answers in_flight.
+-- SECURITY DEFINER: it reads the delivery log, dead letters and rejects, which the app may not read; it runs with its
+-- owner's rights, its search_path fixed to the schema and pg_catalog. The function body is read with that search_path
+-- (psql does not substitute inside $fn$ ... $fn$). CREATE OR REPLACE keeps the grants of repeatable/90_roles.sql.
+CREATE OR REPLACE FUNCTION :"schema".notification_status(p_id bigint)
+RETURNS TABLE (notification_id bigint, state varchar(16), at timestamptz, attempts integer,
+               not_before timestamptz, reason varchar(1000), detail varchar(300))
+LANGUAGE sql STABLE
+SECURITY DEFINER
+SET search_path = :"schema", pg_catalog
+AS $fn$
+    SELECT p_id, s.state::varchar(16), s.at, s.attempts, s.not_before, s.reason::varchar(1000), s.detail::varchar(300)
+    FROM (
+        SELECT 1 AS rank, 'sent' AS state, d.updated_at AS at, d.attempts, NULL::timestamptz AS not_before,
+               NULL::text AS reason, 'accepted by the receiving server (SMTP relay, webhook endpoint or push service)' AS detail
+        FROM delivery_log AS d WHERE d.notification_id = p_id AND d.status = 'sent'
+        UNION ALL
+        SELECT 1, 'suppressed', d.updated_at, d.attempts, NULL, NULL,
+               'not sent: the recipient (address, domain or push token) is on the suppression list (scripts/admin suppression list)'
+        FROM delivery_log AS d WHERE d.notification_id = p_id AND d.status = 'suppressed'
+        UNION ALL
+        SELECT 2, 'waiting', o.created_at, NULL, o.not_before, NULL,
+               CASE WHEN o.not_before > now() THEN 'in the outbox, scheduled: not sent before not_before (' || o.priority || ' priority)'
+                    ELSE 'in the outbox, waiting to be claimed (' || o.priority || ' priority)' END
+        FROM outbox AS o WHERE o.id = p_id
+        UNION ALL
+        SELECT 3, 'dead_lettered', x.dead_lettered_at, x.attempts, NULL, x.reason,
+               'moved to the dead-letter queue, not sent'
+               || CASE WHEN x.copies > 1 THEN ' (dead-lettered ' || x.copies || ' times, the latest shown)' ELSE '' END
+               || ' (scripts/admin dead-letters show --id ' || p_id || ')'
+        FROM (SELECT d.dead_lettered_at, d.attempts, d.reason, count(*) OVER () AS copies
+              FROM dead_letter AS d WHERE d.notification_id = p_id
+              ORDER BY d.dead_lettered_at DESC, d.id DESC LIMIT 1) AS x
+        UNION ALL
+        SELECT 4, 'rejected', r.rejected_at, NULL, NULL, r.reason, 'refused by the producer: never published, never sent'
+        FROM rejected AS r WHERE r.id = p_id
+        UNION ALL
+        SELECT 5, 'in_flight', d.updated_at, NULL, NULL, NULL,
+               'at most once: marked sending; a mark older than a send takes means the outcome is unknown (connection lost after the message was handed over)'
+        FROM delivery_log AS d WHERE d.notification_id = p_id AND d.status = 'sending'
+        UNION ALL
+        SELECT 6,
+               CASE WHEN p_id <= COALESCE(k.max_deleted_id, 0) THEN 'unknown' ELSE 'in_flight' END, NULL, NULL, NULL, NULL,
+               CASE WHEN p_id <= COALESCE(k.max_deleted_id, 0)
+                    THEN 'no record: removed by the retention cleanup (ids up to ' || k.max_deleted_id || '), or never committed'
+                    ELSE 'claimed from the outbox and handed to the broker: being delivered or waiting for a retry' END
+        FROM (SELECT 1) AS one (x) LEFT JOIN retention AS k ON k.job = 'cleanup'
+        WHERE p_id > 0 AND p_id <= COALESCE(pg_sequence_last_value(pg_get_serial_sequence('outbox', 'id')::regclass), 0)
+        UNION ALL
+        SELECT 7, 'unknown', NULL, NULL, NULL, NULL, 'no such notification: the outbox never issued this id'
+    ) AS s
+    ORDER BY s.rank
+    LIMIT 1
+$fn$;
+
+-- Functions are executable by PUBLIC when created: not this one (90_roles.sql grants it to the app and the admin tool).
+REVOKE ALL ON FUNCTION :"schema".notification_status(bigint) FROM PUBLIC;

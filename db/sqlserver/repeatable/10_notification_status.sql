@@ -1,0 +1,69 @@
+-- One answer to "what happened to notification N?" (repeatable: re-applied by `migrate` whenever this file changes;
+-- docs/database.md). Defined by 010, answering 'suppressed' since 015, speaking of any receiving server since 017.
+--   SELECT * FROM [notifications].[notification_status](12345);
+-- One row: notification_id, state, at, attempts, not_before, reason, detail. State is one of
+--   waiting        the row is in the outbox (at = created_at; not_before = its scheduled time, if any)
+--   in_flight      claimed and handed to the broker, no outcome yet (being delivered, or waiting for a retry);
+--                  also an at-most-once 'sending' mark (at = when it was marked)
+--   sent           the receiving server (SMTP relay, webhook endpoint, push service) accepted it (at = when it was
+--                  recorded, attempts = on which attempt)
+--   suppressed     not sent: the recipient is on the suppression list (at = when that was recorded)
+--   dead_lettered  moved to the dead-letter queue (at, attempts, reason); an id dead-lettered more than once
+--                  answers with its latest dead_letter row, and the detail says how many times
+--   rejected       the producer refused it, never published (at, reason)
+--   unknown        no such id was ever issued by the outbox, or its records were removed by retention
+-- "in_flight without a record" is inferred: the id is at most IDENT_CURRENT of the outbox and above the
+-- highest id whose records the retention cleanup deleted. An id inserted explicitly above the identity, once
+-- claimed, answers unknown; an identity value of a rolled-back insert answers in_flight.
+-- An inline table-valued function: the optimizer expands it into the caller's query (seeks on each key).
+-- CREATE OR ALTER keeps the grants of repeatable/90_roles.sql.
+CREATE OR ALTER FUNCTION [$(Schema)].[notification_status](@id bigint)
+RETURNS TABLE
+AS
+RETURN
+(
+    SELECT TOP (1) @id AS notification_id, CAST(s.state AS varchar(16)) AS state, s.at, s.attempts, s.not_before,
+           CAST(s.reason AS nvarchar(1000)) AS reason, CAST(s.detail AS nvarchar(300)) AS detail
+    FROM (
+        SELECT 1 AS rank, 'sent' AS state, d.updated_at AS at, d.attempts, CAST(NULL AS datetimeoffset(3)) AS not_before,
+               CAST(NULL AS nvarchar(1000)) AS reason, CAST(N'accepted by the receiving server (SMTP relay, webhook endpoint or push service)' AS nvarchar(300)) AS detail
+        FROM [$(Schema)].[delivery_log] AS d WHERE d.notification_id = @id AND d.status = 'sent'
+        UNION ALL
+        SELECT 1, 'suppressed', d.updated_at, d.attempts, NULL, NULL,
+               N'not sent: the recipient (address, domain or push token) is on the suppression list (scripts/admin suppression list)'
+        FROM [$(Schema)].[delivery_log] AS d WHERE d.notification_id = @id AND d.status = 'suppressed'
+        UNION ALL
+        SELECT 2, 'waiting', o.created_at, NULL, o.not_before, NULL,
+               CASE WHEN o.not_before > SYSDATETIMEOFFSET()
+                    THEN N'in the outbox, scheduled: not sent before not_before (' + o.priority + N' priority)'
+                    ELSE N'in the outbox, waiting to be claimed (' + o.priority + N' priority)' END
+        FROM [$(Schema)].[outbox] AS o WHERE o.id = @id
+        UNION ALL
+        SELECT 3, 'dead_lettered', x.dead_lettered_at, x.attempts, NULL, x.reason,
+               N'moved to the dead-letter queue, not sent'
+               + CASE WHEN x.copies > 1 THEN N' (dead-lettered ' + CAST(x.copies AS nvarchar(20)) + N' times, the latest shown)' ELSE N'' END
+               + N' (scripts/admin dead-letters show --id ' + CAST(@id AS nvarchar(20)) + N')'
+        FROM (SELECT TOP (1) d.dead_lettered_at, d.attempts, d.reason, COUNT(*) OVER () AS copies
+              FROM [$(Schema)].[dead_letter] AS d WHERE d.notification_id = @id
+              ORDER BY d.dead_lettered_at DESC, d.id DESC) AS x
+        UNION ALL
+        SELECT 4, 'rejected', r.rejected_at, NULL, NULL, r.reason, N'refused by the producer: never published, never sent'
+        FROM [$(Schema)].[rejected] AS r WHERE r.id = @id
+        UNION ALL
+        SELECT 5, 'in_flight', d.updated_at, NULL, NULL, NULL,
+               N'at most once: marked sending; a mark older than a send takes means the outcome is unknown (connection lost after the message was handed over)'
+        FROM [$(Schema)].[delivery_log] AS d WHERE d.notification_id = @id AND d.status = 'sending'
+        UNION ALL
+        SELECT 6,
+               CASE WHEN @id <= COALESCE(k.max_deleted_id, 0) THEN 'unknown' ELSE 'in_flight' END, NULL, NULL, NULL, NULL,
+               CASE WHEN @id <= COALESCE(k.max_deleted_id, 0)
+                    THEN N'no record: removed by the retention cleanup (ids up to ' + CAST(k.max_deleted_id AS nvarchar(20)) + N'), or never committed'
+                    ELSE N'claimed from the outbox and handed to the broker: being delivered or waiting for a retry' END
+        FROM (SELECT 1 AS x) AS one LEFT JOIN [$(Schema)].[retention] AS k ON k.job = 'cleanup'
+        WHERE @id > 0 AND @id <= COALESCE(IDENT_CURRENT(N'[$(Schema)].[outbox]'), 0)
+        UNION ALL
+        SELECT 7, 'unknown', NULL, NULL, NULL, NULL, N'no such notification: the outbox never issued this id'
+    ) AS s
+    ORDER BY s.rank
+);
+GO
