@@ -19,6 +19,7 @@ internal static class MigrateCommand
         var dryRun = new Option<bool>("--dry-run") { Description = "Show what migrate would apply, in order; change nothing" };
         var scripts = new Option<DirectoryInfo?>("--scripts")
         {
+            HelpName = "DIR",
             Description = "Take the migrations from DIR, laid out as db/postgres/ is (NNN_*.sql, repeatable/*.sql), instead of those built into the tool",
         };
         var command = new Command(
@@ -63,9 +64,11 @@ internal static class MigrateCommand
             (name, took) => console.Out.WriteLine(Invariant($"  applied  {name}  ({took.TotalMilliseconds:N0} ms)")), cancellationToken));
         if (!run.Successful)
         {
+            // One line: Npgsql's message puts the position on lines of its own.
+            string error = string.Join("; ", run.Error!.Message.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries));
             string where = run.FailedScript is { } file
-                ? $"migration {file} failed: {run.Error!.Message}. {file} is not in the journal: fix it, then run migrate again (it runs whole again; {run.Applied.Count} migration(s) before it were applied and journaled)"
-                : $"migrate failed before any migration ran: {run.Error!.Message}";
+                ? $"migration {file} failed: {error}. {file} is not in the journal: fix it, then run migrate again (it runs whole again; {run.Applied.Count} migration(s) before it were applied and journaled)"
+                : $"migrate failed before any migration ran: {error}";
             throw new AdminException(where, ExitCodes.Failed, run.Error);
         }
 

@@ -49,6 +49,13 @@ internal sealed class Migrator(IMigrationDialect dialect, string connectionStrin
     /// </summary>
     public async Task<MigrationRun> RunAsync(Action<string, TimeSpan> applied, CancellationToken cancellationToken)
     {
+        // Up to date (the common case: every scripts/setup, every deploy without a new migration): one look at the
+        // journal, no lock, no DbUp. Safe without the lock: a journal holding every script cannot lose one.
+        if (!(await ListAsync(cancellationToken)).Any(s => s.Status is MigrationStatus.Pending or MigrationStatus.Changed))
+        {
+            return new MigrationRun([], null, null);
+        }
+
         await using var migrationLock = await dialect.LockAsync(connectionString, schema, cancellationToken);
         var engine = dialect.Engine(connectionString, schema)
             .WithScripts(scripts.Scripts)

@@ -1,6 +1,6 @@
 namespace Notifications.IntegrationTests.Infrastructure;
 
-/// <summary>The code paths of db/postgres/020_roles.sql: each connects as a login that is a member of its role.</summary>
+/// <summary>The code paths of db/postgres/repeatable/90_roles.sql: each connects as a login that is a member of its role.</summary>
 public enum DatabaseRole
 {
     App,

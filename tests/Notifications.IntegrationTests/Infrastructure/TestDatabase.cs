@@ -4,7 +4,7 @@ using Npgsql;
 
 namespace Notifications.IntegrationTests.Infrastructure;
 
-/// <summary>The test database (schema <c>notifications</c>, applied by scripts/setup), emptied per test.</summary>
+/// <summary>The test database (schema <c>notifications</c>, migrated by scripts/setup and before the first test: <see cref="TestMigrations"/>), emptied per test.</summary>
 internal sealed class TestDatabase
 {
     public const string Schema = "notifications";

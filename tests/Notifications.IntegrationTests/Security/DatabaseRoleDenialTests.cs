@@ -5,7 +5,7 @@ using Npgsql;
 namespace Notifications.IntegrationTests.Security;
 
 /// <summary>
-/// What each database role must not do (db/postgres/020_roles.sql, docs/security.md), tried as a login in that role
+/// What each database role must not do (db/postgres/repeatable/90_roles.sql, docs/security.md), tried as a login in that role
 /// on the real test database: every statement is refused with 42501 insufficient_privilege. The statements touch no
 /// row (WHERE false, or rolled back), so a grant that slipped in shows as a failure and harms nothing.
 /// </summary>

@@ -6,7 +6,7 @@ using Notifications.IntegrationTests.Operations;
 namespace Notifications.IntegrationTests.Security;
 
 /// <summary>
-/// Each role's own code path works as that role (db/postgres/020_roles.sql): the app enqueues (plain and with an
+/// Each role's own code path works as that role (db/postgres/repeatable/90_roles.sql): the app enqueues (plain and with an
 /// idempotency key) and asks the status; the producer and consumer deliver end to end; the admin tool shows,
 /// reports and cleans up. Checked where the effects land: the SMTP server, the delivery log, the outbox.
 /// </summary>

@@ -7,7 +7,7 @@ using Notifications.IntegrationTests.Stores;
 namespace Notifications.IntegrationTests.Security;
 
 /// <summary>
-/// db/sqlserver/020_roles.sql on a real SQL Server (NOTIFICATIONS_TEST_SQLSERVER, or a container): what each database
+/// db/sqlserver/repeatable/90_roles.sql on a real SQL Server (NOTIFICATIONS_TEST_SQLSERVER, or a container): what each database
 /// role must not do, tried as a user in that role (a user without login, impersonated with EXECUTE AS USER), is
 /// refused: 229 (permission denied on the object), 230 (on the column) or 262 (CREATE TABLE). The same list as
 /// <see cref="DatabaseRoleDenialTests"/>; the suite says NOT RUN where no server can be had (scripts/test).

@@ -19,7 +19,7 @@ internal static class ContainerServices
     private static readonly Lazy<Task<DatabaseContainer>> LazyDatabase = new(() => Task.Run(async () =>
     {
         var database = await DatabaseContainer.StartAsync(ContainerImages.Postgres);
-        ServiceLog.Note("PostgreSQL", $"Testcontainers, image {database.Image}, container {database.Id[..12]}, schema from db/postgres applied");
+        ServiceLog.Note("PostgreSQL", $"Testcontainers, image {database.Image}, container {database.Id[..12]}, schema migrated (notifications-admin migrate)");
         return database;
     }));
 
