@@ -1,5 +1,6 @@
 -- One answer to "what happened to notification N?" (repeatable: re-applied by `migrate` whenever this file changes;
--- docs/database.md). Defined by 010, answering 'suppressed' since 015, speaking of any receiving server since 017.
+-- docs/database.md). Defined by 010, answering 'suppressed' since 015, speaking of any receiving server since 017,
+-- answering 'maybe_sent' since 021.
 --   SELECT * FROM [notifications].[notification_status](12345);
 -- One row: notification_id, state, at, attempts, not_before, reason, detail. State is one of
 --   waiting        the row is in the outbox (at = created_at; not_before = its scheduled time, if any)
@@ -11,6 +12,7 @@
 --   dead_lettered  moved to the dead-letter queue (at, attempts, reason); an id dead-lettered more than once
 --                  answers with its latest dead_letter row, and the detail says how many times
 --   rejected       the producer refused it, never published (at, reason)
+--   maybe_sent     at most once: marked sending and handed over, outcome unknown (at, attempts, reason; since 021)
 --   unknown        no such id was ever issued by the outbox, or its records were removed by retention
 -- "in_flight without a record" is inferred: the id is at most IDENT_CURRENT of the outbox and above the
 -- highest id whose records the retention cleanup deleted. An id inserted explicitly above the identity, once
@@ -50,9 +52,13 @@ RETURN
         SELECT 4, 'rejected', r.rejected_at, NULL, NULL, r.reason, N'refused by the producer: never published, never sent'
         FROM [$(Schema)].[rejected] AS r WHERE r.id = @id
         UNION ALL
+        SELECT 5, 'maybe_sent', d.updated_at, d.attempts, NULL, d.reason,
+               N'at most once: handed to the receiving server, which did not confirm it (no answer, or an error answer that does not say it was not taken); not sent again'
+        FROM [$(Schema)].[delivery_log] AS d WHERE d.notification_id = @id AND d.status = 'sending' AND d.reason IS NOT NULL
+        UNION ALL
         SELECT 5, 'in_flight', d.updated_at, NULL, NULL, NULL,
-               N'at most once: marked sending; a mark older than a send takes means the outcome is unknown (connection lost after the message was handed over)'
-        FROM [$(Schema)].[delivery_log] AS d WHERE d.notification_id = @id AND d.status = 'sending'
+               N'at most once: marked sending; a mark older than a send takes was cut off (its process died) or its outcome not recorded: not sent again'
+        FROM [$(Schema)].[delivery_log] AS d WHERE d.notification_id = @id AND d.status = 'sending' AND d.reason IS NULL
         UNION ALL
         SELECT 6,
                CASE WHEN @id <= COALESCE(k.max_deleted_id, 0) THEN 'unknown' ELSE 'in_flight' END, NULL, NULL, NULL, NULL,
