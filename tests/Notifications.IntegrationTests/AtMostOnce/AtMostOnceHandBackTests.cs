@@ -34,7 +34,7 @@ public sealed class AtMostOnceHandBackTests
         long id = (await scene.InsertAsync(Endpoint, 1))[0];
         string retryQueue = scene.Broker.Options.RetryQueue(1);
         using var management = BrokerManagement.Create();
-        string vhost = Uri.UnescapeDataString(scene.Broker.Options.Uri.AbsolutePath.TrimStart('/'));
+        string vhost = BrokerManagement.VhostOf(scene.Broker.Options.Uri);
         string policy = $"{scene.Broker.Options.Queue}-refuse-retries";
         // The delay queue refuses every publish (a nack to the consumer's confirm): it holds a filler and is full with it. A
         // classic queue refuses at its length limit (and trims what is over it), a quorum queue once it is over the limit.

@@ -274,7 +274,7 @@ internal sealed class ChaosRun : IAsyncDisposable
             return await QueuedAsync();
         }
 
-        string vhost = Uri.UnescapeDataString(Broker.Options.Uri.AbsolutePath.TrimStart('/')) is { Length: > 0 } path ? path : "/";
+        string vhost = BrokerManagement.VhostOf(Broker.Options.Uri);
         var ours = Enumerable.Range(1, Broker.Options.RetryDelays.Length).Select(Broker.Options.RetryQueue).Prepend(Broker.Options.Queue)
             .Append(Broker.Options.DeadLetterInbox).ToHashSet();
         string table = await ShellAsync($"rabbitmqctl -q list_queues -p '{vhost}' --no-table-headers name messages");

@@ -101,6 +101,10 @@ internal sealed class BrokerManagement : IDisposable
 
     public Task DeletePolicyAsync(string vhost, string name) => SendAsync(HttpMethod.Delete, $"api/policies/{Escape(vhost)}/{Escape(name)}");
 
+    /// <summary>The vhost an AMQP URI names: its path unescaped, or <c>/</c> (the default vhost) when it has none.</summary>
+    public static string VhostOf(Uri amqpUri) =>
+        amqpUri.AbsolutePath.Length > 1 ? Uri.UnescapeDataString(amqpUri.AbsolutePath[1..]) : "/";
+
     public void Dispose() => _http.Dispose();
 
     private async Task SendAsync(HttpMethod method, string path, object? body = null)

@@ -33,7 +33,7 @@ internal sealed class BrokerRoleUsers : IAsyncDisposable
     {
         var management = BrokerManagement.Create();
         string prefix = $"test-{Guid.NewGuid():N}"[..17];
-        string vhost = VhostOf(broker.Options.Uri);
+        string vhost = BrokerManagement.VhostOf(broker.Options.Uri);
         var options = broker.Options;
         var uris = new List<Uri>();
         foreach (var (role, permissions) in ((string, BrokerPermissions)[])[
@@ -57,7 +57,4 @@ internal sealed class BrokerRoleUsers : IAsyncDisposable
 
         _management.Dispose();
     }
-
-    private static string VhostOf(Uri uri) =>
-        uri.AbsolutePath.Length > 1 ? Uri.UnescapeDataString(uri.AbsolutePath[1..]) : "/";
 }

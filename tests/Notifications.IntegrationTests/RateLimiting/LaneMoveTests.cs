@@ -51,7 +51,7 @@ public sealed class LaneMoveTests(ITestOutputHelper output)
         }
 
         using var management = BrokerManagement.Create();
-        string vhost = broker.Options.Uri.AbsolutePath.TrimStart('/') is { Length: > 0 } path ? Uri.UnescapeDataString(path) : "/";
+        string vhost = BrokerManagement.VhostOf(broker.Options.Uri);
         // The broker's statistics come every 5 s: read until two readings 6 s apart agree.
         long moves = -1;
         for (long last = -2; moves != last;)
