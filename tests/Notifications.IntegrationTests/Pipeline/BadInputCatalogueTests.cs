@@ -70,6 +70,9 @@ public sealed class BadInputCatalogueTests
             (Json(Message(900_005) with { Subject = new string('s', 5000) }), "application/json", null, "longer than"),
             (Json(Message(900_006) with { ExpiresAt = Now.AddDays(-1) }), "application/json", null, "expired at"),
             (Json(Message(900_007) with { Body = null }), "application/json", null, "invalid body: missing"),
+            // The same bytes as above under other properties, so with another reason: each is a dead letter of its own, and a row of its own.
+            (Encoding.UTF8.GetBytes("<xml/>"), "application/json", null, "undeserializable"),
+            (Encoding.UTF8.GetBytes("null"), "application/json", "sms.v1", "unknown message type"),
         };
         foreach (var (body, contentType, type, _) in raw)
         {
@@ -103,9 +106,11 @@ public sealed class BadInputCatalogueTests
 
         foreach (var (body, _, _, reason) in raw)
         {
-            var letter = Assert.Single(letters, l => l.Body.AsSpan().SequenceEqual(body));
-            Assert.Contains(reason, letter.Reason, StringComparison.Ordinal);
+            Assert.Single(letters, l => l.Body.AsSpan().SequenceEqual(body) && l.Reason.Contains(reason, StringComparison.Ordinal));
         }
+
+        // Every dead-queue message has its own row: none was dropped as the copy of another.
+        Assert.Equal(letters.Count, await db.CountAsync("dead_letter"));
 
         await using (var connection = await TestDatabase.OpenAsync())
         {

@@ -36,6 +36,18 @@ public sealed class DeadLetterKeyTests
     }
 
     [Fact]
+    public void For_IdLessSameBytesOtherContentTypeOrType_OtherKey()
+    {
+        // The properties say how the bytes were read, so the same bytes under others are another message with another reason.
+        var json = IdLess("application/json", null);
+
+        Assert.NotEqual(DeadLetterKey.For(json), DeadLetterKey.For(IdLess("text/xml", null)));
+        Assert.NotEqual(DeadLetterKey.For(json), DeadLetterKey.For(IdLess("application/json", "sms.v1")));
+        Assert.NotEqual(DeadLetterKey.For(json with { MessageId = "m-1" }), DeadLetterKey.For(IdLess("text/xml", null) with { MessageId = "m-1" }));
+        Assert.Equal(DeadLetterKey.For(json), DeadLetterKey.For(json with { Redelivered = true }));
+    }
+
+    [Fact]
     public void For_RequeuedFromTheDeadQueue_NewSeriesOfKeysStableForItsCopies()
     {
         var first = Delivery(null);
@@ -54,6 +66,9 @@ public sealed class DeadLetterKeyTests
         Assert.Equal('8', text[14]);
         Assert.Contains(text[19], "89ab");
     }
+
+    private static Delivery IdLess(string? contentType, string? type) =>
+        new(null!, 1, 0, "<xml/>"u8.ToArray(), contentType, type, 1, false, null, default);
 
     private static Delivery Delivery(Dictionary<string, object?>? headers) =>
         new(null!, 1, 0, Body, "application/json", null, 1, false, headers, default) { MessageId = "m-1" };
