@@ -36,7 +36,7 @@ internal static class InboxLetter
 
         InboxItem Item(long? id, byte[] bytes, string? contentType, string? type, string? messageId, int? envelopeIndex)
         {
-            var key = DeadLetterKey.ForBrokerDeath(id, messageId, bytes, envelopeIndex, keyPart);
+            var key = DeadLetterKey.ForBrokerDeath(id, new(messageId, contentType, type), bytes, envelopeIndex, keyPart);
             var record = new DeadLetterRecord(id, reason, attempts, at)
             {
                 Key = key,

@@ -9,7 +9,8 @@ namespace Notifications.IntegrationTests.Pipeline;
 /// Every message the consumer dead-letters has a row of its own in the <c>dead_letter</c> table, also the
 /// ones without a notification id (issue 16, item 2: they used to share one row with id 0 or replace each other).
 /// The row's key is the delivery attempt's (<c>DeadLetterKey</c>): a message with neither a notification id nor an AMQP
-/// message id is named by its bytes, so two byte-identical ones are one row, both in the dead queue with its key.
+/// message id is named by its bytes, content type and type, so two byte-identical ones under the same properties are one row,
+/// both in the dead queue with its key.
 /// </summary>
 [Collection("services")]
 public sealed class DeadLetterTableTests

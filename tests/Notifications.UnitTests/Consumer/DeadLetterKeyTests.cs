@@ -10,29 +10,29 @@ public sealed class DeadLetterKeyTests
     [Fact]
     public void For_SameMessageAndAttempt_SameKey()
     {
-        Assert.Equal(DeadLetterKey.For(7, "m-1", Body, null, 2), DeadLetterKey.For(7, "m-1", Body, null, 2));
-        Assert.Equal(DeadLetterKey.For(null, "m-1", Body, null, 1), DeadLetterKey.For(null, "m-1", Body, null, 1));
-        Assert.Equal(DeadLetterKey.For(null, null, [1, 2, 3], 4, 1), DeadLetterKey.For(null, null, [1, 2, 3], 4, 1));
+        Assert.Equal(DeadLetterKey.For(7, new("m-1", null, null), Body, null, 2), DeadLetterKey.For(7, new("m-1", null, null), Body, null, 2));
+        Assert.Equal(DeadLetterKey.For(null, new("m-1", null, null), Body, null, 1), DeadLetterKey.For(null, new("m-1", null, null), Body, null, 1));
+        Assert.Equal(DeadLetterKey.For(null, new(null, null, null), [1, 2, 3], 4, 1), DeadLetterKey.For(null, new(null, null, null), [1, 2, 3], 4, 1));
     }
 
     [Fact]
     public void For_NotificationId_NamesTheAttemptWhateverTheEnvelope()
     {
         // An item of a redelivered envelope, or the same notification returned on its own with the same attempt.
-        Assert.Equal(DeadLetterKey.For(7, "envelope-1", Body, 3, 1), DeadLetterKey.For(7, null, Body, null, 1));
+        Assert.Equal(DeadLetterKey.For(7, new("envelope-1", null, null), Body, 3, 1), DeadLetterKey.For(7, new(null, null, null), Body, null, 1));
     }
 
     [Fact]
     public void For_OtherAttemptOrOtherMessage_OtherKey()
     {
-        var key = DeadLetterKey.For(7, "m-1", Body, null, 1);
+        var key = DeadLetterKey.For(7, new("m-1", null, null), Body, null, 1);
 
-        Assert.NotEqual(key, DeadLetterKey.For(7, "m-1", Body, null, 2));
-        Assert.NotEqual(key, DeadLetterKey.For(8, "m-1", Body, null, 1));
-        Assert.NotEqual(DeadLetterKey.For(null, "m-1", Body, null, 1), DeadLetterKey.For(null, "m-2", Body, null, 1));
-        Assert.NotEqual(DeadLetterKey.For(null, null, [1], null, 1), DeadLetterKey.For(null, null, [2], null, 1));
+        Assert.NotEqual(key, DeadLetterKey.For(7, new("m-1", null, null), Body, null, 2));
+        Assert.NotEqual(key, DeadLetterKey.For(8, new("m-1", null, null), Body, null, 1));
+        Assert.NotEqual(DeadLetterKey.For(null, new("m-1", null, null), Body, null, 1), DeadLetterKey.For(null, new("m-2", null, null), Body, null, 1));
+        Assert.NotEqual(DeadLetterKey.For(null, new(null, null, null), [1], null, 1), DeadLetterKey.For(null, new(null, null, null), [2], null, 1));
         // Two id-less items of one envelope (same message id, maybe the same bytes) are told apart by their place.
-        Assert.NotEqual(DeadLetterKey.For(null, "e-1", [1], 0, 1), DeadLetterKey.For(null, "e-1", [1], 1, 1));
+        Assert.NotEqual(DeadLetterKey.For(null, new("e-1", null, null), [1], 0, 1), DeadLetterKey.For(null, new("e-1", null, null), [1], 1, 1));
     }
 
     [Fact]
@@ -53,7 +53,7 @@ public sealed class DeadLetterKeyTests
         var first = Delivery(null);
         var requeued = Delivery(new Dictionary<string, object?> { ["x-requeued-at"] = 1_764_000_000_000L });
 
-        Assert.Equal(DeadLetterKey.For(7, "m-1", Body, null, 1), DeadLetterKey.For(first));
+        Assert.Equal(DeadLetterKey.For(7, new("m-1", null, null), Body, null, 1), DeadLetterKey.For(first));
         Assert.NotEqual(DeadLetterKey.For(first), DeadLetterKey.For(requeued));
         Assert.Equal(DeadLetterKey.For(requeued), DeadLetterKey.For(requeued with { Redelivered = true }));
     }
@@ -61,7 +61,7 @@ public sealed class DeadLetterKeyTests
     [Fact]
     public void For_AnyMessage_VersionEightRfcVariant()
     {
-        string text = DeadLetterKey.For(7, null, Body, null, 1).ToString();
+        string text = DeadLetterKey.For(7, new(null, null, null), Body, null, 1).ToString();
 
         Assert.Equal('8', text[14]);
         Assert.Contains(text[19], "89ab");
