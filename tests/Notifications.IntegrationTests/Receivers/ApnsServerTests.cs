@@ -16,7 +16,7 @@ public sealed class ApnsServerTests : IAsyncLifetime
     [Fact]
     public async Task Send_Http11_RefusedLikeApns()
     {
-        var request = PushRequests.ApnsSend(push.Server, PushRequests.NewDeviceToken(), push.FreshProviderToken(), PushRequests.ApnsPayload("n1"), HttpVersion.Version11);
+        var request = PushRequests.ApnsSend(push.Server, PushRequests.NewDeviceToken(), push.ProviderToken, PushRequests.ApnsPayload("n1"), HttpVersion.Version11);
 
         await Assert.ThrowsAsync<HttpRequestException>(() => push.Client.SendAsync(request));
         Assert.Empty(push.Server.Log.Requests);
@@ -27,7 +27,7 @@ public sealed class ApnsServerTests : IAsyncLifetime
     {
         string apnsId = Guid.NewGuid().ToString("D");
         string device = PushRequests.NewDeviceToken();
-        using var response = await push.Client.SendAsync(PushRequests.ApnsSend(push.Server, device, push.FreshProviderToken(), PushRequests.ApnsPayload("n-7"),
+        using var response = await push.Client.SendAsync(PushRequests.ApnsSend(push.Server, device, push.ProviderToken, PushRequests.ApnsPayload("n-7"),
             headers: new Dictionary<string, string> { ["apns-id"] = apnsId, ["apns-priority"] = "10", ["apns-expiration"] = "0" }));
 
         Assert.Equal((HttpStatusCode.OK, HttpVersion.Version20), (response.StatusCode, response.Version));
@@ -57,6 +57,22 @@ public sealed class ApnsServerTests : IAsyncLifetime
         Assert.Equal((403, "InvalidProviderToken"), await SendAsync(push.Keys.CreateProviderToken(DateTimeOffset.UtcNow, keyId: "OTHERKEY00")));
 
     [Fact]
+    public async Task Send_AnotherProviderTokenOnTheConnectionWithin20Minutes_429TooManyProviderTokenUpdatesFirstStaysInUse()
+    {
+        string other = push.Keys.CreateProviderToken(DateTimeOffset.UtcNow);
+        Assert.NotEqual(push.ProviderToken, other);
+
+        Assert.Equal((200, ""), await SendAsync(push.ProviderToken));
+        Assert.Equal((429, "TooManyProviderTokenUpdates"), await SendAsync(other));
+        Assert.Equal((200, ""), await SendAsync(push.ProviderToken));
+
+        // Apple counts per connection: another connection may start with another token (another server sharing the key).
+        using var second = push.Server.Certificate.CreateClient(HttpVersion.Version20, TimeSpan.FromSeconds(20));
+        using var response = await second.SendAsync(PushRequests.ApnsSend(push.Server, PushRequests.NewDeviceToken(), other, PushRequests.ApnsPayload("n2")));
+        Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+    }
+
+    [Fact]
     public async Task Send_NoAuthorization_403MissingProviderToken() =>
         Assert.Equal((403, "MissingProviderToken"), await SendAsync(providerToken: null));
 
@@ -65,7 +81,7 @@ public sealed class ApnsServerTests : IAsyncLifetime
     [InlineData("zz00000000000000000000000000000000000000000000000000000000000000")]
     [InlineData("00000000000000000000000000000000000000000000000000000000000000000")]
     public async Task Send_BadDeviceToken_400BadDeviceToken(string device) =>
-        Assert.Equal((400, "BadDeviceToken"), await SendAsync(push.FreshProviderToken(), device));
+        Assert.Equal((400, "BadDeviceToken"), await SendAsync(push.ProviderToken, device));
 
     [Theory]
     [InlineData("apns-topic", "", 400, "MissingTopic")]
@@ -75,33 +91,33 @@ public sealed class ApnsServerTests : IAsyncLifetime
     [InlineData("apns-expiration", "tomorrow", 400, "BadExpirationDate")]
     [InlineData("apns-id", "not-a-uuid", 400, "BadMessageId")]
     public async Task Send_BadHeader_400WithApnsReason(string header, string value, int status, string reason) =>
-        Assert.Equal((status, reason), await SendAsync(push.FreshProviderToken(), headers: new Dictionary<string, string> { [header] = value }));
+        Assert.Equal((status, reason), await SendAsync(push.ProviderToken, headers: new Dictionary<string, string> { [header] = value }));
 
     [Theory]
     [InlineData(64, 200, "")]
     [InlineData(65, 400, "BadCollapseId")]
     public async Task Send_CollapseIdAtAndOverLimit_AcceptedThenBadCollapseId(int bytes, int status, string reason) =>
-        Assert.Equal((status, reason), await SendAsync(push.FreshProviderToken(), headers: new Dictionary<string, string> { ["apns-collapse-id"] = new('c', bytes) }));
+        Assert.Equal((status, reason), await SendAsync(push.ProviderToken, headers: new Dictionary<string, string> { ["apns-collapse-id"] = new('c', bytes) }));
 
     [Theory]
     [InlineData(4096, 200, "")]
     [InlineData(4097, 413, "PayloadTooLarge")]
     public async Task Send_PayloadAtAndOverLimit_AcceptedThen413(int bytes, int status, string reason) =>
-        Assert.Equal((status, reason), await SendAsync(push.FreshProviderToken(), payload: PushRequests.ApnsPayload("n1", bytes)));
+        Assert.Equal((status, reason), await SendAsync(push.ProviderToken, payload: PushRequests.ApnsPayload("n1", bytes)));
 
     [Theory]
     [InlineData("", "PayloadEmpty")]
     [InlineData("""{"alert":"no aps"}""", "BadPayload")]
     [InlineData("""{"aps":""", "BadPayload")]
     public async Task Send_PayloadEmptyOrWithoutAps_400(string payload, string reason) =>
-        Assert.Equal((400, reason), await SendAsync(push.FreshProviderToken(), payload: payload));
+        Assert.Equal((400, reason), await SendAsync(push.ProviderToken, payload: payload));
 
     [Fact]
     public async Task Send_DeviceMarkedUnregistered_410WithTimestamp()
     {
         string device = PushRequests.NewDeviceToken();
         push.Server.Log.MarkUnregistered(device);
-        using var response = await push.Client.SendAsync(PushRequests.ApnsSend(push.Server, device, push.FreshProviderToken(), PushRequests.ApnsPayload("n1")));
+        using var response = await push.Client.SendAsync(PushRequests.ApnsSend(push.Server, device, push.ProviderToken, PushRequests.ApnsPayload("n1")));
 
         Assert.Equal(HttpStatusCode.Gone, response.StatusCode);
         using var json = JsonDocument.Parse(await response.Content.ReadAsStringAsync());

@@ -66,8 +66,8 @@ public sealed class PushServerAnswerTests : IAsyncLifetime
         push.Server.ApnsScript.Next(1, ScriptedAnswer.With(status, TimeSpan.FromSeconds(5)));
         string device = PushRequests.NewDeviceToken();
 
-        using var first = await push.Client.SendAsync(PushRequests.ApnsSend(push.Server, device, push.FreshProviderToken(), PushRequests.ApnsPayload("n1")));
-        using var second = await push.Client.SendAsync(PushRequests.ApnsSend(push.Server, device, push.FreshProviderToken(), PushRequests.ApnsPayload("n1")));
+        using var first = await push.Client.SendAsync(PushRequests.ApnsSend(push.Server, device, push.ProviderToken, PushRequests.ApnsPayload("n1")));
+        using var second = await push.Client.SendAsync(PushRequests.ApnsSend(push.Server, device, push.ProviderToken, PushRequests.ApnsPayload("n1")));
 
         Assert.Equal((status, TimeSpan.FromSeconds(5)), (first.StatusCode, first.Headers.RetryAfter?.Delta));
         using var json = JsonDocument.Parse(await first.Content.ReadAsStringAsync());
@@ -82,7 +82,7 @@ public sealed class PushServerAnswerTests : IAsyncLifetime
         using var impatient = push.Server.Certificate.CreateClient(HttpVersion.Version20, TimeSpan.FromSeconds(1));
 
         await Assert.ThrowsAsync<TaskCanceledException>(() =>
-            impatient.SendAsync(PushRequests.ApnsSend(push.Server, PushRequests.NewDeviceToken(), push.FreshProviderToken(), PushRequests.ApnsPayload("n-hang"))));
+            impatient.SendAsync(PushRequests.ApnsSend(push.Server, PushRequests.NewDeviceToken(), push.ProviderToken, PushRequests.ApnsPayload("n-hang"))));
 
         string bearer = await push.AccessTokenAsync();
         using var fcm = await push.Client.SendAsync(PushRequests.FcmSend(push.Server, push.Keys.ProjectId, bearer, PushRequests.FcmBody("d", "n2")));

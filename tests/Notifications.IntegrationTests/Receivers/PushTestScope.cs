@@ -6,6 +6,8 @@ namespace Notifications.IntegrationTests.Receivers;
 /// <summary>A push test's world: fresh keys, a started push server that trusts them, and a client that trusts its certificate.</summary>
 internal sealed class PushTestScope : IAsyncDisposable
 {
+    private string? providerToken;
+
     private PushTestScope(PushTestKeys keys, PushServer server)
     {
         Keys = keys;
@@ -25,7 +27,11 @@ internal sealed class PushTestScope : IAsyncDisposable
         return new PushTestScope(keys, await PushServer.StartAsync(keys.Trust, ct));
     }
 
-    public string FreshProviderToken() => Keys.CreateProviderToken(DateTimeOffset.UtcNow);
+    /// <summary>
+    /// The scope's APNs provider token, signed once when first asked for: a provider keeps one token on a connection (a new one
+    /// within 20 minutes is refused, <see cref="ApnsTokenUpdates"/>).
+    /// </summary>
+    public string ProviderToken => providerToken ??= Keys.CreateProviderToken(DateTimeOffset.UtcNow);
 
     public Task<string> AccessTokenAsync() => PushRequests.AccessTokenAsync(Client, Server, Keys);
 

@@ -5,12 +5,14 @@ namespace Notifications.IntegrationTests.Infrastructure.Receivers;
 
 /// <summary>
 /// APNs <c>POST /3/device/{token}</c> over HTTP/2 only: provider token (403), headers and device token (400), payload
-/// (400/413), a device the test marked unregistered (410 <c>{"reason":"Unregistered","timestamp":ms}</c>); success is
-/// 200 with an empty body. Every answer carries <c>apns-id</c>: the request's, or a new UUID.
+/// (400/413), a provider token changed on its connection within 20 minutes of the last change (429
+/// TooManyProviderTokenUpdates, <see cref="ApnsTokenUpdates"/>), a device the test marked unregistered (410
+/// <c>{"reason":"Unregistered","timestamp":ms}</c>); success is 200 with an empty body. Every answer carries <c>apns-id</c>: the request's, or a new UUID.
 /// </summary>
 internal sealed class ApnsEndpoint(PushTrust trust, PushLog log, AnswerScript script)
 {
     private readonly ApnsProviderTokenValidator tokens = new(trust);
+    private readonly ApnsTokenUpdates updates = new();
 
     public async Task HandleAsync(HttpContext context, ReceiverHost host, string deviceToken)
     {
@@ -25,7 +27,7 @@ internal sealed class ApnsEndpoint(PushTrust trust, PushLog log, AnswerScript sc
         byte[] body = await PushLog.ReadBodyAsync(context.Request, context.RequestAborted);
         var headers = context.Request.Headers;
         string apnsId = headers.TryGetValue("apns-id", out var given) && Guid.TryParseExact(given, "D", out _) ? given.ToString() : Guid.NewGuid().ToString("D");
-        var (status, reason, notificationId) = await JudgeAsync(headers, deviceToken, body, arrived);
+        var (status, reason, notificationId) = await JudgeAsync(context.Connection.Id, headers, deviceToken, body, arrived);
         notificationId ??= headers["apns-collapse-id"].FirstOrDefault() ?? apnsId;
         var verdict = new PushVerdict(status, reason, Body(status, reason, arrived));
 
@@ -51,11 +53,17 @@ internal sealed class ApnsEndpoint(PushTrust trust, PushLog log, AnswerScript sc
     }
 
     private async Task<(int Status, string Reason, string? NotificationId)> JudgeAsync(
-        IHeaderDictionary headers, string deviceToken, byte[] body, DateTimeOffset now)
+        string connectionId, IHeaderDictionary headers, string deviceToken, byte[] body, DateTimeOffset now)
     {
-        if (await tokens.CheckAsync(headers.Authorization.ToString(), now) is { } tokenReason)
+        string authorization = headers.Authorization.ToString();
+        if (await tokens.CheckAsync(authorization, now) is { } tokenReason)
         {
             return (403, tokenReason, null);
+        }
+
+        if (!updates.TryUse(connectionId, authorization, now))
+        {
+            return (429, "TooManyProviderTokenUpdates", null);
         }
 
         if (ApnsRequestValidator.CheckHeaders(headers, deviceToken) is { } headerRefusal)

@@ -51,6 +51,21 @@ public sealed class ApnsProviderTokenTests : IDisposable
     }
 
     [Fact]
+    public void Current_ManyCallersAtStartAndAtRenewal_OneTokenEachTime()
+    {
+        var time = new ManualTime(new DateTimeOffset(2026, 11, 25, 12, 0, 0, TimeSpan.Zero));
+        using var token = new ApnsProviderToken(Options(), time);
+
+        var first = AllAtOnce(token);
+        time.Advance(ApnsProviderToken.RefreshAfter);
+        var renewed = AllAtOnce(token);
+
+        Assert.Single(first);
+        Assert.Single(renewed);
+        Assert.NotEqual(first, renewed);
+    }
+
+    [Fact]
     public void Forget_CalledExpired_RenewedOnlyWhen20MinutesOld()
     {
         var time = new ManualTime(new DateTimeOffset(2026, 11, 25, 12, 0, 0, TimeSpan.Zero));
@@ -66,6 +81,22 @@ public sealed class ApnsProviderTokenTests : IDisposable
 
         Assert.Equal(first, kept);
         Assert.NotEqual(first, renewed);
+    }
+
+    // Threads of their own released together, as the handlers of a starting consumer: the distinct tokens they got.
+    private static HashSet<string> AllAtOnce(ApnsProviderToken token)
+    {
+        const int Callers = 12;
+        var got = new string[Callers];
+        using var start = new Barrier(Callers);
+        var threads = Enumerable.Range(0, Callers).Select(i => new Thread(() =>
+        {
+            start.SignalAndWait();
+            got[i] = token.Current;
+        })).ToList();
+        threads.ForEach(t => t.Start());
+        threads.ForEach(t => t.Join());
+        return got.ToHashSet(StringComparer.Ordinal);
     }
 
     [Fact]
