@@ -7,7 +7,9 @@ namespace Notifications.Consumer.Channels.Push.Apns;
 /// <summary>
 /// The APNs provider token: a JWT signed ES256 with the .p8 key, header kid, claims iss (team id) and iat only. Apple refuses
 /// one older than an hour and one renewed more than once in 20 minutes, so one token serves every handler and is renewed
-/// every <see cref="RefreshAfter"/>. Thread-safe: two handlers seeing it due at once both sign, and either result is good.
+/// every <see cref="RefreshAfter"/>. Thread-safe and single-flight: of the handlers that find it due at once (every handler at
+/// start), one signs and the others wait for its token (an ES256 signature, well under a millisecond, once in 50 minutes);
+/// an ECDSA signature is randomized, so two signers would make two tokens with the same iat (issue 27, item 15).
 /// </summary>
 internal sealed class ApnsProviderToken : IDisposable
 {
@@ -24,6 +26,7 @@ internal sealed class ApnsProviderToken : IDisposable
     private readonly SigningCredentials _credentials;
     private readonly string _teamId;
     private readonly TimeProvider _time;
+    private readonly Lock _signing = new();
     private Issued? _current;
 
     public ApnsProviderToken(ApnsOptions options, TimeProvider time)
@@ -40,16 +43,24 @@ internal sealed class ApnsProviderToken : IDisposable
     {
         get
         {
-            var now = _time.GetUtcNow();
-            var current = Volatile.Read(ref _current);
-            if (current is not null && now - current.At < RefreshAfter && now >= current.At)
+            if (Fresh(Volatile.Read(ref _current)) is { } token)
             {
-                return current.Token;
+                return token;
             }
 
-            var issued = new Issued(Sign(now), now);
-            Volatile.Write(ref _current, issued);
-            return issued.Token;
+            lock (_signing)
+            {
+                // Another caller may have signed while this one waited: its token is the one.
+                if (Fresh(_current) is { } signed)
+                {
+                    return signed;
+                }
+
+                var now = _time.GetUtcNow();
+                var issued = new Issued(Sign(now), now);
+                Volatile.Write(ref _current, issued);
+                return issued.Token;
+            }
         }
     }
 
@@ -90,6 +101,12 @@ internal sealed class ApnsProviderToken : IDisposable
     }
 
     public void Dispose() => _key.Dispose();
+
+    private string? Fresh(Issued? current)
+    {
+        var now = _time.GetUtcNow();
+        return current is not null && now - current.At < RefreshAfter && now >= current.At ? current.Token : null;
+    }
 
     private string Sign(DateTimeOffset now) => Handler.CreateToken(new SecurityTokenDescriptor
     {
