@@ -1,4 +1,5 @@
 using System.Net;
+using Dapper;
 using Microsoft.Extensions.Options;
 using Notifications.IntegrationTests.Infrastructure;
 using Notifications.IntegrationTests.Infrastructure.Receivers;
@@ -44,6 +45,41 @@ public sealed class PushFailureTests
         }
 
         Assert.Single(world.RequestsFor(firstMarker));
+    }
+
+    [Theory]
+    [InlineData("fcm")]
+    [InlineData("apns")]
+    public async Task Push_TokensDifferingOnlyInCase_OneUnregisteredTheOtherStillDelivered(string provider)
+    {
+        // Push tokens are case-sensitive: two that differ only in case are two devices (issue 27, item 14).
+        await using var world = await PushWorld.StartAsync();
+        string token = provider == "fcm" ? PushWorld.NewFcmToken() : PushWorld.NewApnsToken();
+        string gone = token.ToLowerInvariant();
+        string other = token.ToUpperInvariant();
+        world.Server.Log.MarkUnregistered(gone);
+        var (first, _) = await world.InsertAsync(PushWorld.Recipient(provider, gone));
+
+        await using (await world.StartConsumerAsync())
+        await using (await world.StartProducerAsync())
+        {
+            await Eventually.WaitAsync(() => PushWorld.DeadLetterReasonAsync(first), r => r is not null, Patience, "the unregistered token's dead letter");
+            var (next, marker) = await world.InsertAsync(PushWorld.Recipient(provider, other));
+            string status = await Eventually.WaitAsync(() => PushWorld.LogStatusAsync(next), s => s is not null, Patience, "the other token's row settled") ?? "";
+
+            Assert.Equal("sent", status);
+            Assert.Equal(1, world.Server.Log.AcceptedCountFor(marker));
+        }
+
+        var rows = await SuppressionRowsAsync();
+        Assert.Equal([(PushWorld.Recipient(provider, gone), "unregistered")], rows);
+    }
+
+    private static async Task<List<(string Address, string Reason)>> SuppressionRowsAsync()
+    {
+        await using var connection = await TestDatabase.OpenAsync();
+        return (await connection.QueryAsync<(string, string)>(
+            $"SELECT address, reason FROM {TestDatabase.Schema}.suppression WHERE removed_at IS NULL ORDER BY address")).AsList();
     }
 
     [Theory]
