@@ -52,7 +52,7 @@ internal sealed class SuppressionCache
     /// <summary>The key that stops a notification to <paramref name="recipient"/> (its address, else its domain), or null.</summary>
     public string? Match(string recipient, bool bulk)
     {
-        string address = SuppressionKeys.ForAddress(recipient);
+        string address = SuppressionKeys.ForRecipient(recipient);
         if (Applies(address, bulk))
         {
             return address;

@@ -47,7 +47,7 @@ internal sealed class SuppressionList : IAsyncDisposable
     /// <summary>Suppresses a recipient a send said is gone for good (a hard bounce, an unregistered push token), for every notification.</summary>
     public async Task AddGoneAsync(GoneRecipient gone, CancellationToken cancellationToken)
     {
-        string key = SuppressionKeys.ForAddress(gone.Key);
+        string key = SuppressionKeys.ForRecipient(gone.Key);
         await _store.AddAsync(key, gone.Reason, SuppressionReasons.AllScope, gone.Detail, cancellationToken);
         _cache.Add(key, bulkOnly: false);
         _metrics.Added(gone.Reason);
@@ -56,7 +56,7 @@ internal sealed class SuppressionList : IAsyncDisposable
     /// <summary>Suppresses <paramref name="recipient"/> for bulk mail (a one-click unsubscribe); true if the entry is new or revived.</summary>
     public async Task<bool> AddUnsubscribeAsync(string recipient, string detail, CancellationToken cancellationToken)
     {
-        string key = SuppressionKeys.ForAddress(recipient);
+        string key = SuppressionKeys.ForRecipient(recipient);
         bool added = await _store.AddAsync(key, SuppressionReasons.Unsubscribed, SuppressionReasons.BulkScope, detail, cancellationToken);
         _cache.Add(key, bulkOnly: true);
         _metrics.Added(SuppressionReasons.Unsubscribed);

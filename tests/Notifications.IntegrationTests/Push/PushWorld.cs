@@ -114,7 +114,7 @@ internal sealed class PushWorld : IAsyncDisposable
     {
         await using var connection = await TestDatabase.OpenAsync();
         return await connection.QuerySingleOrDefaultAsync<string>(
-            $"SELECT reason FROM {TestDatabase.Schema}.suppression WHERE address = lower(@recipient) AND removed_at IS NULL", new { recipient });
+            $"SELECT reason FROM {TestDatabase.Schema}.suppression WHERE address = @recipient AND removed_at IS NULL", new { recipient });
     }
 
     public static async Task ClearRateLimitsAsync()

@@ -37,8 +37,28 @@ public sealed class SuppressionAdminTests
         Assert.StartsWith("1 suppression entry\n", (await RunAsync("suppression", "list")).Output, StringComparison.Ordinal);
     }
 
+    [Fact]
+    public async Task SuppressionCommands_PushToken_KeptAndMatchedExactly()
+    {
+        await TestDatabase.CleanAsync();
+        const string Token = "fcm:dXNlcjE:APA91bHvQ-Case";
+
+        var add = await RunAsync("suppression", "add", Token, "--reason", "unregistered");
+        Assert.Equal(0, add.ExitCode);
+        Assert.Contains($"Suppressed {Token} (unregistered", add.Output, StringComparison.Ordinal);
+        var list = await RunAsync("suppression", "list", "--reason", "unregistered");
+        Assert.Matches(@"fcm:dXNlcjE:APA91bHvQ-Case\s+unregistered", list.Output);
+
+        // The same token in other case is another device: not on the list.
+        var other = await RunAsync("suppression", "remove", Token.ToLowerInvariant());
+        Assert.Equal(1, other.ExitCode);
+        var remove = await RunAsync("suppression", "remove", Token);
+        Assert.Equal((0, $"Removed {Token} from the suppression list.\n"), (remove.ExitCode, remove.Output));
+    }
+
     [Theory]
-    [InlineData("suppression add nobody", "address: 'nobody' is neither an address (user@example.com) nor a domain (@example.com)")]
+    [InlineData("suppression add fcm:bad*token", "address: invalid FCM registration token")]
+    [InlineData("suppression add nobody", "address: 'nobody' is neither an address (user@example.com), a domain (@example.com) nor a push recipient (fcm:<token>, apns:<token>)")]
     [InlineData("suppression add a@example.com --reason bored", "--reason must be one of hard_bounce, complaint, unsubscribed, manual, unregistered, not 'bored'")]
     [InlineData("suppression list --limit 0", "--limit must be a whole number of at least 1, not '0'")]
     [InlineData("suppression remove", "Required argument missing for command: 'remove'")]

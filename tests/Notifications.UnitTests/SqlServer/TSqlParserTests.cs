@@ -91,6 +91,7 @@ public sealed class TSqlParserTests
         Assert.Contains("019_outbox_urgent_notify.sql", files);
         Assert.Contains("repeatable/10_notification_status.sql", files);
         Assert.Contains("repeatable/90_roles.sql", files);
+        Assert.Contains("022_suppression_exact_keys.sql", files);
     }
 
     // Proves the checks above can fail: the parser rejects what a broken or PostgreSQL statement looks like.

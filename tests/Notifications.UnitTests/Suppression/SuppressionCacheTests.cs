@@ -76,6 +76,28 @@ public sealed class SuppressionCacheTests
     }
 
     [Theory]
+    [InlineData(" fcm:dXNlcjE:APA91bHvQ ", "fcm:dXNlcjE:APA91bHvQ")]
+    [InlineData("apns:ABCDEF0123456789ABCDEF0123456789ABCDEF0123456789ABCDEF0123456789", "apns:ABCDEF0123456789ABCDEF0123456789ABCDEF0123456789ABCDEF0123456789")]
+    public void TryNormalize_PushRecipient_KeptExactly(string value, string expected)
+    {
+        Assert.Equal(expected, SuppressionKeys.TryNormalize(value, out _));
+        Assert.Equal(expected, SuppressionKeys.ForRecipient(value));
+        Assert.Null(SuppressionKeys.DomainOf(expected));
+    }
+
+    [Fact]
+    public void Match_PushTokensDifferingOnlyInCase_OnlyTheOneOnTheList()
+    {
+        var cache = new SuppressionCache();
+        cache.Apply([Entry("fcm:token-abc", "all")], load: true);
+
+        Assert.Equal("fcm:token-abc", cache.Match("fcm:token-abc", bulk: false));
+        Assert.Null(cache.Match("fcm:token-ABC", bulk: false));
+    }
+
+    [Theory]
+    [InlineData("fcm:not a token!", "invalid FCM registration token")]
+    [InlineData("apns:xyz", "invalid APNs device token")]
     [InlineData("", "empty")]
     [InlineData("nobody", "neither an address")]
     [InlineData("user@", "no domain")]
