@@ -15,6 +15,9 @@ internal sealed class TemplateCache(ITemplateStore store, TemplateRenderer rende
     private readonly ConcurrentDictionary<string, Entry> _entries = new(StringComparer.Ordinal);
     private readonly ConcurrentDictionary<(string Name, string Locale, int Version), CachedTemplate> _parsed = new();
 
+    /// <summary>The names it holds (known or unknown), for the tests and the metrics.</summary>
+    public int Count => _entries.Count;
+
     /// <summary>The newest version of each locale of <paramref name="name"/>, the template's default locale first; empty if unknown.</summary>
     public async Task<IReadOnlyList<CachedTemplate>> GetAsync(string name, CancellationToken cancellationToken)
     {

@@ -87,6 +87,20 @@ public sealed class TemplateCacheTests
     }
 
     [Fact]
+    public async Task GetAsync_ManyDistinctUnknownNames_EntriesStayUnderTheBound()
+    {
+        // Rows naming a million distinct unknown templates (a typo in a generated name, a hostile app): the cache keeps a
+        // bounded number of them (the default Templates:CacheEntries, 10,000), not one entry per name ever asked for.
+        for (int i = 0; i < 30_000; i++)
+        {
+            Assert.Empty(await _cache.GetAsync($"no-such-template-{i}", CancellationToken.None));
+        }
+
+        Assert.InRange(_cache.Count, 1, 10_000);
+        Assert.Single(await _cache.GetAsync("order-confirmation", CancellationToken.None));
+    }
+
+    [Fact]
     public async Task GetAsync_UnknownName_IsEmpty()
     {
         Assert.Empty(await _cache.GetAsync("no-such-template", CancellationToken.None));
