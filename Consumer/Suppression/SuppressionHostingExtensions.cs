@@ -15,7 +15,7 @@ internal static class SuppressionHostingExtensions
         services.AddOptions<UnsubscribeOptions>().BindConfiguration(UnsubscribeOptions.SectionName)
             .ValidateDataAnnotations().ValidateOnStart();
         services.AddSingleton<IValidateOptions<UnsubscribeOptions>, UnsubscribeOptionsValidator>();
-        services.AddSingleton<SuppressionCache>();
+        services.AddSingleton(sp => new SuppressionCache(sp.GetRequiredService<IOptions<SuppressionOptions>>().Value.CacheEntries));
         services.AddSingleton<SuppressionMetrics>();
         services.AddSingleton<SuppressionList>();
         services.AddHostedService<SuppressionRefreshService>();

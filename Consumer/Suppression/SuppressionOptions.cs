@@ -3,8 +3,9 @@ using System.ComponentModel.DataAnnotations;
 namespace Notifications.Consumer.Suppression;
 
 /// <summary>
-/// The consumer's copy of the suppression list (section <c>Suppression</c>; docs/suppression.md): loaded whole at
-/// start, then refreshed with the rows changed since the last look, every <see cref="RefreshInterval"/>.
+/// The consumer's copy of the suppression list (section <c>Suppression</c>; docs/suppression.md): loaded at start, whole
+/// while the list has at most <see cref="CacheEntries"/> entries, else looked up on demand; then refreshed with the rows
+/// changed since the last look, every <see cref="RefreshInterval"/>.
 /// </summary>
 internal sealed class SuppressionOptions
 {
@@ -20,4 +21,12 @@ internal sealed class SuppressionOptions
     /// </summary>
     [Range(typeof(TimeSpan), "00:00:00", "01:00:00")]
     public TimeSpan RefreshOverlap { get; set; } = TimeSpan.FromSeconds(30);
+
+    /// <summary>
+    /// The most keys a consumer holds in memory. A list of at most this many entries is held whole (no round trip per
+    /// notification); a longer one is looked up on demand, concurrent handlers' lookups as one statement, and the answers
+    /// kept up to this many (the least recently used make room).
+    /// </summary>
+    [Range(10, 10_000_000)]
+    public int CacheEntries { get; set; } = 100_000;
 }

@@ -7,9 +7,10 @@ using Notifications.Shared.Data;
 namespace Notifications.Consumer.Suppression;
 
 /// <summary>
-/// Keeps <see cref="SuppressionCache"/> in step with the table for the whole fleet: one full load at start, then every
-/// <see cref="SuppressionOptions.RefreshInterval"/> the rows changed since the watermark less the overlap (removals
-/// arrive as tombstones). A failed read is logged and tried again at the next tick; the copy it has stays in use.
+/// Keeps <see cref="SuppressionCache"/> in step with the table for the whole fleet: one load at start (at most
+/// <see cref="SuppressionOptions.CacheEntries"/> + 1 entries: all of them, or the sign that the list is looked up on demand),
+/// then every <see cref="SuppressionOptions.RefreshInterval"/> the rows changed since the watermark less the overlap, read as
+/// they arrive (removals come as tombstones). A failed read is logged and tried again at the next tick; the copy it has stays in use.
 /// </summary>
 internal sealed class SuppressionRefreshService(
     ISuppressionStore store, SuppressionCache cache, IOptions<SuppressionOptions> options, TimeProvider time, ILogger<SuppressionRefreshService> logger)
@@ -26,14 +27,30 @@ internal sealed class SuppressionRefreshService(
     {
         if (!cache.IsLoaded)
         {
-            var all = await store.ChangesSinceAsync(null, cancellationToken);
-            cache.Apply(all, load: true);
-            ConsumerLog.SuppressionLoaded(logger, cache.Count);
+            cache.Load(await store.LoadAsync(cache.Capacity + 1, cancellationToken));
+            if (cache.IsWhole)
+            {
+                ConsumerLog.SuppressionLoaded(logger, cache.Count);
+            }
+            else
+            {
+                ConsumerLog.SuppressionOnDemand(logger, cache.Capacity);
+            }
+
             return;
         }
 
         // Nothing seen yet (an empty table): read everything changed since a while back, which may include removals.
         var since = (cache.Watermark ?? time.GetUtcNow()) - o.RefreshOverlap;
-        cache.Apply(await store.ChangesSinceAsync(since, cancellationToken), load: false);
+        bool wasWhole = cache.IsWhole;
+        await foreach (var row in store.ChangesSinceAsync(since, cancellationToken))
+        {
+            cache.Apply(row);
+        }
+
+        if (wasWhole && !cache.IsWhole)
+        {
+            ConsumerLog.SuppressionOnDemand(logger, cache.Capacity);
+        }
     }
 }

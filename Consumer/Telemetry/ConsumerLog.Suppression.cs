@@ -8,6 +8,9 @@ internal static partial class ConsumerLog
     [LoggerMessage(4220, LogLevel.Information, "Suppression list loaded: {Count} entries in force")]
     public static partial void SuppressionLoaded(ILogger logger, int count);
 
+    [LoggerMessage(4229, LogLevel.Information, "Suppression list longer than Suppression:CacheEntries ({Capacity}): keys are looked up in the table on demand, the answers kept in memory up to that many")]
+    public static partial void SuppressionOnDemand(ILogger logger, int capacity);
+
     [LoggerMessage(4221, LogLevel.Warning, "Suppression list refresh failed (loaded before: {Loaded}); the copy in memory stays in use, next try at the next interval")]
     public static partial void SuppressionRefreshFailed(ILogger logger, bool loaded, Exception exception);
 

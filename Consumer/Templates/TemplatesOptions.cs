@@ -14,6 +14,13 @@ internal sealed class TemplatesOptions
     [Range(typeof(TimeSpan), "00:00:00", "01:00:00")]
     public TimeSpan RefreshInterval { get; set; } = TimeSpan.FromSeconds(10);
 
+    /// <summary>
+    /// The most template names a consumer holds, known or unknown (the least recently used make room): rows naming
+    /// many distinct unknown templates cost a bounded amount of memory. Each name is a read of the table when not held.
+    /// </summary>
+    [Range(10, 1_000_000)]
+    public int CacheEntries { get; set; } = 10_000;
+
     /// <summary>The locale tried after the wanted one and its parents, before the template's own default (its first locale).</summary>
     [Required, RegularExpression("^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$")]
     public string DefaultLocale { get; set; } = "en";

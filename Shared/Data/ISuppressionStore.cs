@@ -18,10 +18,17 @@ public interface ISuppressionStore
     /// <summary>The entries in force, newest first, optionally of one <paramref name="reason"/>, at most <paramref name="limit"/>.</summary>
     Task<IReadOnlyList<SuppressionEntry>> ListAsync(string? reason, int limit, CancellationToken cancellationToken);
 
+    /// <summary>The entries in force, the most recently changed first, at most <paramref name="limit"/> (a consumer's first load).</summary>
+    Task<IReadOnlyList<SuppressionEntry>> LoadAsync(int limit, CancellationToken cancellationToken);
+
     /// <summary>
-    /// The rows changed at or after <paramref name="since"/>, removed ones included; with null, every entry in force (a full load).
+    /// The rows changed at or after <paramref name="since"/>, removed ones included, read as they arrive (a mass import is
+    /// never held whole in memory).
     /// </summary>
-    Task<IReadOnlyList<SuppressionEntry>> ChangesSinceAsync(DateTimeOffset? since, CancellationToken cancellationToken);
+    IAsyncEnumerable<SuppressionEntry> ChangesSinceAsync(DateTimeOffset since, CancellationToken cancellationToken);
+
+    /// <summary>The entries in force among <paramref name="keys"/> (one statement for a batch of lookups).</summary>
+    Task<IReadOnlyList<SuppressionEntry>> FindAsync(IReadOnlyCollection<string> keys, CancellationToken cancellationToken);
 
     /// <summary>Records the notifications as 'suppressed' in the delivery log; an id that has a row already keeps it.</summary>
     Task RecordSuppressedAsync(IReadOnlyCollection<SentNotification> notifications, CancellationToken cancellationToken);

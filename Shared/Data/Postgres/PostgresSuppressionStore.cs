@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using Dapper;
 using Notifications.Shared.Hosting;
 using Npgsql;
@@ -15,6 +16,7 @@ internal sealed class PostgresSuppressionStore : ISuppressionStore
     private readonly string _listSql;
     private readonly string _changesSql;
     private readonly string _loadSql;
+    private readonly string _findSql;
     private readonly string _recordSuppressedSql;
 
     public PostgresSuppressionStore(NpgsqlDataSource dataSource, DatabaseOptions options)
@@ -39,7 +41,9 @@ internal sealed class PostgresSuppressionStore : ISuppressionStore
             ORDER BY since DESC, address LIMIT @Limit
             """;
         _changesSql = $"""SELECT {Columns} FROM "{s}".suppression WHERE changed_at >= @Since""";
-        _loadSql = $"""SELECT {Columns} FROM "{s}".suppression WHERE removed_at IS NULL""";
+        _loadSql = $"""SELECT {Columns} FROM "{s}".suppression WHERE removed_at IS NULL ORDER BY changed_at DESC LIMIT @Limit""";
+        // The key column compares bytes (COLLATE "C", 021): the keys come made by SuppressionKeys, and the primary key serves the lookup.
+        _findSql = $"""SELECT {Columns} FROM "{s}".suppression WHERE address = ANY(@Keys) AND removed_at IS NULL""";
         _recordSuppressedSql = $"""
             INSERT INTO "{s}".delivery_log (notification_id, status, created_at, attempts)
             SELECT id, 'suppressed', created_at, attempts FROM unnest(@Ids, @CreatedAts, @Attempts) AS n(id, created_at, attempts)
@@ -56,9 +60,21 @@ internal sealed class PostgresSuppressionStore : ISuppressionStore
     public Task<IReadOnlyList<SuppressionEntry>> ListAsync(string? reason, int limit, CancellationToken cancellationToken) =>
         QueryAsync(_listSql, new { Reason = reason, Limit = limit }, cancellationToken);
 
-    public Task<IReadOnlyList<SuppressionEntry>> ChangesSinceAsync(DateTimeOffset? since, CancellationToken cancellationToken) => since is { } from
-        ? QueryAsync(_changesSql, new { Since = from.UtcDateTime }, cancellationToken)
-        : QueryAsync(_loadSql, null, cancellationToken);
+    public Task<IReadOnlyList<SuppressionEntry>> LoadAsync(int limit, CancellationToken cancellationToken) =>
+        QueryAsync(_loadSql, new { Limit = limit }, cancellationToken);
+
+    public async IAsyncEnumerable<SuppressionEntry> ChangesSinceAsync(DateTimeOffset since, [EnumeratorCancellation] CancellationToken cancellationToken)
+    {
+        await using var connection = await _dataSource.OpenConnectionAsync(cancellationToken);
+        await foreach (var row in connection.QueryUnbufferedAsync<SuppressionRow>(_changesSql, new { Since = since.UtcDateTime }, commandTimeout: _timeoutSeconds)
+            .WithCancellation(cancellationToken))
+        {
+            yield return row.ToEntry();
+        }
+    }
+
+    public Task<IReadOnlyList<SuppressionEntry>> FindAsync(IReadOnlyCollection<string> keys, CancellationToken cancellationToken) =>
+        QueryAsync(_findSql, new { Keys = keys.ToArray() }, cancellationToken);
 
     public async Task RecordSuppressedAsync(IReadOnlyCollection<SentNotification> notifications, CancellationToken cancellationToken)
     {

@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using Dapper;
 using Microsoft.Data.SqlClient;
 using Notifications.Shared.Hosting;
@@ -39,7 +40,12 @@ internal sealed class SqlServerSuppressionStore : ISuppressionStore
             ORDER BY since DESC, address;
             """;
         ChangesSql = $"SELECT {Columns} FROM [{s}].[suppression] WHERE changed_at >= @Since;";
-        LoadSql = $"SELECT {Columns} FROM [{s}].[suppression] WHERE removed_at IS NULL;";
+        LoadSql = $"SELECT TOP (@Limit) {Columns} FROM [{s}].[suppression] WHERE removed_at IS NULL ORDER BY changed_at DESC;";
+        // The key column compares binary (Latin1_General_100_BIN2, 021): its collation wins over the JSON values'.
+        FindSql = $"""
+            SELECT {Columns} FROM [{s}].[suppression]
+            WHERE removed_at IS NULL AND address IN (SELECT j.k FROM OPENJSON(@Keys) WITH (k nvarchar(640) '$') AS j);
+            """;
         RecordSuppressedSql = $"""
             INSERT INTO [{s}].[delivery_log] (notification_id, status, created_at, attempts)
             SELECT j.id, 'suppressed', MAX(j.created_at), MAX(j.attempts)
@@ -59,6 +65,8 @@ internal sealed class SqlServerSuppressionStore : ISuppressionStore
 
     internal string LoadSql { get; }
 
+    internal string FindSql { get; }
+
     internal string RecordSuppressedSql { get; }
 
     public async Task<bool> AddAsync(string key, string reason, string scope, string? detail, CancellationToken cancellationToken) =>
@@ -70,9 +78,22 @@ internal sealed class SqlServerSuppressionStore : ISuppressionStore
     public Task<IReadOnlyList<SuppressionEntry>> ListAsync(string? reason, int limit, CancellationToken cancellationToken) =>
         QueryAsync(ListSql, new { Reason = reason, Limit = limit }, cancellationToken);
 
-    public Task<IReadOnlyList<SuppressionEntry>> ChangesSinceAsync(DateTimeOffset? since, CancellationToken cancellationToken) => since is { } from
-        ? QueryAsync(ChangesSql, new { Since = from.ToUniversalTime() }, cancellationToken)
-        : QueryAsync(LoadSql, null, cancellationToken);
+    public Task<IReadOnlyList<SuppressionEntry>> LoadAsync(int limit, CancellationToken cancellationToken) =>
+        QueryAsync(LoadSql, new { Limit = limit }, cancellationToken);
+
+    public async IAsyncEnumerable<SuppressionEntry> ChangesSinceAsync(DateTimeOffset since, [EnumeratorCancellation] CancellationToken cancellationToken)
+    {
+        await using var connection = new SqlConnection(_connectionString);
+        await connection.OpenAsync(cancellationToken);
+        await foreach (var row in connection.QueryUnbufferedAsync<SuppressionRow>(ChangesSql, new { Since = since.ToUniversalTime() }, commandTimeout: _timeoutSeconds)
+            .WithCancellation(cancellationToken))
+        {
+            yield return row.ToEntry();
+        }
+    }
+
+    public Task<IReadOnlyList<SuppressionEntry>> FindAsync(IReadOnlyCollection<string> keys, CancellationToken cancellationToken) =>
+        QueryAsync(FindSql, new { Keys = System.Text.Json.JsonSerializer.Serialize(keys) }, cancellationToken);
 
     public async Task RecordSuppressedAsync(IReadOnlyCollection<SentNotification> notifications, CancellationToken cancellationToken)
     {

@@ -58,7 +58,7 @@ public sealed class TSqlParserTests
             "SqlServerOutbox.InsertSql", "SqlServerOutbox.InsertOnceSql",
             "SqlServerRateLimitStore.LeaseSql", "SqlServerRateLimitStore.SlowDownSql",
             "SqlServerSuppressionStore.AddSql", "SqlServerSuppressionStore.RemoveSql", "SqlServerSuppressionStore.ListSql",
-            "SqlServerSuppressionStore.ChangesSql", "SqlServerSuppressionStore.LoadSql", "SqlServerSuppressionStore.RecordSuppressedSql",
+            "SqlServerSuppressionStore.ChangesSql", "SqlServerSuppressionStore.LoadSql", "SqlServerSuppressionStore.FindSql", "SqlServerSuppressionStore.RecordSuppressedSql",
             "SqlServerTemplateStore.NewestSql", "SqlServerTemplateStore.PutSql", "SqlServerTemplateStore.ListSql",
             "SqlServerWebhookEndpointStore.AddSql", "SqlServerWebhookEndpointStore.ListSql", "SqlServerWebhookEndpointStore.FindSql",
             "SqlServerWebhookEndpointStore.DisableSql", "SqlServerWebhookEndpointStore.EnableSql", "SqlServerWebhookEndpointStore.RotateSql",

@@ -1,4 +1,7 @@
+using System.Diagnostics.Metrics;
 using MailKit.Net.Smtp;
+using Microsoft.Extensions.DependencyInjection;
+using Notifications.Consumer;
 using MimeKit;
 using Notifications.Consumer.Channels.Email;
 using Notifications.Consumer.Suppression;
@@ -6,43 +9,118 @@ using Notifications.Shared.Data;
 
 namespace Notifications.UnitTests.Suppression;
 
-public sealed class SuppressionCacheTests
+public sealed class SuppressionCacheTests : IAsyncDisposable
 {
-    [Fact]
-    public void Match_AddressOrItsDomain_TheKeyInScope()
-    {
-        var cache = new SuppressionCache();
-        cache.Apply([Entry("gone@example.com", "all"), Entry("@blocked.test", "all"), Entry("news@example.com", "bulk")], load: true);
+    private readonly ServiceProvider _services = new ServiceCollection().AddMetrics().BuildServiceProvider();
+    private readonly FakeSuppressionStore _store = new();
+    private SuppressionCache _cache = new(capacity: 100);
+    private SuppressionList? _list;
 
-        Assert.Equal("gone@example.com", cache.Match("Gone@Example.com", bulk: false));
-        Assert.Equal("@blocked.test", cache.Match("anyone@BLOCKED.test", bulk: false));
-        Assert.Null(cache.Match("news@example.com", bulk: false));
-        Assert.Equal("news@example.com", cache.Match("news@example.com", bulk: true));
-        Assert.Null(cache.Match("someone@example.com", bulk: true));
+    private SuppressionList List => _list ??= new SuppressionList(_store, _cache, new ConsumerOptions(), new SuppressionMetrics(_services.GetRequiredService<IMeterFactory>(), _cache));
+
+    [Fact]
+    public async Task Match_AddressOrItsDomain_TheKeyInScopeWithoutARoundTrip()
+    {
+        _cache.Load([Entry("gone@example.com", "all"), Entry("@blocked.test", "all"), Entry("news@example.com", "bulk")]);
+
+        Assert.Equal("gone@example.com", await Match("Gone@Example.com", bulk: false));
+        Assert.Equal("@blocked.test", await Match("anyone@BLOCKED.test", bulk: false));
+        Assert.Null(await Match("news@example.com", bulk: false));
+        Assert.Equal("news@example.com", await Match("news@example.com", bulk: true));
+        Assert.Null(await Match("someone@example.com", bulk: true));
+        Assert.True(_cache.IsWhole);
+        Assert.Equal(0, _store.Finds);
     }
 
     [Fact]
-    public void Apply_RemovedRow_KeyNoLongerMatchesAndWatermarkAdvances()
+    public async Task Apply_RemovedRow_KeyNoLongerMatchesAndWatermarkAdvances()
     {
-        var cache = new SuppressionCache();
-        cache.Apply([Entry("gone@example.com", "all")], load: true);
+        _cache.Load([Entry("gone@example.com", "all")]);
         var removedAt = DateTimeOffset.UnixEpoch.AddHours(1);
 
-        cache.Apply([Entry("gone@example.com", "all") with { ChangedAt = removedAt, RemovedAt = removedAt }], load: false);
+        _cache.Apply(Entry("gone@example.com", "all") with { ChangedAt = removedAt, RemovedAt = removedAt });
 
-        Assert.Null(cache.Match("gone@example.com", bulk: true));
-        Assert.Equal(removedAt, cache.Watermark);
+        Assert.Null(await Match("gone@example.com", bulk: true));
+        Assert.Equal(removedAt, _cache.Watermark);
     }
 
     [Fact]
-    public void Add_AllMailOverBulkOnly_Widens()
+    public async Task Add_AllMailOverBulkOnly_Widens()
     {
-        var cache = new SuppressionCache();
-        cache.Add("user@example.com", bulkOnly: true);
-        cache.Add("user@example.com", bulkOnly: false);
-        cache.Add("user@example.com", bulkOnly: true);
+        _cache.Load([]);
+        _cache.Add("user@example.com", bulkOnly: true);
+        _cache.Add("user@example.com", bulkOnly: false);
+        _cache.Add("user@example.com", bulkOnly: true);
 
-        Assert.Equal("user@example.com", cache.Match("user@example.com", bulk: false));
+        Assert.Equal("user@example.com", await Match("user@example.com", bulk: false));
+    }
+
+    [Fact]
+    public async Task Match_ListLongerThanTheCopy_LooksUpInBatchesKeepsTheAnswersUnderTheBound()
+    {
+        // A list of 5,000 over a copy of 100: the load reads 101 rows, holds none, and every key is looked up when asked for.
+        _cache = new SuppressionCache(capacity: 100);
+        for (int i = 0; i < 5_000; i++)
+        {
+            _store.Add(Entry($"listed{i}@example.com", i % 2 == 0 ? "all" : "bulk"));
+        }
+
+        _cache.Load(await _store.LoadAsync(_cache.Capacity + 1, CancellationToken.None));
+        Assert.False(_cache.IsWhole);
+
+        for (int i = 0; i < 5_000; i += 7)
+        {
+            Assert.Equal(i % 2 == 0 ? $"listed{i}@example.com" : null, await Match($"listed{i}@example.com", bulk: false));
+            Assert.Equal($"listed{i}@example.com", await Match($"Listed{i}@example.com", bulk: true));
+            Assert.Null(await Match($"free{i}@example.com", bulk: true));
+        }
+
+        Assert.InRange(_cache.Count, 1, 100);
+        int finds = _store.Finds;
+        var concurrent = await Task.WhenAll(Enumerable.Range(0, 200).Select(i => Match($"listed{i * 2}@other.example", bulk: false).AsTask()));
+        Assert.All(concurrent, Assert.Null);
+        Assert.True(_store.Finds - finds < 200, $"{_store.Finds - finds} statements for 200 concurrent notifications");
+    }
+
+    [Fact]
+    public async Task Match_OnDemandAnswerHeld_UntilARefreshReadsItsRowChanged()
+    {
+        _cache = new SuppressionCache(capacity: 10);
+        for (int i = 0; i < 20; i++)
+        {
+            _store.Add(Entry($"filler{i}@example.com", "all"));
+        }
+
+        _cache.Load(await _store.LoadAsync(_cache.Capacity + 1, CancellationToken.None));
+        Assert.Null(await Match("late@example.com", bulk: false));
+        var added = Entry("late@example.com", "all") with { ChangedAt = DateTimeOffset.UnixEpoch.AddHours(1) };
+        _store.Add(added);
+        int finds = _store.Finds;
+
+        Assert.Null(await Match("late@example.com", bulk: false));   // the answer held: no statement
+        Assert.Equal(finds, _store.Finds);
+        _cache.Apply(added);
+        Assert.Equal("late@example.com", await Match("late@example.com", bulk: false));
+        Assert.Equal(finds + 1, _store.Finds);
+    }
+
+    [Fact]
+    public async Task Apply_WholeCopyGrowsPastTheBound_LooksUpFromThen()
+    {
+        _cache = new SuppressionCache(capacity: 10);
+        _cache.Load([]);
+        for (int i = 0; i < 15; i++)
+        {
+            var row = Entry($"new{i}@example.com", "all");
+            _store.Add(row);
+            _cache.Apply(row);
+        }
+
+        Assert.False(_cache.IsWhole);
+        for (int i = 0; i < 15; i++)
+        {
+            Assert.Equal($"new{i}@example.com", await Match($"new{i}@example.com", bulk: false));
+        }
     }
 
     [Theory]
@@ -86,13 +164,12 @@ public sealed class SuppressionCacheTests
     }
 
     [Fact]
-    public void Match_PushTokensDifferingOnlyInCase_OnlyTheOneOnTheList()
+    public async Task Match_PushTokensDifferingOnlyInCase_OnlyTheOneOnTheList()
     {
-        var cache = new SuppressionCache();
-        cache.Apply([Entry("fcm:token-abc", "all")], load: true);
+        _cache.Load([Entry("fcm:token-abc", "all")]);
 
-        Assert.Equal("fcm:token-abc", cache.Match("fcm:token-abc", bulk: false));
-        Assert.Null(cache.Match("fcm:token-ABC", bulk: false));
+        Assert.Equal("fcm:token-abc", await Match("fcm:token-abc", bulk: false));
+        Assert.Null(await Match("fcm:token-ABC", bulk: false));
     }
 
     [Theory]
@@ -107,6 +184,19 @@ public sealed class SuppressionCacheTests
         Assert.Null(SuppressionKeys.TryNormalize(value, out string? error));
         Assert.Contains(reason, error, StringComparison.Ordinal);
     }
+
+    public async ValueTask DisposeAsync()
+    {
+        if (_list is not null)
+        {
+            await _list.DisposeAsync();
+        }
+
+        _cache.Dispose();
+        await _services.DisposeAsync();
+    }
+
+    private ValueTask<string?> Match(string recipient, bool bulk) => List.MatchAsync(recipient, bulk, CancellationToken.None);
 
     private static SuppressionEntry Entry(string key, string scope) =>
         new(key, SuppressionReasons.Manual, scope, DateTimeOffset.UnixEpoch, null, DateTimeOffset.UnixEpoch, null);
