@@ -41,6 +41,12 @@ public sealed class PostgresStoreTests : StoreSuite, IDisposable
             """)).AsList();
     }
 
+    protected override async Task<ISuppressionStore> CreateSuppressionStoreAsync()
+    {
+        _db = await TestDatabase.CleanAsync();
+        return new PostgresSuppressionStore(_dataSource, new DatabaseOptions { ConnectionString = TestServices.PostgresConnectionString, Schema = TestDatabase.Schema });
+    }
+
     protected override IRetentionStore CreateRetentionStore() =>
         new PostgresRetentionStore(_dataSource, new DatabaseOptions { ConnectionString = TestServices.PostgresConnectionString, Schema = TestDatabase.Schema });
 

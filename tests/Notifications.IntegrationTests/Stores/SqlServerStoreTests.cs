@@ -40,6 +40,12 @@ public sealed class SqlServerStoreTests(SqlServerSchema schema) : StoreSuite, IC
             """)).AsList();
     }
 
+    protected override async Task<ISuppressionStore> CreateSuppressionStoreAsync()
+    {
+        await schema.CleanAsync();
+        return new SqlServerSuppressionStore(new DatabaseOptions { Provider = DatabaseProvider.SqlServer, ConnectionString = schema.ConnectionString, Schema = schema.Name });
+    }
+
     protected override IRetentionStore CreateRetentionStore() =>
         new SqlServerRetentionStore(new DatabaseOptions { Provider = DatabaseProvider.SqlServer, ConnectionString = schema.ConnectionString, Schema = schema.Name });
 
