@@ -42,7 +42,7 @@ internal sealed class PostgresSuppressionStore : ISuppressionStore
             """;
         _changesSql = $"""SELECT {Columns} FROM "{s}".suppression WHERE changed_at >= @Since""";
         _loadSql = $"""SELECT {Columns} FROM "{s}".suppression WHERE removed_at IS NULL ORDER BY changed_at DESC LIMIT @Limit""";
-        // The key column compares bytes (COLLATE "C", 021): the keys come made by SuppressionKeys, and the primary key serves the lookup.
+        // The key column compares bytes (COLLATE "C", 022): the keys come made by SuppressionKeys, and the primary key serves the lookup.
         _findSql = $"""SELECT {Columns} FROM "{s}".suppression WHERE address = ANY(@Keys) AND removed_at IS NULL""";
         _recordSuppressedSql = $"""
             INSERT INTO "{s}".delivery_log (notification_id, status, created_at, attempts)

@@ -41,10 +41,12 @@ internal sealed class SqlServerSuppressionStore : ISuppressionStore
             """;
         ChangesSql = $"SELECT {Columns} FROM [{s}].[suppression] WHERE changed_at >= @Since;";
         LoadSql = $"SELECT TOP (@Limit) {Columns} FROM [{s}].[suppression] WHERE removed_at IS NULL ORDER BY changed_at DESC;";
-        // The key column compares binary (Latin1_General_100_BIN2, 021): its collation wins over the JSON values'.
+        // The key column compares binary (Latin1_General_100_BIN2, 022). OPENJSON's columns take the database's collation, and two
+        // columns of different collations cannot be compared ("cannot resolve the collation conflict"): the keys are given the column's.
         FindSql = $"""
             SELECT {Columns} FROM [{s}].[suppression]
-            WHERE removed_at IS NULL AND address IN (SELECT j.k FROM OPENJSON(@Keys) WITH (k nvarchar(640) '$') AS j);
+            WHERE removed_at IS NULL
+              AND address IN (SELECT j.k COLLATE Latin1_General_100_BIN2 FROM OPENJSON(@Keys) WITH (k nvarchar(640) '$') AS j);
             """;
         RecordSuppressedSql = $"""
             INSERT INTO [{s}].[delivery_log] (notification_id, status, created_at, attempts)

@@ -3,7 +3,7 @@ using Notifications.Shared.Data;
 namespace Notifications.IntegrationTests.Stores;
 
 /// <summary>
-/// The suppression store in both dialects: keys compared exactly (migration 021: push tokens differing only in case are two
+/// The suppression store in both dialects: keys compared exactly (migration 022: push tokens differing only in case are two
 /// entries, whatever the database's collation), a batch of keys looked up in one statement, the first load bounded and newest
 /// first, changes streamed with their tombstones.
 /// </summary>
