@@ -2,6 +2,7 @@ using System.Diagnostics;
 using Dapper;
 using Notifications.Admin.Migrations;
 using Notifications.Shared.Hosting;
+using Npgsql;
 
 namespace Notifications.IntegrationTests.Migrations;
 
@@ -165,6 +166,59 @@ public sealed class MigrateTests
         Assert.Equal(MigrationScripts.Embedded(DatabaseProvider.Postgres).Scripts.Count, journal.Count);
         Assert.Single(runs, r => r.Output.Contains("Up to date", StringComparison.Ordinal));
     }
+
+    [Fact]
+    public async Task Migrate_ExactSuppressionKeysOnAPopulatedList_KeepsEveryRowAndAValidPrimaryKeyAndAdoptionLeavesIt()
+    {
+        // A schema as the version before 022 left it, with a list in it: the file is taken out of the copy, then put back.
+        await using var schema = new MigrationSchema();
+        const string exact = "022_suppression_exact_keys.sql";
+        string file = Path.Combine(schema.Scripts, exact);
+        string aside = Path.Combine(Path.GetDirectoryName(schema.Scripts)!, exact);
+        File.Move(file, aside);
+        Assert.Equal(0, (await schema.MigrateCopyAsync()).ExitCode);
+        await using var connection = await schema.OpenAsync();
+        await connection.ExecuteAsync(
+            $"""
+            INSERT INTO {schema.Name}.suppression (address, reason, scope)
+            SELECT 'user' || g || '@example.com', 'manual', 'all' FROM generate_series(1, 20000) AS g
+            UNION ALL SELECT 'fcm:token-a', 'unregistered', 'all'
+            """);
+        Assert.Equal("default", await CollationAsync(connection, schema));
+
+        File.Move(aside, file);
+        var applied = await schema.MigrateCopyAsync();
+        var afterMigration = await PrimaryKeyAsync(connection, schema);
+        await connection.ExecuteAsync($"DROP TABLE {schema.Name}.{Migrator.JournalTable}");
+        var adopted = await schema.MigrateCopyAsync();
+
+        Assert.True(applied.ExitCode == 0, applied.Error);
+        Assert.Equal([$"applied  {exact}"], Applied(applied.Output));
+        Assert.Equal("C", await CollationAsync(connection, schema));
+        Assert.Equal(20_001, await connection.ExecuteScalarAsync<int>($"SELECT count(*) FROM {schema.Name}.suppression"));
+        Assert.True(afterMigration is { Valid: true, Unique: true, Primary: true }, $"the key's index after 022: {afterMigration}");
+        // A token differing only in case is another key; the same one still collides.
+        await connection.ExecuteAsync($"INSERT INTO {schema.Name}.suppression (address, reason, scope) VALUES ('fcm:Token-A', 'manual', 'all')");
+        var duplicate = await Assert.ThrowsAsync<PostgresException>(() => connection.ExecuteAsync(
+            $"INSERT INTO {schema.Name}.suppression (address, reason, scope) VALUES ('fcm:token-a', 'manual', 'all')"));
+        Assert.Equal(PostgresErrorCodes.UniqueViolation, duplicate.SqlState);
+        // Adoption runs every numbered file again: 022's guard leaves the column and its index as they are (same oid).
+        Assert.True(adopted.ExitCode == 0, adopted.Error);
+        Assert.Equal(afterMigration, await PrimaryKeyAsync(connection, schema));
+    }
+
+    private static Task<string> CollationAsync(NpgsqlConnection connection, MigrationSchema schema) => connection.ExecuteScalarAsync<string>(
+        """
+        SELECT c.collname::text FROM pg_attribute AS a JOIN pg_collation AS c ON c.oid = a.attcollation
+        WHERE a.attrelid = to_regclass(@table) AND a.attname = 'address'
+        """, new { table = $"{schema.Name}.suppression" })!;
+
+    private static async Task<(uint Oid, bool Valid, bool Unique, bool Primary)> PrimaryKeyAsync(NpgsqlConnection connection, MigrationSchema schema) =>
+        await connection.QuerySingleAsync<(uint, bool, bool, bool)>(
+            """
+            SELECT i.indexrelid, i.indisvalid, i.indisunique, i.indisprimary FROM pg_constraint AS k JOIN pg_index AS i ON i.indexrelid = k.conindid
+            WHERE k.conrelid = to_regclass(@table) AND k.contype = 'p'
+            """, new { table = $"{schema.Name}.suppression" });
 
     private static async Task PopulateOutboxAsync(MigrationSchema schema)
     {
