@@ -18,8 +18,13 @@ internal sealed class WorkerHost : IAsyncDisposable
     public IServiceProvider Services => _host.Services;
 
     public static Task<WorkerHost> StartConsumerAsync(TestBroker broker, SmtpSink sink, params (string Key, string? Value)[] settings) =>
-        StartAsync(b => b.AddConsumer(), DatabaseRole.Consumer, broker, [("Smtp:Host", sink.Host), ("Smtp:Port", sink.Port.ToString(System.Globalization.CultureInfo.InvariantCulture)),
-            ("Smtp:Security", "None"), ("Consumer:Handlers", "16"), .. settings]);
+        StartConsumerAsync(broker, sink, _ => { }, settings);
+
+    /// <summary>A consumer whose wiring the test changes after <c>AddConsumer</c> (a store that fails on purpose, a log recorder).</summary>
+    public static Task<WorkerHost> StartConsumerAsync(
+        TestBroker broker, SmtpSink sink, Action<IHostApplicationBuilder> change, params (string Key, string? Value)[] settings) =>
+        StartAsync(b => change(b.AddConsumer()), DatabaseRole.Consumer, broker, [("Smtp:Host", sink.Host),
+            ("Smtp:Port", sink.Port.ToString(System.Globalization.CultureInfo.InvariantCulture)), ("Smtp:Security", "None"), ("Consumer:Handlers", "16"), .. settings]);
 
     public static Task<WorkerHost> StartProducerAsync(TestBroker broker, params (string Key, string? Value)[] settings) =>
         StartAsync(b => b.AddProducer(), DatabaseRole.Producer, broker, settings);
