@@ -21,17 +21,17 @@ internal sealed class WebhookEndpointRefreshService(
         return RefreshLoop.RunAsync(o.RefreshInterval, time, token => RefreshAsync(o, token), ex => WebhookLog.RefreshFailed(logger, endpoints.IsLoaded, ex), stoppingToken);
     }
 
+    // Only a read that succeeded moves the cache's watermark (WebhookEndpoints.Refreshed): after failures the next read
+    // starts where the last good one ended, so nothing changed in between is skipped.
     private async Task RefreshAsync(WebhookOptions o, CancellationToken cancellationToken)
     {
-        if (!endpoints.IsLoaded)
+        bool load = !endpoints.IsLoaded;
+        endpoints.Refreshed(await store.ChangesSinceAsync(endpoints.RefreshFrom(o.RefreshOverlap), cancellationToken));
+        if (load)
         {
-            endpoints.Apply(await store.ChangesSinceAsync(null, cancellationToken), load: true);
             WebhookLog.Loaded(logger, endpoints.Count);
-            return;
         }
 
-        var since = (endpoints.Watermark ?? time.GetUtcNow()) - o.RefreshOverlap;
-        endpoints.Apply(await store.ChangesSinceAsync(since, cancellationToken), load: false);
         var now = time.GetUtcNow();
         signer.Retain(endpoints.All.SelectMany(e => e.SigningSecrets(now)).ToHashSet(StringComparer.Ordinal));
     }
