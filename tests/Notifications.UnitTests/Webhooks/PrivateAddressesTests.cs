@@ -28,6 +28,41 @@ public sealed class PrivateAddressesTests
     public void RangeOf_NonPublicAddress_NamesItsRange(string address, string range) =>
         Assert.Equal(range, PrivateAddresses.RangeOf(IPAddress.Parse(address)));
 
+    // Other spellings of a non-public IPv4 address (translation and tunnel prefixes that carry it), and the special-purpose
+    // ranges of IANA's registries that no webhook receiver lives in: each refused, naming what it is.
+    [Theory]
+    [InlineData("64:ff9b::7f00:1", "loopback")]             // NAT64 (RFC 6052) of 127.0.0.1
+    [InlineData("64:ff9b::a9fe:a9fe", "link-local")]        // NAT64 of 169.254.169.254, the cloud metadata address
+    [InlineData("64:ff9b::a00:5", "private (RFC 1918)")]    // NAT64 of 10.0.0.5
+    [InlineData("64:ff9b:1::a00:5", "local-use NAT64")]     // RFC 8215: the operator's own translation prefix
+    [InlineData("::7f00:1", "loopback")]                    // IPv4-compatible ::127.0.0.1 (deprecated)
+    [InlineData("::ffff:0:a00:5", "private (RFC 1918)")]    // IPv4-translated (SIIT) 10.0.0.5
+    [InlineData("::ffff:169.254.169.254", "link-local")]
+    [InlineData("2002:7f00:1::1", "loopback")]              // 6to4 of 127.0.0.1
+    [InlineData("2002:a9fe:a9fe::1", "link-local")]         // 6to4 of 169.254.169.254
+    [InlineData("2001:0:4136:e378:8000:63bf:3fff:fdd2", "IETF protocol assignments")]   // Teredo
+    [InlineData("0.1.2.3", "unspecified")]
+    [InlineData("100.100.100.200", "carrier-grade NAT (RFC 6598)")]
+    [InlineData("192.0.0.170", "IETF protocol assignments")]
+    [InlineData("192.0.2.1", "documentation")]
+    [InlineData("198.51.100.7", "documentation")]
+    [InlineData("203.0.113.9", "documentation")]
+    [InlineData("198.18.0.1", "benchmarking")]
+    [InlineData("240.0.0.1", "reserved")]
+    [InlineData("255.255.255.255", "broadcast")]
+    [InlineData("100::1", "discard-only")]
+    [InlineData("2001:db8::1", "documentation")]
+    [InlineData("fec0::1", "site-local (deprecated)")]
+    [InlineData("ff02::1", "multicast")]
+    public void RangeOf_NonPublicInAnotherForm_Refused(string address, string range) =>
+        Assert.Contains(range, PrivateAddresses.RangeOf(IPAddress.Parse(address)), StringComparison.Ordinal);
+
+    [Theory]
+    [InlineData("64:ff9b::808:808")]        // NAT64 of 8.8.8.8: how a DNS64 network reaches a public IPv4 host
+    [InlineData("2002:808:808::1")]         // 6to4 of 8.8.8.8
+    [InlineData("2a00:1450:4001:81c::200e")]
+    public void RangeOf_PublicThroughATranslationPrefix_Null(string address) => Assert.Null(PrivateAddresses.RangeOf(IPAddress.Parse(address)));
+
     [Theory]
     [InlineData("93.184.216.34")]
     [InlineData("172.32.0.1")]
