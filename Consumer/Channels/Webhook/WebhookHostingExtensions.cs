@@ -1,4 +1,5 @@
 using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 using Notifications.Consumer.RateLimiting;
@@ -17,6 +18,7 @@ internal static class WebhookHostingExtensions
         services.AddSingleton<WebhookEndpoints>();
         services.AddSingleton<WebhookSigner>();
         services.AddSingleton<RetryAfterPauses>();
+        services.TryAddSingleton<IWebhookHostResolver, DnsHostResolver>();
         services.AddHostedService<WebhookEndpointRefreshService>();
         services.AddSingleton(sp => new WebhookSenderParts(
             sp.GetRequiredService<IOptions<WebhookOptions>>().Value, sp.GetRequiredService<RetryAfterPauses>(),
@@ -33,7 +35,7 @@ internal static class WebhookHostingExtensions
     // and re-checked); the attempt's timeout from Microsoft.Extensions.Http.Resilience; the breaker is the channel's, per endpoint.
     private static void AddClient(IServiceCollection services, string name, bool allowPrivate) =>
         services.AddHttpClient(name, client => client.Timeout = Timeout.InfiniteTimeSpan)
-            .ConfigurePrimaryHttpMessageHandler(sp => WebhookConnector.Handler(allowPrivate, Options(sp)))
+            .ConfigurePrimaryHttpMessageHandler(sp => WebhookConnector.Handler(allowPrivate, Options(sp), sp.GetRequiredService<IWebhookHostResolver>()))
             .SetHandlerLifetime(Timeout.InfiniteTimeSpan)
             .AddResilienceHandler(name + "-attempt", (pipeline, context) =>
                 pipeline.AddTimeout(Options(context.ServiceProvider).Timeout));

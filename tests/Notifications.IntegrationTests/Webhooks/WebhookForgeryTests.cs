@@ -1,11 +1,14 @@
 using System.Net;
+using Microsoft.Extensions.DependencyInjection;
+using Notifications.Consumer.Channels.Webhook;
 using Notifications.IntegrationTests.Infrastructure;
 
 namespace Notifications.IntegrationTests.Webhooks;
 
 /// <summary>
 /// The server-side request forgery guard through the real producer and consumer, beyond a literal 127.0.0.1: a host
-/// name that resolves to a loopback address, and an endpoint whose answer redirects to an internal service (never followed,
+/// name that resolves to a loopback address (the system's resolver) or to another internal address (the test's resolver,
+/// which the connect step asks as it asks DNS), and an endpoint whose answer redirects to an internal service (never followed,
 /// the internal service never reached). Each webhook is dead-lettered with its reason.
 /// </summary>
 [Collection("services")]
@@ -33,6 +36,26 @@ public sealed class WebhookForgeryTests
         }
 
         Assert.Empty(scene.Receiver.Deliveries);
+    }
+
+    [Theory]
+    [InlineData("10.0.0.5", "private (RFC 1918)")]
+    [InlineData("64:ff9b::a9fe:a9fe", "link-local (NAT64 form of 169.254.169.254)")]
+    [InlineData("100.64.0.1", "carrier-grade NAT (RFC 6598)")]
+    public async Task HostNameResolvingToAnInternalAddress_RefusedAtConnect_DeadLetteredWithTheAddress(string address, string range)
+    {
+        await using var scene = await WebhookScene.StartAsync();
+        await scene.AddEndpointAsync(Endpoint, new Uri("https://hooks.partner.test/in"), allowPrivate: false);
+        long id = (await scene.InsertAsync(Endpoint, 1))[0];
+        // The consumer's resolver answers the test's name as a DNS server under someone else's control could.
+        var resolver = new FixedHostResolver(new Dictionary<string, IPAddress[]> { ["hooks.partner.test"] = [IPAddress.Parse(address)] });
+
+        await using (await WorkerHost.StartConsumerAsync(scene.Broker, scene.Sink, b => b.Services.AddSingleton<IWebhookHostResolver>(resolver)))
+        await using (await WorkerHost.StartProducerAsync(scene.Broker))
+        {
+            var reasons = await Eventually.WaitAsync(() => scene.DeadLetterReasonsAsync(id), r => r.Count > 0, Patience, "dead letter");
+            Assert.Contains($"webhook host 'hooks.partner.test' resolves to {IPAddress.Parse(address)}, a {range} address", Assert.Single(reasons), StringComparison.Ordinal);
+        }
     }
 
     [Theory]

@@ -1,5 +1,6 @@
 using System.Net;
 using Notifications.Consumer.Channels.Webhook;
+using Notifications.IntegrationTests.Webhooks;
 using Notifications.Shared.Contract;
 
 namespace Notifications.UnitTests.Webhooks;
@@ -87,9 +88,25 @@ public sealed class PrivateAddressesTests
     public async Task ConnectAsync_LoopbackWithoutAllowPrivate_RefusedBeforeConnecting(string host)
     {
         var refused = await Assert.ThrowsAsync<PrivateAddressRefusedException>(
-            async () => await WebhookConnector.ConnectAsync(new DnsEndPoint(host, 9), allowPrivate: false, CancellationToken.None));
+            async () => await WebhookConnector.ConnectAsync(new DnsEndPoint(host, 9), allowPrivate: false, new DnsHostResolver(), CancellationToken.None));
 
         Assert.Contains("loopback address", refused.Message, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData("10.0.0.5", "a private (RFC 1918) address")]
+    [InlineData("169.254.169.254", "a link-local address")]
+    [InlineData("64:ff9b::a9fe:a9fe", "a link-local (NAT64 form of 169.254.169.254) address")]
+    [InlineData("::ffff:192.168.1.1", "a private (RFC 1918) address")]
+    [InlineData("100.64.0.1", "a carrier-grade NAT (RFC 6598) address")]
+    public async Task ConnectAsync_NameResolvingToANonPublicAddress_RefusedNamingTheHostAndTheAddress(string address, string range)
+    {
+        var resolver = new FixedHostResolver(new Dictionary<string, IPAddress[]> { ["hooks.partner.test"] = [IPAddress.Parse("93.184.216.34"), IPAddress.Parse(address)] });
+
+        var refused = await Assert.ThrowsAsync<PrivateAddressRefusedException>(
+            async () => await WebhookConnector.ConnectAsync(new DnsEndPoint("hooks.partner.test", 443), allowPrivate: false, resolver, CancellationToken.None));
+
+        Assert.Contains($"webhook host 'hooks.partner.test' resolves to {IPAddress.Parse(address)}, {range}", refused.Message, StringComparison.Ordinal);
     }
 
     [Theory]

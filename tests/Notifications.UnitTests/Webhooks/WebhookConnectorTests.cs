@@ -15,7 +15,7 @@ public sealed class WebhookConnectorTests
     [InlineData(true)]
     public void Handler_EitherKind_NoProxyNoRedirects(bool allowPrivate)
     {
-        using var handler = WebhookConnector.Handler(allowPrivate, new WebhookOptions());
+        using var handler = WebhookConnector.Handler(allowPrivate, new WebhookOptions(), new DnsHostResolver());
 
         Assert.False(handler.UseProxy);
         Assert.False(handler.AllowAutoRedirect);
@@ -26,7 +26,7 @@ public sealed class WebhookConnectorTests
     {
         using var proxy = new TcpListener(IPAddress.Loopback, 0);
         proxy.Start();
-        var handler = WebhookConnector.Handler(allowPrivate: false, new WebhookOptions());
+        var handler = WebhookConnector.Handler(allowPrivate: false, new WebhookOptions(), new DnsHostResolver());
         // What HTTPS_PROXY would give it: with the proxy used, the connect step would see (and check) the proxy's address,
         // and the proxy, not this process, would connect to wherever the URL points.
         handler.Proxy = new EveryRequestProxy(new Uri($"http://127.0.0.1:{((IPEndPoint)proxy.LocalEndpoint).Port}/"));
