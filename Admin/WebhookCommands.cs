@@ -10,7 +10,8 @@ namespace Notifications.Admin;
 
 /// <summary>
 /// <c>webhooks add | list | disable | enable | rotate-secret</c>: the endpoints webhook rows are sent to. A secret is printed
-/// once, when it is made (add, rotate-secret); list never shows one.
+/// once, when it is made (add, rotate-secret); list never shows one. URLs are shown as scheme, host and port (their path and
+/// query may hold the receiver's token).
 /// </summary>
 internal static class WebhookCommands
 {
@@ -38,7 +39,7 @@ internal static class WebhookCommands
         {
             string endpoint = parsed.GetValue(name)!, target = parsed.GetValue(url)!;
             bool privateAllowed = parsed.GetValue(allowPrivate);
-            await CheckUrlAsync(target, privateAllowed, ct);
+            var checkedUrl = await CheckUrlAsync(target, privateAllowed, ct);
             await using var admin = context(parsed);
             string secret = NewSecret();
             if (!await admin.DatabaseAsync(() => admin.WebhookEndpoints.AddAsync(endpoint, target, secret, privateAllowed, ct)))
@@ -46,7 +47,8 @@ internal static class WebhookCommands
                 throw new AdminException($"a webhook endpoint named '{endpoint}' exists already ('webhooks list' shows it)", ExitCodes.Failed);
             }
 
-            await console.Out.WriteLineAsync($"Added webhook endpoint {endpoint} -> {target}{(privateAllowed ? " (private addresses allowed)" : "")}.");
+            await console.Out.WriteLineAsync(
+                $"Added webhook endpoint {endpoint} -> {WebhookUrlRedaction.Redact(checkedUrl)}{(privateAllowed ? " (private addresses allowed)" : "")}.");
             await console.Out.WriteLineAsync($"Signing secret (shown once; give it to the receiver): {secret}");
             return ExitCodes.Success;
         });
@@ -55,7 +57,7 @@ internal static class WebhookCommands
 
     private static Command List(Func<ParseResult, AdminContext> context, AdminConsole console)
     {
-        var command = new Command("list", "List the endpoints: name, state, URL, secrets in use (never the secrets), since");
+        var command = new Command("list", "List the endpoints: name, state, URL host (never its path: it may hold a token), secrets in use (never the secrets), since");
         command.SetAction(async (parsed, ct) =>
         {
             await using var admin = context(parsed);
@@ -67,7 +69,7 @@ internal static class WebhookCommands
                 string state = e.DisabledAt is { } at ? $"disabled {Utc(at)}: {e.DisabledReason?.ReplaceLineEndings(" ")}" : "enabled";
                 string secrets = e.SigningSecrets(now).Count == 2 ? $"2 secrets (previous until {Utc(e.PreviousSecretUntil!.Value)})" : "1 secret";
                 await console.Out.WriteLineAsync(
-                    $"{e.Name,-24}  {e.Url}  {secrets}{(e.AllowPrivate ? ", private allowed" : "")}, since {Utc(e.CreatedAt)}; {state}");
+                    $"{e.Name,-24}  {Shown(e.Url)}  {secrets}{(e.AllowPrivate ? ", private allowed" : "")}, since {Utc(e.CreatedAt)}; {state}");
             }
 
             return ExitCodes.Success;
@@ -139,7 +141,7 @@ internal static class WebhookCommands
     }
 
     // At registration: the URL's form, then where its host resolves to now (the consumer checks again at every connection).
-    private static async Task CheckUrlAsync(string url, bool allowPrivate, CancellationToken cancellationToken)
+    private static async Task<Uri> CheckUrlAsync(string url, bool allowPrivate, CancellationToken cancellationToken)
     {
         if (WebhookUrlRules.Validate(url, allowPrivate, out var uri) is { } invalid)
         {
@@ -160,7 +162,12 @@ internal static class WebhookCommands
         {
             throw new AdminException(refused, ExitCodes.Usage);
         }
+
+        return uri;
     }
+
+    // The URL's path and query may hold the receiver's token: shown as scheme, host and port only, like a secret.
+    private static string Shown(string url) => Uri.TryCreate(url, UriKind.Absolute, out var parsed) ? WebhookUrlRedaction.Redact(parsed) : "(not a URL)";
 
     private static async Task<AdminException> NotChangedAsync(AdminContext admin, string name, string already, CancellationToken cancellationToken) =>
         await admin.DatabaseAsync(() => admin.WebhookEndpoints.FindAsync(name, cancellationToken)) is null

@@ -12,28 +12,32 @@ public static class WebhookUrlRules
     /// <summary>A URL's length limit (the column's).</summary>
     public const int MaxUrlLength = 2000;
 
-    /// <summary>Null when <paramref name="url"/> may be an endpoint's URL; otherwise why not.</summary>
+    /// <summary>
+    /// Null when <paramref name="url"/> may be an endpoint's URL; otherwise why not. The reason shows the URL redacted
+    /// (<see cref="WebhookUrlRedaction.Redact"/>): it may be logged or stored with a dead letter, and the URL may hold a token.
+    /// </summary>
     public static string? Validate(string? url, bool allowPrivate, out Uri? uri)
     {
         uri = null;
         if (string.IsNullOrWhiteSpace(url) || url.Length > MaxUrlLength || !Uri.TryCreate(url, UriKind.Absolute, out var parsed))
         {
-            return $"webhook URL '{NotificationValidator.Truncate(url ?? "")}' is not an absolute URL of at most {MaxUrlLength} characters";
+            return $"webhook URL ({url?.Length ?? 0} characters) is not an absolute URL of at most {MaxUrlLength} characters";
         }
 
+        string shown = WebhookUrlRedaction.Redact(parsed);
         if (parsed.Scheme != Uri.UriSchemeHttps && parsed.Scheme != Uri.UriSchemeHttp)
         {
-            return $"webhook URL '{NotificationValidator.Truncate(url)}' is not an absolute https URL";
+            return $"webhook URL {shown} is not an absolute https URL";
         }
 
         if (parsed.Scheme == Uri.UriSchemeHttp && !(allowPrivate && IsLoopbackHost(parsed)))
         {
-            return $"webhook URL '{NotificationValidator.Truncate(url)}' is plain http: only https, or http to a loopback host with --allow-private";
+            return $"webhook URL {shown} is plain http: only https, or http to a loopback host with --allow-private";
         }
 
         if (parsed.UserInfo.Length > 0 || parsed.Fragment.Length > 0)
         {
-            return $"webhook URL '{NotificationValidator.Truncate(url)}' has user information or a fragment; the secret signs, credentials do not go in the URL";
+            return $"webhook URL {shown} has user information or a fragment; the secret signs, credentials do not go in the URL";
         }
 
         uri = parsed;

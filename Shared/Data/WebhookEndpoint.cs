@@ -1,8 +1,10 @@
+using Notifications.Shared.Contract;
+
 namespace Notifications.Shared.Data;
 
 /// <summary>
-/// One row of the <c>webhook_endpoint</c> table (db/*/018_webhook_endpoints.sql). <see cref="ToString"/> leaves the secrets out:
-/// an endpoint may be logged, its secrets never.
+/// One row of the <c>webhook_endpoint</c> table (db/*/018_webhook_endpoints.sql). <see cref="ToString"/> leaves the secrets out
+/// (the URL's path and query too): an endpoint may be logged, its secrets never.
 /// </summary>
 public sealed class WebhookEndpoint
 {
@@ -40,6 +42,10 @@ public sealed class WebhookEndpoint
     public IReadOnlyList<string> SigningSecrets(DateTimeOffset now) =>
         PreviousSecret is { } previous && PreviousSecretUntil is { } until && now < until ? [Secret, previous] : [Secret];
 
-    /// <summary>The name and URL, never a secret.</summary>
-    public override string ToString() => DisabledAt is null ? $"{Name} ({Url})" : $"{Name} ({Url}, disabled)";
+    /// <summary>The name and where the URL points (scheme, host, port), never a secret: the URL's path and query may hold one.</summary>
+    public override string ToString()
+    {
+        string where = Uri.TryCreate(Url, UriKind.Absolute, out var url) ? WebhookUrlRedaction.Redact(url) : "an invalid URL";
+        return DisabledAt is null ? $"{Name} ({where})" : $"{Name} ({where}, disabled)";
+    }
 }

@@ -1,4 +1,5 @@
 using System.Net;
+using Notifications.Shared.Contract;
 using Polly.Timeout;
 
 namespace Notifications.Consumer.Channels.Webhook;
@@ -8,7 +9,8 @@ namespace Notifications.Consumer.Channels.Webhook;
 /// permanent); 429, and 503 with Retry-After, "slow down" (transient, taken up by the limiter); 408 and other 5xx transient,
 /// and maybe delivered when the request was written in full (<see cref="Http.ErrorAnswers"/>: at most once does not send it
 /// again); other 4xx and 3xx (redirects are not followed) permanent. No answer: transient while the request was not written
-/// (connect, TLS), unknown after it (the receiver may have it); a private address refused is permanent.
+/// (connect, TLS), unknown after it (the receiver may have it); a private address refused is permanent. The messages name
+/// the endpoint and its host, never its URL (which may hold a token).
 /// </summary>
 internal static class WebhookFailures
 {
@@ -28,27 +30,36 @@ internal static class WebhookFailures
     public static bool IsGone(int status) => status == (int)HttpStatusCode.Gone;
 
     /// <summary>The failure of a send that got no answer; <paramref name="written"/>: the request was written in full.</summary>
-    public static WebhookSendException NoAnswer(Exception exception, Uri url, bool written)
+    public static WebhookSendException NoAnswer(Exception exception, WebhookRequest request, bool written)
     {
         if (Find<PrivateAddressRefusedException>(exception) is { } refused)
         {
             return new WebhookSendException(SendFailureKind.Permanent, null, refused.Message, exception);
         }
 
-        string what = exception is TimeoutRejectedException ? "timed out" : $"failed ({Innermost(exception).Message})";
+        string what = exception is TimeoutRejectedException ? "timed out" : $"failed ({Scrubbed(Innermost(exception).Message, request)})";
         return written
-            ? new WebhookSendException(SendFailureKind.Unknown, null, $"POST {url} {what} after the request was sent: maybe delivered", exception)
-            : new WebhookSendException(SendFailureKind.Transient, null, $"POST {url} {what} before the request was sent", exception);
+            ? new WebhookSendException(SendFailureKind.Unknown, null, $"POST to {request.Target} {what} after the request was sent: maybe delivered", exception)
+            : new WebhookSendException(SendFailureKind.Transient, null, $"POST to {request.Target} {what} before the request was sent", exception);
     }
 
-    /// <summary>The failure of a non-2xx answer; <paramref name="written"/>: the request was written in full before it.</summary>
-    public static WebhookSendException Answered(int status, string? reasonPhrase, string excerpt, Uri url, bool slowDown, bool written) =>
-        new(KindOf(status) ?? SendFailureKind.Permanent, status,
-            $"POST {url} answered {status} {reasonPhrase}{(excerpt.Length > 0 ? ": " + excerpt : "")}".TrimEnd(), null)
+    /// <summary>
+    /// The failure of a non-2xx answer; <paramref name="written"/>: the request was written in full before it;
+    /// <paramref name="excerpt"/> (the answer's first bytes) has the URL cut out.
+    /// </summary>
+    public static WebhookSendException Answered(int status, string? reasonPhrase, string excerpt, WebhookRequest request, bool slowDown, bool written)
+    {
+        excerpt = Scrubbed(excerpt, request);
+        return new(KindOf(status) ?? SendFailureKind.Permanent, status,
+            $"POST to {request.Target} answered {status} {reasonPhrase}{(excerpt.Length > 0 ? ": " + excerpt : "")}".TrimEnd(), null)
         {
             HandledByRateLimiter = slowDown,
             MaybeDelivered = Http.ErrorAnswers.MaybeDelivered(status, written, slowDown),
         };
+    }
+
+    // The endpoint's URL may hold a token (in its path or query): text that comes from elsewhere has it cut out.
+    private static string Scrubbed(string text, WebhookRequest request) => WebhookUrlRedaction.Scrub(text, request.Url);
 
     private static T? Find<T>(Exception? exception)
         where T : Exception

@@ -37,6 +37,8 @@ internal static class WebhookHostingExtensions
         services.AddHttpClient(name, client => client.Timeout = Timeout.InfiniteTimeSpan)
             .ConfigurePrimaryHttpMessageHandler(sp => WebhookConnector.Handler(allowPrivate, Options(sp), sp.GetRequiredService<IWebhookHostResolver>()))
             .SetHandlerLifetime(Timeout.InfiniteTimeSpan)
+            // IHttpClientFactory's own log lines carry the request's URI, which may hold the endpoint's token.
+            .RemoveAllLoggers()
             .AddResilienceHandler(name + "-attempt", (pipeline, context) =>
                 pipeline.AddTimeout(Options(context.ServiceProvider).Timeout));
 

@@ -2,7 +2,10 @@ using Microsoft.Extensions.Logging;
 
 namespace Notifications.Consumer.Channels.Webhook;
 
-/// <summary>Log messages of the webhook channel (EventIds 4300-4329). Secrets are never among their arguments.</summary>
+/// <summary>
+/// Log messages of the webhook channel (EventIds 4300-4329). Secrets are never among their arguments, nor endpoint URLs
+/// (their path or query may hold a token): endpoints are named by name and host.
+/// </summary>
 internal static partial class WebhookLog
 {
     [LoggerMessage(4300, LogLevel.Information, "Webhook endpoints loaded: {Count}")]

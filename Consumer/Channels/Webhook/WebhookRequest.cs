@@ -14,6 +14,9 @@ internal sealed record WebhookRequest(long NotificationId, DateTimeOffset Create
 
     public string Host => Url.IdnHost;
 
-    // The endpoint holds the secrets: printed, a request shows its id and where it goes only.
-    public override string ToString() => $"webhook {WebhookId} to {Endpoint.Name} ({Url})";
+    /// <summary>How logs and reasons name where it goes: the endpoint's name and host, never the URL (it may hold a token).</summary>
+    public string Target => $"webhook endpoint '{Endpoint.Name}' ({Host})";
+
+    // The endpoint holds the secrets, its URL may be one: printed, a request shows its id and where it goes only.
+    public override string ToString() => $"webhook {WebhookId} to {Target}";
 }

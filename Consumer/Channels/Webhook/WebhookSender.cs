@@ -48,7 +48,7 @@ internal sealed class WebhookSender(WebhookSenderParts parts, HttpClient publicO
         catch (Exception ex) when (ex is HttpRequestException or TimeoutRejectedException
                                    || (ex is OperationCanceledException && content.Written))
         {
-            var failure = WebhookFailures.NoAnswer(ex, request.Url, content.Written);
+            var failure = WebhookFailures.NoAnswer(ex, request, content.Written);
             if (failure.Kind == SendFailureKind.Permanent)
             {
                 WebhookLog.PrivateAddressRefused(parts.Logger, request.Endpoint.Name, failure.Message);
@@ -76,7 +76,7 @@ internal sealed class WebhookSender(WebhookSenderParts parts, HttpClient publicO
         int status = (int)response.StatusCode;
         var retryAfter = RetryAfterHeader.Delay(response.Headers.RetryAfter, parts.Time.GetUtcNow(), parts.Options.MaxRetryAfter);
         bool slowDown = WebhookFailures.IsSlowDown(status, retryAfter);
-        var failure = WebhookFailures.Answered(status, response.ReasonPhrase, await ExcerptAsync(response, cancellationToken), request.Url, slowDown, written);
+        var failure = WebhookFailures.Answered(status, response.ReasonPhrase, await ExcerptAsync(response, cancellationToken), request, slowDown, written);
         if (slowDown)
         {
             await SlowDownAsync(request, status, retryAfter, failure.Message, cancellationToken);

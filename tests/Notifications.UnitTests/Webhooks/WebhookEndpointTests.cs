@@ -24,11 +24,12 @@ public sealed class WebhookEndpointTests
     public void SigningSecrets_OverlapOver_NewOnly() => Assert.Equal([Rotated.Secret], Rotated.SigningSecrets(Until));
 
     [Fact]
-    public void ToString_Endpoint_NameAndUrlWithoutSecrets()
+    public void ToString_Endpoint_NameAndHostWithoutSecretsOrPath()
     {
         string printed = Rotated.ToString();
 
-        Assert.Equal("billing (https://hooks.example.com/in)", printed);
+        Assert.Equal("billing (https://hooks.example.com/…)", printed);
         Assert.DoesNotContain("whsec_", printed, StringComparison.Ordinal);
+        Assert.DoesNotContain("/in", printed, StringComparison.Ordinal);
     }
 }

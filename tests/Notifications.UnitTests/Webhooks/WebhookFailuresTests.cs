@@ -3,6 +3,7 @@ using System.Net.Sockets;
 using Notifications.Consumer.Channels;
 using Notifications.Consumer.Channels.Http;
 using Notifications.Consumer.Channels.Webhook;
+using Notifications.Shared.Data;
 using Polly.Timeout;
 
 namespace Notifications.UnitTests.Webhooks;
@@ -10,7 +11,15 @@ namespace Notifications.UnitTests.Webhooks;
 /// <summary>What an endpoint's answer, or its absence, means for the message (docs/webhooks.md, classification).</summary>
 public sealed class WebhookFailuresTests
 {
-    private static readonly Uri Url = new("https://hooks.example.com/in");
+    private const string Token = "T0001B0002XXXXXXXXXXXXXXXXXXXXXXXX";
+
+    // A chat-style endpoint: the URL's path holds its token.
+    private static readonly WebhookRequest Request = new(1, DateTimeOffset.UnixEpoch, new WebhookEndpoint
+    {
+        Name = "chat",
+        Url = $"https://hooks.example.com/services/{Token}?key={Token}",
+        Secret = "whsec_bmV3LXNlY3JldC1rZXktMzItYnl0ZXMtbG9uZyE=",
+    }, new Uri($"https://hooks.example.com/services/{Token}?key={Token}"), "{}");
 
     [Theory]
     [InlineData(200)]
@@ -67,7 +76,7 @@ public sealed class WebhookFailuresTests
     {
         var refused = new HttpRequestException(HttpRequestError.ConnectionError, "Connection refused", new SocketException((int)SocketError.ConnectionRefused));
 
-        var failure = WebhookFailures.NoAnswer(refused, Url, written: false);
+        var failure = WebhookFailures.NoAnswer(refused, Request, written: false);
 
         Assert.Equal(SendFailureKind.Transient, failure.Kind);
         Assert.Contains("before the request was sent", failure.Message, StringComparison.Ordinal);
@@ -76,7 +85,7 @@ public sealed class WebhookFailuresTests
     [Fact]
     public void NoAnswer_TimeoutAfterWriting_UnknownMaybeDelivered()
     {
-        var failure = WebhookFailures.NoAnswer(new TimeoutRejectedException("timed out"), Url, written: true);
+        var failure = WebhookFailures.NoAnswer(new TimeoutRejectedException("timed out"), Request, written: true);
 
         Assert.Equal(SendFailureKind.Unknown, failure.Kind);
         Assert.Contains("timed out after the request was sent", failure.Message, StringComparison.Ordinal);
@@ -84,7 +93,7 @@ public sealed class WebhookFailuresTests
 
     [Fact]
     public void NoAnswer_TimeoutBeforeWriting_Transient() =>
-        Assert.Equal(SendFailureKind.Transient, WebhookFailures.NoAnswer(new TimeoutRejectedException("timed out"), Url, written: false).Kind);
+        Assert.Equal(SendFailureKind.Transient, WebhookFailures.NoAnswer(new TimeoutRejectedException("timed out"), Request, written: false).Kind);
 
     [Fact]
     public void NoAnswer_PrivateAddressRefused_PermanentWithTheReason()
@@ -92,7 +101,7 @@ public sealed class WebhookFailuresTests
         var wrapped = new HttpRequestException(HttpRequestError.ConnectionError, "connect failed",
             new PrivateAddressRefusedException("webhook host 'x' resolves to 10.0.0.1, a private (RFC 1918) address"));
 
-        var failure = WebhookFailures.NoAnswer(wrapped, Url, written: false);
+        var failure = WebhookFailures.NoAnswer(wrapped, Request, written: false);
 
         Assert.Equal(SendFailureKind.Permanent, failure.Kind);
         Assert.Contains("10.0.0.1, a private (RFC 1918) address", failure.Describe(), StringComparison.Ordinal);
@@ -101,10 +110,30 @@ public sealed class WebhookFailuresTests
     [Fact]
     public void Answered_429_TransientHandledByRateLimiterWithTheAnswer()
     {
-        var failure = WebhookFailures.Answered(429, "Too Many Requests", "slow down", Url, slowDown: true, written: true);
+        var failure = WebhookFailures.Answered(429, "Too Many Requests", "slow down", Request, slowDown: true, written: true);
 
         Assert.Equal((SendFailureKind.Transient, 429, true, false), (failure.Kind, failure.Status, failure.HandledByRateLimiter, failure.MaybeDelivered));
-        Assert.Equal("webhook transient failure: POST https://hooks.example.com/in answered 429 Too Many Requests: slow down", failure.Describe());
+        Assert.Equal("webhook transient failure: POST to webhook endpoint 'chat' (hooks.example.com) answered 429 Too Many Requests: slow down", failure.Describe());
+    }
+
+    [Fact]
+    public void Answered_TheReceiverEchoesTheUrl_TheEchoIsCutOut()
+    {
+        var failure = WebhookFailures.Answered(404, "Not Found", $"Cannot POST /services/{Token}?key={Token} (see https://hooks.example.com/services/{Token})", Request, slowDown: false, written: true);
+
+        Assert.DoesNotContain(Token, failure.Describe(), StringComparison.Ordinal);
+        Assert.Equal("webhook permanent failure: POST to webhook endpoint 'chat' (hooks.example.com) answered 404 Not Found: Cannot POST … (see https://hooks.example.com…)", failure.Describe());
+    }
+
+    [Fact]
+    public void NoAnswer_TheExceptionNamesTheUrl_TheUrlIsCutOut()
+    {
+        var failed = new HttpRequestException($"An error occurred while sending the request to https://hooks.example.com/services/{Token}?key={Token}");
+
+        var failure = WebhookFailures.NoAnswer(failed, Request, written: false);
+
+        Assert.DoesNotContain(Token, failure.Describe(), StringComparison.Ordinal);
+        Assert.Contains("POST to webhook endpoint 'chat' (hooks.example.com) failed (An error occurred while sending the request to …)", failure.Message, StringComparison.Ordinal);
     }
 
     // Issue 27 (3): a 5xx or 408 to a request the receiver read counted as "not sent", and at most once sent it again; a
@@ -122,7 +151,7 @@ public sealed class WebhookFailuresTests
     [InlineData(404, false, true, false)]
     public void Answered_ErrorAfterTheRequestWasWritten_MaybeDeliveredUnlessARefusal(int status, bool slowDown, bool written, bool maybeDelivered)
     {
-        var failure = WebhookFailures.Answered(status, null, "", Url, slowDown, written);
+        var failure = WebhookFailures.Answered(status, null, "", Request, slowDown, written);
 
         Assert.Equal(maybeDelivered, failure.MaybeDelivered);
     }
