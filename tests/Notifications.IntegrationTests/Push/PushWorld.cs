@@ -49,6 +49,13 @@ internal sealed class PushWorld : IAsyncDisposable
     public Task<WorkerHost> StartConsumerAsync(bool apns = true, params (string Key, string? Value)[] more) =>
         WorkerHost.StartConsumerAsync(Broker, Sink, Settings(apns, more));
 
+    /// <summary>As <see cref="StartConsumerAsync(bool, ValueTuple{string, string}[])"/>, its wiring changed by <paramref name="change"/> first.</summary>
+    public Task<WorkerHost> StartConsumerAsync(Action<Microsoft.Extensions.Hosting.IHostApplicationBuilder> change, params (string Key, string? Value)[] more) =>
+        WorkerHost.StartConsumerAsync(Broker, Sink, change, Settings(apns: true, more));
+
+    /// <summary>The push server's certificate as a PEM file (what the consumer's trust setting names).</summary>
+    public string ServerCertificateFile() => Write("server.pem", Server.Certificate.Certificate.ExportCertificatePem());
+
     public Task<WorkerHost> StartProducerAsync() => WorkerHost.StartProducerAsync(Broker);
 
     /// <summary>The consumer settings for both providers (or FCM alone), plus <paramref name="more"/>.</summary>
@@ -57,7 +64,7 @@ internal sealed class PushWorld : IAsyncDisposable
         string credentials = Write("service-account.json", Keys.ServiceAccountJson(Server.TokenUrl));
         (string, string?)[] settings =
         [
-            ("Push:TrustedCertificateFile", Write("server.pem", Server.Certificate.Certificate.ExportCertificatePem())),
+            ("Push:TrustedCertificateFile", ServerCertificateFile()),
             ("Push:Fcm:CredentialsFile", credentials),
             ("Push:Fcm:BaseUrl", Server.FcmBaseUrl.ToString()),
             ("Push:Apns:PrivateKeyFile", apns ? Write("apns.p8", Keys.ApnsKeyPem) : null),
