@@ -16,6 +16,7 @@ internal sealed record ConsumerReport(
     long DeadLettered,
     long Unknown,
     long RelayRejected,
+    long DestinationRejected,
     DateTimeOffset? FirstDeliveredAt,
     long? WindowDelivered,
     double? WindowSeconds,
@@ -32,7 +33,7 @@ internal sealed record ConsumerReport(
     {
         var latency = HopEntry.From("end_to_end", "all", hops.Snapshot("end_to_end"));
         return new(
-            stats.Delivered, stats.Duplicates, stats.Retried, stats.DeadLettered, stats.Unknown, stats.RelayRejected,
+            stats.Delivered, stats.Duplicates, stats.Retried, stats.DeadLettered, stats.Unknown, stats.RelayRejected, stats.DestinationRejected,
             stats.FirstDeliveredAt, stats.WindowDelivered, stats.Window?.TotalSeconds,
             latency.P50Ms, latency.P95Ms, latency.P99Ms, latency.MaxMs, hops.Hops(), hops.Windows());
     }

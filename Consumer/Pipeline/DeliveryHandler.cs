@@ -242,7 +242,7 @@ internal sealed class DeliveryHandler(
     {
         if (ex is BrokenCircuitException)
         {
-            stats.AddRelayRejected();
+            stats.AddHeldBack(send.Breaker);
         }
 
         bool unspent = send.Breaker.State != CircuitState.Closed || ex is BrokenCircuitException;

@@ -25,6 +25,7 @@ internal sealed class RelayBreaker
     private readonly Lock _gate = new();
     private DateTimeOffset? _openSince;
     private DateTimeOffset _probeAt;
+    private bool _countedOpen;
 
     /// <summary>The SMTP relay's breaker: the consumer stops consuming while it is open (<see cref="RelayGate"/>).</summary>
     public RelayBreaker(IOptions<RelayOptions> options, ConsumerMetrics metrics, TimeProvider time, ILogger<RelayBreaker> logger)
@@ -168,6 +169,22 @@ internal sealed class RelayBreaker
         return Changed(CircuitState.Closed);
     }
 
+    // The number of endpoints' and providers' breakers not closed: this one counted once from open to closed.
+    private void CountDestination(bool open)
+    {
+        lock (_gate)
+        {
+            if (open == _countedOpen)
+            {
+                return;
+            }
+
+            _countedOpen = open;
+        }
+
+        _metrics.DestinationBreakerChanged(open);
+    }
+
     private void LogDestinationOpened(bool first, string why)
     {
         if (first)
@@ -185,6 +202,10 @@ internal sealed class RelayBreaker
         if (Gated)
         {
             _metrics.RelayBreakerState(state);
+        }
+        else
+        {
+            CountDestination(state != CircuitState.Closed);
         }
 
         if (_changed.CurrentCount == 0)

@@ -90,7 +90,7 @@ internal sealed class DeliverySettler(OutboundPublisher outbound, RabbitMqOption
     // delay queue for about the breaker's break, while this consumer goes on with the other destinations' messages.
     public async Task RejectedAsync(Delivery delivery, RelayBreaker breaker, CancellationToken cancellationToken)
     {
-        stats.AddRelayRejected();
+        stats.AddHeldBack(breaker);
         if (breaker.Gated || delivery.SettlesWithEnvelope)
         {
             await delivery.RequeueAsync();

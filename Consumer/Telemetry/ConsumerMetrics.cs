@@ -34,6 +34,7 @@ internal sealed class ConsumerMetrics : IDisposable
     private readonly Counter<long> _unknown;
     private readonly Counter<long> _sendFailed;
     private readonly Counter<long> _relayRejected;
+    private readonly Counter<long> _destinationRejected;
     private readonly Counter<long> _relayOpened;
     private readonly Counter<long> _idleReconnects;
     private readonly UpDownCounter<long> _inFlight;
@@ -45,6 +46,7 @@ internal sealed class ConsumerMetrics : IDisposable
     private readonly TimeProvider _time;
     private long _inFlightCount;
     private int _relayState;
+    private int _destinationsOpen;
 
     public ConsumerMetrics(IMeterFactory meters, TimeProvider time, IOptions<ConsumerOptions>? options = null)
     {
@@ -57,7 +59,11 @@ internal sealed class ConsumerMetrics : IDisposable
         _unknown = meter.CreateCounter<long>("notifications.outcome_unknown", "{message}", "At most once: connection lost after the final '.', not sent again");
         _sendFailed = meter.CreateCounter<long>("notifications.send.failed", "{send}", "SMTP sends that failed, by kind (transient, permanent, unknown)");
         _relayRejected = meter.CreateCounter<long>("notifications.relay.breaker.rejected", "{message}",
-            "Sends the open relay breaker turned away; each message went back to the work queue without spending an attempt");
+            "Sends the open SMTP relay breaker turned away; each message went back to the work queue without spending an attempt");
+        _destinationRejected = meter.CreateCounter<long>("notifications.destination.breaker.rejected", "{message}",
+            "Sends an open webhook endpoint's or push provider's breaker turned away; each message went back without spending an attempt");
+        meter.CreateObservableGauge("notifications.destination.breakers.open", () => Volatile.Read(ref _destinationsOpen), "{breaker}",
+            "Webhook endpoints' and push providers' breakers not closed right now (open, or half-open with a probe under way)");
         _relayOpened = meter.CreateCounter<long>("notifications.relay.breaker.opened", "{event}", "Times the relay breaker opened after being closed");
         _idleReconnects = meter.CreateCounter<long>("notifications.smtp.idle_reconnects", "{connection}",
             "Idle SMTP connections found closed by the server (failed NOOP) and reopened: expected, not an error");
@@ -70,7 +76,7 @@ internal sealed class ConsumerMetrics : IDisposable
         _ackDelay = Histogram(meter, 3, "Handler done to its ack written (an envelope item: until the envelope's last item is done and the envelope acked)");
         _latency = Histogram(meter, 4, "Outbox insert (created_at) to SMTP accepted, delivery logged and acked");
         // Every series exported from the start, at zero: one that first appears at 1 hides that increase from rate().
-        Array.ForEach([_delivered, _duplicates, _retried, _deadLettered, _unknown, _relayRejected, _relayOpened], counter => counter.Add(0));
+        Array.ForEach([_delivered, _duplicates, _retried, _deadLettered, _unknown, _relayRejected, _destinationRejected, _relayOpened], counter => counter.Add(0));
         Array.ForEach([SendFailureKind.Transient, SendFailureKind.Permanent, SendFailureKind.Unknown], kind => _sendFailed.Add(0, Kind(kind)));
         _inFlight.Add(0);
         Hops = new HopRecorder(meters, MeterName, HopDefinitions, options?.Value.LatencyWarmup ?? TimeSpan.Zero, time);
@@ -127,7 +133,14 @@ internal sealed class ConsumerMetrics : IDisposable
 
     public void SmtpIdleReconnected() => _idleReconnects.Add(1);
 
-    public void RelayRejected() => _relayRejected.Add(1);
+    /// <summary>A send an open breaker turned away: the relay's (<paramref name="relay"/>), or an endpoint's or provider's.</summary>
+    public void HeldBack(bool relay) => (relay ? _relayRejected : _destinationRejected).Add(1);
+
+    /// <summary>Endpoints' and providers' breakers not closed right now.</summary>
+    public int DestinationBreakersOpen => Volatile.Read(ref _destinationsOpen);
+
+    /// <summary>An endpoint's or provider's breaker left the closed state (<paramref name="open"/>) or came back to it.</summary>
+    public void DestinationBreakerChanged(bool open) => Interlocked.Add(ref _destinationsOpen, open ? 1 : -1);
 
     public void SendSucceeded(TimeSpan duration) => _sendDuration.Record(duration.TotalSeconds);
 

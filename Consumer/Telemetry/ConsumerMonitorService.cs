@@ -6,8 +6,9 @@ using Notifications.Shared.Observability;
 namespace Notifications.Consumer.Telemetry;
 
 /// <summary>
-/// Logs progress — rate, totals, in flight, the relay breaker, the SLO since the last report (<see cref="SloProgress"/>) — every <see cref="OperationsOptions.ProgressInterval"/>
-/// while anything moves or the breaker is not closed.
+/// Logs progress — rate, totals, in flight, the SMTP relay's breaker and, apart from it, the endpoints' and push providers'
+/// breakers (each with the sends it held back), the SLO since the last report (<see cref="SloProgress"/>) — every
+/// <see cref="OperationsOptions.ProgressInterval"/> while anything moves or a breaker is not closed.
 /// </summary>
 internal sealed class ConsumerMonitorService(
     ConsumerStats stats, ConsumerMetrics metrics, IOptions<OperationsOptions> options, TimeProvider time,
@@ -29,7 +30,7 @@ internal sealed class ConsumerMonitorService(
             while (true)
             {
                 await Task.Delay(interval, time, stoppingToken);
-                if (Total() == last && metrics.InFlight == 0 && metrics.RelayState == 0)
+                if (Total() == last && metrics.InFlight == 0 && metrics.RelayState == 0 && metrics.DestinationBreakersOpen == 0)
                 {
                     continue;
                 }
@@ -37,7 +38,7 @@ internal sealed class ConsumerMonitorService(
                 var (withinSlo, withinFast) = slo.Next();
                 ConsumerLog.ProgressReport(logger, stats.Delivered, (stats.Delivered - delivered) / interval.TotalSeconds,
                     stats.Duplicates, stats.Retried, stats.DeadLettered, metrics.InFlight, BreakerState(metrics.RelayState), stats.RelayRejected,
-                    withinSlo, withinFast);
+                    metrics.DestinationBreakersOpen, stats.DestinationRejected, withinSlo, withinFast);
                 (last, delivered) = (Total(), stats.Delivered);
             }
         }

@@ -1,3 +1,5 @@
+using Notifications.Consumer.Relay;
+
 namespace Notifications.Consumer.Telemetry;
 
 /// <summary>
@@ -12,6 +14,7 @@ internal sealed class ConsumerStats(ConsumerMetrics? metrics = null)
     private long _deadLettered;
     private long _unknown;
     private long _relayRejected;
+    private long _destinationRejected;
     private long _firstDeliveredTicks;
 
     public long Delivered => Interlocked.Read(ref _delivered);
@@ -24,8 +27,11 @@ internal sealed class ConsumerStats(ConsumerMetrics? metrics = null)
 
     public long Unknown => Interlocked.Read(ref _unknown);
 
-    /// <summary>Sends the open relay breaker turned away (the messages went back unspent).</summary>
+    /// <summary>Sends the open SMTP relay breaker turned away (the messages went back unspent).</summary>
     public long RelayRejected => Interlocked.Read(ref _relayRejected);
+
+    /// <summary>Sends an open endpoint's or push provider's breaker turned away (the messages went back unspent).</summary>
+    public long DestinationRejected => Interlocked.Read(ref _destinationRejected);
 
     /// <summary>When the first notification was delivered (the killswitch window starts here), or null.</summary>
     public DateTimeOffset? FirstDeliveredAt =>
@@ -77,9 +83,10 @@ internal sealed class ConsumerStats(ConsumerMetrics? metrics = null)
         metrics?.Unknown();
     }
 
-    public void AddRelayRejected()
+    /// <summary>A send <paramref name="breaker"/> turned away: counted as the relay's or as a destination's (an endpoint, a provider).</summary>
+    public void AddHeldBack(RelayBreaker breaker)
     {
-        Interlocked.Increment(ref _relayRejected);
-        metrics?.RelayRejected();
+        Interlocked.Increment(ref breaker.Gated ? ref _relayRejected : ref _destinationRejected);
+        metrics?.HeldBack(breaker.Gated);
     }
 }

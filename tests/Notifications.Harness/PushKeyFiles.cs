@@ -53,7 +53,7 @@ internal static class PushKeyFiles
         ["Push__Apns__PrivateKeyFile"] = Path.Combine(directory, ApnsKeyFile),
         ["Push__Apns__Topic"] = BenchChannel.ApnsTopic,
         // The push clients trust only this PEM (the receiver's self-signed certificate, written when it starts); SSL_CERT_FILE too.
-        ["Push__TrustedCertificateFile"] = Path.Combine(directory, ReceiverCommand.CertificateFile),
+        ["Push__TrustedCertificatesFile"] = Path.Combine(directory, ReceiverCommand.CertificateFile),
     };
 
     private sealed record ApnsIds(string TeamId, string KeyId);

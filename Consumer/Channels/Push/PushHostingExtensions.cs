@@ -1,6 +1,7 @@
 using System.Net;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Options;
+using Notifications.Consumer.Channels.Http;
 using Notifications.Consumer.Channels.Push.Apns;
 using Notifications.Consumer.Channels.Push.Fcm;
 using Polly;
@@ -33,7 +34,7 @@ internal static class PushHostingExtensions
     // reached. Renewed every few minutes so a provider's DNS changes are followed.
     private static SocketsHttpHandler CreateHandler(PushOptions options) => new()
     {
-        SslOptions = PushCertificateTrust.ClientOptions(options.TrustedCertificateFile),
+        SslOptions = TrustedCertificates.ClientOptions(options.TrustFile, options.TrustKey),
         EnableMultipleHttp2Connections = true,
         PooledConnectionLifetime = TimeSpan.FromMinutes(10),
         PooledConnectionIdleTimeout = TimeSpan.FromMinutes(2),

@@ -1,4 +1,5 @@
 using System.ComponentModel.DataAnnotations;
+using Notifications.Consumer.Channels.Http;
 using Notifications.Consumer.Channels.Push.Apns;
 using Notifications.Consumer.Channels.Push.Fcm;
 
@@ -12,6 +13,9 @@ public sealed class PushOptions : IValidatableObject
 {
     /// <summary>The configuration section name.</summary>
     public const string SectionName = "Push";
+
+    /// <summary>The deprecated name of <c>Push:TrustedCertificatesFile</c>.</summary>
+    internal const string DeprecatedTrustKey = "Push:TrustedCertificateFile";
 
     /// <summary>Firebase Cloud Messaging (Android, iOS through Firebase, web).</summary>
     public FcmOptions Fcm { get; set; } = new();
@@ -31,18 +35,30 @@ public sealed class PushOptions : IValidatableObject
     public TimeSpan MaxRetryAfter { get; set; } = TimeSpan.FromSeconds(60);
 
     /// <summary>
-    /// A PEM file of the CA certificate (or self-signed server certificate) the push clients trust instead of the system's
-    /// roots: for a provider reached through a TLS-inspecting proxy, or a test server. Unset: the system's trust store.
+    /// A PEM file of root certificates the providers' servers may chain to besides the system's: a TLS-inspecting proxy's CA,
+    /// a test server's certificate. Null: the system's roots only. The server name must match either way. The same key and
+    /// meaning as <c>Webhooks:TrustedCertificatesFile</c>.
+    /// </summary>
+    public string? TrustedCertificatesFile { get; set; }
+
+    /// <summary>
+    /// Deprecated name of <see cref="TrustedCertificatesFile"/>, read when that is unset (a warning at start says so). It meant
+    /// "these roots instead of the system's"; it now means what the new key means, roots besides the system's.
     /// </summary>
     public string? TrustedCertificateFile { get; set; }
+
+    /// <summary>The trust file in force: <see cref="TrustedCertificatesFile"/>, else the deprecated <see cref="TrustedCertificateFile"/>.</summary>
+    internal string? TrustFile => string.IsNullOrEmpty(TrustedCertificatesFile) ? TrustedCertificateFile : TrustedCertificatesFile;
+
+    /// <summary>The key <see cref="TrustFile"/> came from, for messages.</summary>
+    internal string TrustKey => string.IsNullOrEmpty(TrustedCertificatesFile) ? DeprecatedTrustKey : "Push:TrustedCertificatesFile";
 
     /// <inheritdoc />
     public IEnumerable<ValidationResult> Validate(ValidationContext validationContext)
     {
-        if (!string.IsNullOrEmpty(TrustedCertificateFile) && PushCertificateTrust.TryLoad(TrustedCertificateFile, out string? error) is null)
+        if (TrustedCertificates.Validate(TrustFile, TrustKey, nameof(TrustedCertificatesFile)) is { } invalid)
         {
-            yield return new ValidationResult($"Push:TrustedCertificateFile '{TrustedCertificateFile}' cannot be used: {error}",
-                [nameof(TrustedCertificateFile)]);
+            yield return invalid;
         }
 
         foreach (var result in Fcm.Validate().Concat(Apns.Validate()))

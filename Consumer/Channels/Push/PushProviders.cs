@@ -32,6 +32,10 @@ internal sealed class PushProviders : IDisposable
         Fcm = new FcmProvider(push.Fcm, Link("fcm", push.Fcm.BaseUrl, FcmProvider.ClientName), _fcmTokens, time);
         Apns = new ApnsProvider(push.Apns, Link("apns", push.Apns.BaseUrl, ApnsProvider.ClientName), _apnsToken);
         PushSendingLog.Providers(logger, push.Fcm.Enabled ? push.Fcm.BaseUrl.ToString() : "off", push.Apns.Enabled ? push.Apns.BaseUrl.ToString() : "off");
+        if (!string.IsNullOrEmpty(push.TrustedCertificateFile))
+        {
+            PushSendingLog.DeprecatedTrustKey(logger, push.TrustKey == PushOptions.DeprecatedTrustKey ? "used" : "ignored: Push:TrustedCertificatesFile is set");
+        }
     }
 
     public IPushProvider Fcm { get; }

@@ -16,4 +16,7 @@ internal static partial class PushSendingLog
 
     [LoggerMessage(4333, LogLevel.Information, "Push provider {Provider} says device token of notification {NotificationId} is gone ({Status} {Reason})")]
     public static partial void TokenGone(ILogger logger, string provider, long notificationId, int status, string? reason);
+
+    [LoggerMessage(4339, LogLevel.Warning, "Push:TrustedCertificateFile is deprecated ({Effect}): set Push:TrustedCertificatesFile instead; it reads the same file as roots trusted besides the system's, as Webhooks:TrustedCertificatesFile does")]
+    public static partial void DeprecatedTrustKey(ILogger logger, string effect);
 }

@@ -1,5 +1,6 @@
 using System.Net;
 using System.Net.Sockets;
+using Notifications.Consumer.Channels.Http;
 using Notifications.Shared.Contract;
 
 namespace Notifications.Consumer.Channels.Webhook;
@@ -25,7 +26,7 @@ internal static class WebhookConnector
             AllowAutoRedirect = false,
             UseCookies = false,
             ConnectTimeout = options.Timeout,
-            SslOptions = ExtraTrust.For(options),
+            SslOptions = TrustedCertificates.ClientOptions(options.TrustedCertificatesFile, "Webhooks:TrustedCertificatesFile"),
         };
 
     public static async ValueTask<Stream> ConnectAsync(

@@ -1,9 +1,10 @@
 using System.ComponentModel.DataAnnotations;
+using Notifications.Consumer.Channels.Http;
 
 namespace Notifications.Consumer.Channels.Webhook;
 
 /// <summary>The webhook channel (section <c>Webhooks</c>; env vars <c>Webhooks__Timeout</c> etc.; docs/webhooks.md).</summary>
-internal sealed class WebhookOptions
+internal sealed class WebhookOptions : IValidatableObject
 {
     public const string SectionName = "Webhooks";
 
@@ -34,8 +35,17 @@ internal sealed class WebhookOptions
     public TimeSpan ConnectionLifetime { get; set; } = TimeSpan.FromMinutes(5);
 
     /// <summary>
-    /// A PEM file of extra root certificates endpoints' servers may chain to besides the system's (a private CA); null for
-    /// the system's roots only. The host name must match either way.
+    /// A PEM file of root certificates endpoints' servers may chain to besides the system's (a private CA); null for the
+    /// system's roots only. The host name must match either way. The same key and meaning as <c>Push:TrustedCertificatesFile</c>.
     /// </summary>
     public string? TrustedCertificatesFile { get; set; }
+
+    /// <inheritdoc />
+    public IEnumerable<ValidationResult> Validate(ValidationContext validationContext)
+    {
+        if (TrustedCertificates.Validate(TrustedCertificatesFile, "Webhooks:TrustedCertificatesFile", nameof(TrustedCertificatesFile)) is { } invalid)
+        {
+            yield return invalid;
+        }
+    }
 }

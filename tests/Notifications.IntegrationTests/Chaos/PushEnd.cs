@@ -44,7 +44,7 @@ internal sealed class PushEnd : IReceivingEnd, IAsyncDisposable
     /// <summary>The consumer's settings for both providers: credentials, base URLs, the server's certificate as the only root.</summary>
     public (string Key, string Value)[] Settings() =>
     [
-        ("Push:TrustedCertificateFile", Write("server.pem", _server.Certificate.Certificate.ExportCertificatePem())),
+        ("Push:TrustedCertificatesFile", Write("server.pem", _server.Certificate.Certificate.ExportCertificatePem())),
         ("Push:Fcm:CredentialsFile", Write("service-account.json", _keys.ServiceAccountJson(_server.TokenUrl))),
         ("Push:Fcm:BaseUrl", _server.FcmBaseUrl.ToString()),
         ("Push:Apns:PrivateKeyFile", Write("apns.p8", _keys.ApnsKeyPem)),

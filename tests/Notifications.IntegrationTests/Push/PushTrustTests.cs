@@ -17,7 +17,7 @@ public sealed class PushTrustTests
         await using var world = await PushWorld.StartAsync();
         var (id, _) = await world.InsertAsync(PushWorld.Recipient("fcm", PushWorld.NewFcmToken()));
 
-        await using (await world.StartConsumerAsync(_ => { }, ("Push:TrustedCertificateFile", null), ("Push:TrustedCertificatesFile", world.ServerCertificateFile())))
+        await using (await world.StartConsumerAsync(_ => { }, ("Push:TrustedCertificatesFile", world.ServerCertificateFile())))
         await using (await world.StartProducerAsync())
         {
             Assert.Equal("sent", await SettledAsync(id));
@@ -31,7 +31,7 @@ public sealed class PushTrustTests
         var (id, _) = await world.InsertAsync(PushWorld.Recipient("fcm", PushWorld.NewFcmToken()));
         var logs = new RecordingLoggerProvider();
 
-        await using (await world.StartConsumerAsync(logs.Install, ("Push:TrustedCertificateFile", world.ServerCertificateFile())))
+        await using (await world.StartConsumerAsync(logs.Install, ("Push:TrustedCertificatesFile", null), ("Push:TrustedCertificateFile", world.ServerCertificateFile())))
         await using (await world.StartProducerAsync())
         {
             Assert.Equal("sent", await SettledAsync(id));

@@ -64,7 +64,7 @@ internal sealed class PushWorld : IAsyncDisposable
         string credentials = Write("service-account.json", Keys.ServiceAccountJson(Server.TokenUrl));
         (string, string?)[] settings =
         [
-            ("Push:TrustedCertificateFile", ServerCertificateFile()),
+            ("Push:TrustedCertificatesFile", ServerCertificateFile()),
             ("Push:Fcm:CredentialsFile", credentials),
             ("Push:Fcm:BaseUrl", Server.FcmBaseUrl.ToString()),
             ("Push:Apns:PrivateKeyFile", apns ? Write("apns.p8", Keys.ApnsKeyPem) : null),

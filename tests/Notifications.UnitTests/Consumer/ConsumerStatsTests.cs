@@ -2,7 +2,9 @@ using System.Diagnostics;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Options;
 using System.Diagnostics.Metrics;
+using Microsoft.Extensions.Logging.Abstractions;
 using Notifications.Consumer;
+using Notifications.Consumer.Relay;
 using Notifications.Consumer.Telemetry;
 using Notifications.Shared.Observability.Hops;
 
@@ -61,6 +63,21 @@ public sealed class ConsumerStatsTests : IDisposable
     }
 
     public void Dispose() => _services.Dispose();
+
+    [Fact]
+    public void AddHeldBack_RelayOrEndpointBreaker_CountedApart()
+    {
+        using var metrics = Metrics(TimeSpan.Zero);
+        var stats = new ConsumerStats(metrics);
+        var relay = new RelayBreaker("relay", new RelayOptions(), gated: true, metrics, _time, NullLogger.Instance);
+        var endpoint = new RelayBreaker("webhook:partner", new RelayOptions(), gated: false, metrics, _time, NullLogger.Instance);
+
+        stats.AddHeldBack(endpoint);
+        stats.AddHeldBack(endpoint);
+        stats.AddHeldBack(relay);
+
+        Assert.Equal((1L, 2L), (stats.RelayRejected, stats.DestinationRejected));
+    }
 
     private ConsumerMetrics Metrics(TimeSpan warmup) => new(_services.GetRequiredService<IMeterFactory>(), _time,
         Options.Create(new ConsumerOptions { LatencyWarmup = warmup }));

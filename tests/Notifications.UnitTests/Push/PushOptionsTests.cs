@@ -67,11 +67,28 @@ public sealed class PushOptionsTests : IDisposable
     }
 
     [Fact]
-    public void Validate_TrustedCertificateFileWithoutCertificate_Error()
+    public void Validate_TrustedCertificatesFileWithoutCertificate_ErrorNamesTheKey()
+    {
+        var options = new PushOptions { TrustedCertificatesFile = Write("ca.pem", "nothing here") };
+
+        Assert.StartsWith("Push:TrustedCertificatesFile", Assert.Single(Validate(options)), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Validate_DeprecatedTrustedCertificateFileWithoutCertificate_ErrorNamesTheOldKey()
     {
         var options = new PushOptions { TrustedCertificateFile = Write("ca.pem", "nothing here") };
 
         Assert.StartsWith("Push:TrustedCertificateFile", Assert.Single(Validate(options)), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void TrustFile_BothKeys_TheNewOneWins()
+    {
+        var options = new PushOptions { TrustedCertificatesFile = "new.pem", TrustedCertificateFile = "old.pem" };
+
+        Assert.Equal(("new.pem", "Push:TrustedCertificatesFile"), (options.TrustFile, options.TrustKey));
+        Assert.Equal(("old.pem", "Push:TrustedCertificateFile"), (new PushOptions { TrustedCertificateFile = "old.pem" }.TrustFile, new PushOptions { TrustedCertificateFile = "old.pem" }.TrustKey));
     }
 
     public void Dispose() => Directory.Delete(directory, recursive: true);
