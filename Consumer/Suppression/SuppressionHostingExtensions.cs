@@ -1,11 +1,11 @@
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Options;
 using Notifications.Consumer.Channels.Email.Unsubscribe;
-using Notifications.Shared.Observability;
+using Notifications.Shared.Hosting;
 
 namespace Notifications.Consumer.Suppression;
 
-/// <summary>DI wiring of the suppression list (cache and refresh) and the unsubscribe headers and endpoint.</summary>
+/// <summary>DI wiring of the suppression list (cache and refresh) and the List-Unsubscribe headers (their tokens' key ring).</summary>
 internal static class SuppressionHostingExtensions
 {
     public static IServiceCollection AddSuppression(this IServiceCollection services)
@@ -19,9 +19,8 @@ internal static class SuppressionHostingExtensions
         services.AddSingleton<SuppressionMetrics>();
         services.AddSingleton<SuppressionList>();
         services.AddHostedService<SuppressionRefreshService>();
+        services.AddUnsubscribeTokens();
         services.AddSingleton<UnsubscribeLinks>();
-        services.AddSingleton<UnsubscribeEndpoint>();
-        services.AddSingleton(sp => new OperationsRoute(UnsubscribeEndpoint.Path, sp.GetRequiredService<UnsubscribeEndpoint>().HandleAsync));
         return services;
     }
 }

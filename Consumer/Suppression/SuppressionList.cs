@@ -84,16 +84,6 @@ internal sealed class SuppressionList : IAsyncDisposable
         _metrics.Added(gone.Reason);
     }
 
-    /// <summary>Suppresses <paramref name="recipient"/> for bulk mail (a one-click unsubscribe); true if the entry is new or revived.</summary>
-    public async Task<bool> AddUnsubscribeAsync(string recipient, string detail, CancellationToken cancellationToken)
-    {
-        string key = SuppressionKeys.ForRecipient(recipient);
-        bool added = await _store.AddAsync(key, SuppressionReasons.Unsubscribed, SuppressionReasons.BulkScope, detail, cancellationToken);
-        _cache.Add(key, bulkOnly: true);
-        _metrics.Added(SuppressionReasons.Unsubscribed);
-        return added;
-    }
-
     public async ValueTask DisposeAsync()
     {
         await _lookUp.DisposeAsync();

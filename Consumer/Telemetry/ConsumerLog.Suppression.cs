@@ -2,7 +2,7 @@ using Microsoft.Extensions.Logging;
 
 namespace Notifications.Consumer.Telemetry;
 
-/// <summary>Suppression list and unsubscribe messages of the consumer (EventIds 4220-4239).</summary>
+/// <summary>Suppression list and List-Unsubscribe messages of the consumer (EventIds 4220-4239; 4225-4227 were the one-click endpoint's, now the unsubscribe process's).</summary>
 internal static partial class ConsumerLog
 {
     [LoggerMessage(4220, LogLevel.Information, "Suppression list loaded: {Count} entries in force")]
@@ -23,15 +23,6 @@ internal static partial class ConsumerLog
     [LoggerMessage(4224, LogLevel.Warning, "Notification {NotificationId}: hard bounce not written to the suppression list (it is dead-lettered all the same)")]
     public static partial void HardBounceNotRecorded(ILogger logger, long notificationId, Exception exception);
 
-    [LoggerMessage(4225, LogLevel.Information, "One-click unsubscribe from notification {NotificationId} (new entry: {Added})")]
-    public static partial void Unsubscribed(ILogger logger, long notificationId, bool added);
-
-    [LoggerMessage(4226, LogLevel.Warning, "Unsubscribe request refused ({Status}): {Reason} (from {Remote})")]
-    public static partial void UnsubscribeRefused(ILogger logger, int status, string reason, string? remote);
-
-    [LoggerMessage(4227, LogLevel.Error, "One-click unsubscribe from notification {NotificationId} not recorded (answered 503)")]
-    public static partial void UnsubscribeFailed(ILogger logger, long notificationId, Exception exception);
-
-    [LoggerMessage(4228, LogLevel.Information, "Unsubscribe: bulk mail carries no List-Unsubscribe header (set Unsubscribe:UrlTemplate and a signing key, or Unsubscribe:Mailto)")]
+    [LoggerMessage(4228, LogLevel.Information, "Unsubscribe: bulk mail carries no List-Unsubscribe header (set Unsubscribe:UrlTemplate and Unsubscribe:Keys, or Unsubscribe:Mailto)")]
     public static partial void UnsubscribeHeadersOff(ILogger logger);
 }

@@ -2,6 +2,7 @@ using System.Net;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Options;
 using Notifications.Shared.Observability;
 
 namespace Notifications.Shared.Hosting;
@@ -19,6 +20,38 @@ public static class OperationsHostingExtensions
     /// <param name="meterName">The worker's meter, exported on <c>/metrics</c> (and by OTLP if configured).</param>
     public static IHostApplicationBuilder AddNotificationsOperations(this IHostApplicationBuilder builder, int defaultPort, string serviceName, string meterName)
     {
+        AddEndpoint(builder, defaultPort, serviceName, meterName);
+        // live: the process and its loop; ready: broker and database now; started: live, and ready at least once
+        // (what Docker's healthcheck asks: see StartupHealthCheck). The startup check is a singleton: it remembers.
+        builder.Services.AddSingleton(sp => Startup(sp, usesBroker: true));
+        builder.Services.AddHealthChecks()
+            .AddCheck<LoopHealthCheck>("loop", tags: ["live", "started"])
+            .AddCheck<BrokerHealthCheck>("broker", tags: ["ready"])
+            .AddCheck<DatabaseHealthCheck>("database", tags: ["ready"])
+            .AddCheck<StartupHealthCheck>("startup", tags: ["started"]);
+        return builder;
+    }
+
+    /// <summary>
+    /// The same for a process that answers requests instead of running a loop, with no broker connection (the
+    /// unsubscribe server): live while the endpoint answers, ready while the database does, started once it was ready.
+    /// </summary>
+    /// <param name="builder">The process's host builder.</param>
+    /// <param name="defaultPort">The endpoint's port unless <c>Metrics:Port</c> sets one.</param>
+    /// <param name="serviceName">The process's OpenTelemetry <c>service.name</c>.</param>
+    /// <param name="meterName">The process's meter, exported on <c>/metrics</c> (and by OTLP if configured).</param>
+    public static IHostApplicationBuilder AddNotificationsServerOperations(this IHostApplicationBuilder builder, int defaultPort, string serviceName, string meterName)
+    {
+        AddEndpoint(builder, defaultPort, serviceName, meterName);
+        builder.Services.AddSingleton(sp => Startup(sp, usesBroker: false));
+        builder.Services.AddHealthChecks()
+            .AddCheck<DatabaseHealthCheck>("database", tags: ["ready"])
+            .AddCheck<StartupHealthCheck>("startup", tags: ["started"]);
+        return builder;
+    }
+
+    private static void AddEndpoint(IHostApplicationBuilder builder, int defaultPort, string serviceName, string meterName)
+    {
         ArgumentNullException.ThrowIfNull(builder);
         var services = builder.Services;
         services.AddMetrics();
@@ -31,16 +64,11 @@ public static class OperationsHostingExtensions
             .ValidateOnStart();
         services.TryAddSingleton(TimeProvider.System);
         services.AddSingleton<WorkerHealth>();
-        // live: the process and its loop; ready: broker and database now; started: live, and ready at least once
-        // (what Docker's healthcheck asks: see StartupHealthCheck). The startup check is a singleton: it remembers.
-        services.AddSingleton<StartupHealthCheck>();
-        services.AddHealthChecks()
-            .AddCheck<LoopHealthCheck>("loop", tags: ["live", "started"])
-            .AddCheck<BrokerHealthCheck>("broker", tags: ["ready"])
-            .AddCheck<DatabaseHealthCheck>("database", tags: ["ready"])
-            .AddCheck<StartupHealthCheck>("startup", tags: ["started"]);
         services.AddSingleton<OperationsEndpoint>();
         services.AddHostedService(sp => sp.GetRequiredService<OperationsEndpoint>());
-        return builder;
     }
+
+    private static StartupHealthCheck Startup(IServiceProvider services, bool usesBroker) => new(
+        services.GetRequiredService<WorkerHealth>(), services.GetRequiredService<IOptions<DatabaseOptions>>(), services,
+        services.GetRequiredService<TimeProvider>(), usesBroker);
 }

@@ -19,15 +19,15 @@ namespace Notifications.Shared.Observability;
 /// A small Kestrel server beside the worker, all by endpoint routing: <c>/metrics</c> (OpenTelemetry's Prometheus
 /// exporter over the worker's meter provider), <c>/health/live</c>, <c>/health/ready</c> and <c>/health/started</c>
 /// (ASP.NET Core's health checks middleware, each running the worker's checks with that tag; started is what
-/// Docker's healthcheck asks), and the worker's own <see cref="OperationsRoute"/>s. It is a server of its own, not the worker's host, so the
-/// workers stay plain generic hosts; a port that cannot be bound is logged and the worker keeps working.
+/// Docker's healthcheck asks), nothing else: no page a worker serves to the public shares this port (the unsubscribe
+/// process has a server of its own). It is a server of its own, not the worker's host, so the workers stay plain
+/// generic hosts; a port that cannot be bound is logged and the worker keeps working.
 /// </summary>
 public sealed class OperationsEndpoint(
     MeterProvider meters,
     HealthCheckService health,
     IOptions<OperationsOptions> options,
-    ILoggerFactory loggers,
-    IEnumerable<OperationsRoute> routes) : IHostedService, IAsyncDisposable
+    ILoggerFactory loggers) : IHostedService, IAsyncDisposable
 {
     private readonly ILogger _logger = loggers.CreateLogger<OperationsEndpoint>();
     private WebApplication? _app;
@@ -59,11 +59,6 @@ public sealed class OperationsEndpoint(
         foreach (string tag in (string[])["live", "ready", "started"])
         {
             app.MapHealthChecks($"/health/{tag}", new HealthCheckOptions { Predicate = check => check.Tags.Contains(tag), ResponseWriter = WriteReportAsync });
-        }
-
-        foreach (var route in routes)
-        {
-            app.Map(route.Path, route.Handler);
         }
 
         app.MapFallback("{**path}", NotFoundAsync);

@@ -9,9 +9,10 @@ namespace Notifications.Shared.Observability;
 /// Until then it asks the readiness checks; once they pass it stays healthy. What a container orchestrator without a
 /// separate readiness notion (Docker) should gate on, with liveness: a new task is "healthy" only once it reached
 /// the broker and the database, and a later outage of either does not get every worker restarted (that brings
-/// neither back; <c>/health/ready</c> shows it).
+/// neither back; <c>/health/ready</c> shows it). A process without a broker connection (<paramref name="usesBroker"/> false:
+/// the unsubscribe server) is ready once its database answers.
 /// </summary>
-internal sealed class StartupHealthCheck(WorkerHealth health, IOptions<DatabaseOptions> database, IServiceProvider services, TimeProvider time) : IHealthCheck
+internal sealed class StartupHealthCheck(WorkerHealth health, IOptions<DatabaseOptions> database, IServiceProvider services, TimeProvider time, bool usesBroker) : IHealthCheck
 {
     private long _readyAtTicks;   // UTC ticks of the first ready check; 0 until then. Kept: DI holds this check as a singleton.
 
@@ -23,7 +24,7 @@ internal sealed class StartupHealthCheck(WorkerHealth health, IOptions<DatabaseO
             return HealthCheckResult.Healthy($"ready since {new DateTimeOffset(readyAt, TimeSpan.Zero):u}");
         }
 
-        if (!health.IsBrokerConnected)
+        if (usesBroker && !health.IsBrokerConnected)
         {
             return HealthCheckResult.Unhealthy("not yet connected to RabbitMQ");
         }
@@ -31,7 +32,7 @@ internal sealed class StartupHealthCheck(WorkerHealth health, IOptions<DatabaseO
         var db = await new DatabaseHealthCheck(database, services).CheckHealthAsync(context, cancellationToken);
         if (db.Status != HealthStatus.Healthy)
         {
-            return HealthCheckResult.Unhealthy($"connected to RabbitMQ; not yet to the database: {db.Description}");
+            return HealthCheckResult.Unhealthy($"{(usesBroker ? "connected to RabbitMQ; " : "")}not yet connected to the database: {db.Description}");
         }
 
         Interlocked.CompareExchange(ref _readyAtTicks, time.GetUtcNow().UtcTicks, 0);

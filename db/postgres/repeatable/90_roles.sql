@@ -13,9 +13,11 @@
 --   notifications_admin     Admin/ (scripts/admin): status, purge, cleanup, dead-letter records, suppression,
 --                           templates, webhook endpoints; never writes the outbox, the delivery log's 'sent' rows
 --                           or dead letters
+--   notifications_unsubscribe Unsubscribe/ (the public unsubscribe page): adds or revives suppression entries; no
+--                           other table (it faces the internet: docs/unsubscribe.md)
 -- Roles are cluster-wide, grants are per database: the roles are created once (by whichever migration run comes
 -- first; a concurrent run in another database that made one meanwhile is fine), the grants in every database.
--- Creating a role needs CREATEROLE: scripts/setup creates the four roles as the superuser before it migrates, so
+-- Creating a role needs CREATEROLE: scripts/setup creates the five roles as the superuser before it migrates, so
 -- the migrator needs no CREATEROLE; without the roles and without CREATEROLE this script stops with that advice.
 -- One transaction: the grants are taken away and given again (so a grant removed from this file is removed on the
 -- next run), and no worker sees the moment between.
@@ -25,7 +27,8 @@ DO $roles$
 DECLARE
     r text;
 BEGIN
-    FOREACH r IN ARRAY ARRAY['notifications_app', 'notifications_producer', 'notifications_consumer', 'notifications_admin'] LOOP
+    FOREACH r IN ARRAY ARRAY['notifications_app', 'notifications_producer', 'notifications_consumer', 'notifications_admin',
+                           'notifications_unsubscribe'] LOOP
         CONTINUE WHEN EXISTS (SELECT FROM pg_roles WHERE rolname = r);
         BEGIN
             EXECUTE format('CREATE ROLE %I NOLOGIN', r);
@@ -34,20 +37,20 @@ BEGIN
             WHEN insufficient_privilege THEN
                 RAISE EXCEPTION 'role % does not exist and % may not create it', r, current_user
                     USING ERRCODE = 'insufficient_privilege',
-                          HINT = 'create the four roles once as a superuser (scripts/setup does), or give the migrator CREATEROLE; docs/security.md';
+                          HINT = 'create the five roles once as a superuser (scripts/setup does), or give the migrator CREATEROLE; docs/security.md';
         END;
     END LOOP;
 END
 $roles$;
 
 REVOKE ALL ON ALL TABLES IN SCHEMA :"schema"
-    FROM notifications_app, notifications_producer, notifications_consumer, notifications_admin;
+    FROM notifications_app, notifications_producer, notifications_consumer, notifications_admin, notifications_unsubscribe;
 REVOKE ALL ON ALL SEQUENCES IN SCHEMA :"schema"
-    FROM notifications_app, notifications_producer, notifications_consumer, notifications_admin;
+    FROM notifications_app, notifications_producer, notifications_consumer, notifications_admin, notifications_unsubscribe;
 -- Functions are executable by PUBLIC by default: not these.
 REVOKE ALL ON ALL FUNCTIONS IN SCHEMA :"schema"
-    FROM PUBLIC, notifications_app, notifications_producer, notifications_consumer, notifications_admin;
-GRANT USAGE ON SCHEMA :"schema" TO notifications_app, notifications_producer, notifications_consumer, notifications_admin;
+    FROM PUBLIC, notifications_app, notifications_producer, notifications_consumer, notifications_admin, notifications_unsubscribe;
+GRANT USAGE ON SCHEMA :"schema" TO notifications_app, notifications_producer, notifications_consumer, notifications_admin, notifications_unsubscribe;
 
 -- notification_status reads the delivery log, dead letters and rejects, which the app may not read: it runs with its
 -- owner's rights (SECURITY DEFINER, said by its own file, repeatable/10_notification_status.sql).
@@ -87,5 +90,11 @@ GRANT SELECT, UPDATE ON :"schema".retention TO notifications_admin;
 GRANT SELECT, INSERT, UPDATE ON :"schema".suppression TO notifications_admin;
 GRANT SELECT, INSERT ON :"schema".template TO notifications_admin;
 GRANT SELECT, INSERT, UPDATE ON :"schema".webhook_endpoint TO notifications_admin;
+
+-- The unsubscribe process: the suppression store's add (INSERT ... ON CONFLICT (address) DO UPDATE ... WHERE on the
+-- old row's removed_at and scope). The upsert needs SELECT on every column it reads, EXCLUDED's (reason, detail)
+-- included; nothing on any other table, no DELETE.
+GRANT INSERT (address, reason, scope, detail), SELECT (address, reason, scope, detail, removed_at),
+      UPDATE (reason, scope, detail, since, changed_at, removed_at) ON :"schema".suppression TO notifications_unsubscribe;
 
 COMMIT;

@@ -1,5 +1,5 @@
 -- Least privilege (idempotent; docs/security.md): one database role per code path, granted exactly what that code
--- path runs (the same four roles and grants as PostgreSQL's repeatable/90_roles.sql). Repeatable (docs/database.md):
+-- path runs (the same five roles and grants as PostgreSQL's repeatable/90_roles.sql). Repeatable (docs/database.md):
 -- `migrate` runs it after every numbered migration and function, and again whenever this file changes; a migration
 -- that creates a table adds the table's grants here. (It was the numbered 020_roles.sql until the migration journal.)
 -- Logins are made by the deployment and added to these roles (docs/security.md, "Logins on SQL Server"):
@@ -16,6 +16,7 @@ IF DATABASE_PRINCIPAL_ID(N'notifications_app') IS NULL CREATE ROLE [notification
 IF DATABASE_PRINCIPAL_ID(N'notifications_producer') IS NULL CREATE ROLE [notifications_producer];
 IF DATABASE_PRINCIPAL_ID(N'notifications_consumer') IS NULL CREATE ROLE [notifications_consumer];
 IF DATABASE_PRINCIPAL_ID(N'notifications_admin') IS NULL CREATE ROLE [notifications_admin];
+IF DATABASE_PRINCIPAL_ID(N'notifications_unsubscribe') IS NULL CREATE ROLE [notifications_unsubscribe];
 GO
 -- The app: the insert (OUTPUT INSERTED.id), the idempotent insert (the key look-up WITH (UPDLOCK, HOLDLOCK) and its
 -- insert), and notification_status.
@@ -47,4 +48,10 @@ GRANT SELECT, UPDATE ON [$(Schema)].[retention] TO [notifications_admin];
 GRANT SELECT, INSERT, UPDATE ON [$(Schema)].[suppression] TO [notifications_admin];
 GRANT SELECT, INSERT ON [$(Schema)].[template] TO [notifications_admin];
 GRANT SELECT, INSERT, UPDATE ON [$(Schema)].[webhook_endpoint] TO [notifications_admin];
+GO
+-- The unsubscribe process (the public page): the suppression store's add (MERGE on address, matched on removed_at and
+-- scope), nothing else; it reads no address but the one it writes. (INSERT has no column list in SQL Server.)
+GRANT INSERT ON [$(Schema)].[suppression] TO [notifications_unsubscribe];
+GRANT SELECT ([address], [scope], [removed_at]) ON [$(Schema)].[suppression] TO [notifications_unsubscribe];
+GRANT UPDATE ([reason], [scope], [detail], [since], [changed_at], [removed_at]) ON [$(Schema)].[suppression] TO [notifications_unsubscribe];
 GO

@@ -9,10 +9,10 @@ namespace Notifications.IntegrationTests.Deployment;
 /// <summary>docker-stack.yml as the docker CLI renders it (<c>docker stack config</c>, no engine needed).</summary>
 public sealed class DockerStackTests
 {
-    private static readonly string[] Services = ["consumer", "producer", "rabbitmq-1", "rabbitmq-2", "rabbitmq-3", "sqlserver"];
+    private static readonly string[] Services = ["consumer", "producer", "rabbitmq-1", "rabbitmq-2", "rabbitmq-3", "sqlserver", "unsubscribe"];
     private static readonly string[] Secrets =
     [
-        "database_consumer", "database_producer", "consumer_RabbitMq__Uri", "producer_RabbitMq__Uri", "Smtp__Password", "mssql_sa_password",
+        "database_consumer", "database_producer", "database_unsubscribe", "unsubscribe_key", "consumer_RabbitMq__Uri", "producer_RabbitMq__Uri", "Smtp__Password", "mssql_sa_password",
         "rabbitmq_conf", "rabbitmq_definitions", "rabbitmq_erlang_cookie", "tls_ca_crt",
         "tls_rabbitmq-1_crt", "tls_rabbitmq-1_key", "tls_rabbitmq-2_crt", "tls_rabbitmq-2_key", "tls_rabbitmq-3_crt", "tls_rabbitmq-3_key",
         "tls_sqlserver_crt", "tls_sqlserver_key",
@@ -32,6 +32,7 @@ public sealed class DockerStackTests
     [Theory]
     [InlineData("producer", "worker")]
     [InlineData("consumer", "worker")]
+    [InlineData("unsubscribe", "worker")]
     [InlineData("rabbitmq-1", "broker")]
     [InlineData("rabbitmq-2", "broker")]
     [InlineData("rabbitmq-3", "broker")]
@@ -67,6 +68,7 @@ public sealed class DockerStackTests
     [Theory]
     [InlineData("producer", "Notifications.Producer.dll")]
     [InlineData("consumer", "Notifications.Consumer.dll")]
+    [InlineData("unsubscribe", "Notifications.Unsubscribe.dll")]
     public async Task StackConfig_Worker_HealthcheckWaitsUntilItReachedBrokerAndDatabase(string service, string dll)
     {
         var block = StackYaml.Block(await RenderAsync(RepositoryLayout.File("docker-stack.yml")), "services", service);
@@ -76,6 +78,22 @@ public sealed class DockerStackTests
         Assert.Contains("        - --healthcheck", block);
         Assert.Contains("        - started", block);
         Assert.Contains("      Metrics__Address: 0.0.0.0", block);
+    }
+
+    [Fact]
+    public async Task StackConfig_Unsubscribe_OwnLoginTheConsumersKeyNoBrokerUser()
+    {
+        string yaml = await RenderAsync(RepositoryLayout.File("docker-stack.yml"));
+        var unsubscribe = StackYaml.Block(yaml, "services", "unsubscribe");
+        var consumer = StackYaml.Block(yaml, "services", "consumer");
+
+        // docs/unsubscribe.md: the internet-facing worker has its own login, the consumer's token key, no broker user.
+        Assert.Contains("      - source: database_unsubscribe", unsubscribe);
+        Assert.Contains("      - source: unsubscribe_key", unsubscribe);
+        Assert.Contains("      - source: unsubscribe_key", consumer);
+        Assert.Contains("        target: Unsubscribe__Keys__1", unsubscribe);
+        Assert.DoesNotContain(unsubscribe, l => l.Contains("RabbitMq", StringComparison.Ordinal));
+        Assert.Contains("      Unsubscribe__Address: 0.0.0.0", unsubscribe);
     }
 
     [Fact]

@@ -16,7 +16,7 @@ public sealed class PostgresStackTests
     {
         string yaml = await RenderAsync("docker-stack.postgres.yml");
 
-        Assert.Equal(["consumer", "postgres", "producer", "rabbitmq-1", "rabbitmq-2", "rabbitmq-3", "smtp-sink"], StackYaml.Keys(yaml, "services").Order(StringComparer.Ordinal));
+        Assert.Equal(["consumer", "postgres", "producer", "rabbitmq-1", "rabbitmq-2", "rabbitmq-3", "smtp-sink", "unsubscribe"], StackYaml.Keys(yaml, "services").Order(StringComparer.Ordinal));
         Assert.All(StackYaml.Keys(yaml, "secrets"), s => Assert.Contains("    external: true", StackYaml.Block(yaml, "secrets", s)));
         Assert.Contains("      POSTGRES_PASSWORD_FILE: /run/secrets/postgres_password", StackYaml.Block(yaml, "services", "postgres"));
     }

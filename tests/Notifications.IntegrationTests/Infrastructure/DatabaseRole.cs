@@ -7,4 +7,5 @@ public enum DatabaseRole
     Producer,
     Consumer,
     Admin,
+    Unsubscribe,
 }

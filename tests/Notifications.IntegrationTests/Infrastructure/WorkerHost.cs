@@ -4,10 +4,11 @@ using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 using Notifications.Consumer;
 using Notifications.Producer;
+using Notifications.Unsubscribe;
 
 namespace Notifications.IntegrationTests.Infrastructure;
 
-/// <summary>A producer or consumer worker running in the test process against the real services, connected as its database role.</summary>
+/// <summary>A producer, consumer or unsubscribe worker running in the test process against the real services, connected as its database role.</summary>
 internal sealed class WorkerHost : IAsyncDisposable
 {
     private readonly IHost _host;
@@ -23,11 +24,15 @@ internal sealed class WorkerHost : IAsyncDisposable
     /// <summary>A consumer whose wiring the test changes after <c>AddConsumer</c> (a store that fails on purpose, a log recorder).</summary>
     public static Task<WorkerHost> StartConsumerAsync(
         TestBroker broker, SmtpSink sink, Action<IHostApplicationBuilder> change, params (string Key, string? Value)[] settings) =>
-        StartAsync(b => change(b.AddConsumer()), DatabaseRole.Consumer, broker, [("Smtp:Host", sink.Host),
+        StartAsync(b => change(b.AddConsumer()), DatabaseRole.Consumer, broker.Configuration(), [("Smtp:Host", sink.Host),
             ("Smtp:Port", sink.Port.ToString(System.Globalization.CultureInfo.InvariantCulture)), ("Smtp:Security", "None"), ("Consumer:Handlers", "16"), .. settings]);
 
     public static Task<WorkerHost> StartProducerAsync(TestBroker broker, params (string Key, string? Value)[] settings) =>
-        StartAsync(b => b.AddProducer(), DatabaseRole.Producer, broker, settings);
+        StartAsync(b => b.AddProducer(), DatabaseRole.Producer, broker.Configuration(), settings);
+
+    /// <summary>The unsubscribe process (no broker), its public server on a free port of loopback.</summary>
+    public static Task<WorkerHost> StartUnsubscribeAsync(params (string Key, string? Value)[] settings) =>
+        StartAsync(b => b.AddUnsubscribeServer(), DatabaseRole.Unsubscribe, [], [("Unsubscribe:Port", "0"), .. settings]);
 
     public T Get<T>()
         where T : notnull => _host.Services.GetRequiredService<T>();
@@ -48,10 +53,9 @@ internal sealed class WorkerHost : IAsyncDisposable
     }
 
     private static async Task<WorkerHost> StartAsync(
-        Action<IHostApplicationBuilder> add, DatabaseRole role, TestBroker broker, (string Key, string? Value)[] settings)
+        Action<IHostApplicationBuilder> add, DatabaseRole role, Dictionary<string, string?> config, (string Key, string? Value)[] settings)
     {
         var builder = Host.CreateApplicationBuilder(new HostApplicationBuilderSettings { DisableDefaults = true });
-        var config = broker.Configuration();
         config["Database:ConnectionString"] = TestRoles.ConnectionString(role);   // each worker as its database role
         config["Database:Schema"] = TestDatabase.Schema;
         config["Metrics:Port"] = "0";   // any free port: several workers run in one test process

@@ -52,6 +52,16 @@ public sealed class DatabaseRoleDenialTests
         { DatabaseRole.Admin, $"SELECT * FROM {S}.rate_limit" },
         { DatabaseRole.Admin, $"INSERT INTO {S}.rejected (id, recipient, subject, body, created_at, reason) VALUES (-1, 'a', 's', 'b', now(), 'r')" },
         { DatabaseRole.Admin, $"TRUNCATE {S}.delivery_log" },
+        // The unsubscribe worker (the internet-facing one): add or revive a suppression entry, nothing else.
+        { DatabaseRole.Unsubscribe, $"SELECT * FROM {S}.suppression" },
+        { DatabaseRole.Unsubscribe, $"UPDATE {S}.suppression SET address = address WHERE false" },
+        { DatabaseRole.Unsubscribe, $"DELETE FROM {S}.suppression WHERE false" },
+        { DatabaseRole.Unsubscribe, $"SELECT id FROM {S}.outbox" },
+        { DatabaseRole.Unsubscribe, $"SELECT * FROM {S}.delivery_log" },
+        { DatabaseRole.Unsubscribe, $"INSERT INTO {S}.outbox (recipient, subject, body) VALUES ('a@example.com', 's', 'b')" },
+        { DatabaseRole.Unsubscribe, $"SELECT * FROM {S}.webhook_endpoint" },
+        { DatabaseRole.Unsubscribe, $"SELECT * FROM {S}.notification_status(1)" },
+        { DatabaseRole.Unsubscribe, $"TRUNCATE {S}.suppression" },
         // No role changes the schema: that is the migrator's (the owner's) alone.
         { DatabaseRole.App, $"CREATE TABLE {S}.intruder (id int)" },
         { DatabaseRole.Producer, $"ALTER TABLE {S}.outbox ADD COLUMN intruder int" },
@@ -76,6 +86,7 @@ public sealed class DatabaseRoleDenialTests
     [InlineData(DatabaseRole.Producer)]
     [InlineData(DatabaseRole.Consumer)]
     [InlineData(DatabaseRole.Admin)]
+    [InlineData(DatabaseRole.Unsubscribe)]
     public async Task Login_EachRole_IsMemberOfItsRoleOnlyAndNoSuperuser(DatabaseRole role)
     {
         await using var connection = await TestDatabase.OpenAsync(role);

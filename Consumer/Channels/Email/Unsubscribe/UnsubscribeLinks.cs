@@ -2,12 +2,14 @@ using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 using Notifications.Consumer.Telemetry;
 using Notifications.Shared.Contract;
+using Notifications.Shared.Unsubscribe;
 
 namespace Notifications.Consumer.Channels.Email.Unsubscribe;
 
 /// <summary>
 /// The List-Unsubscribe headers of a bulk-lane notification (RFC 2369, RFC 8058 §3.1): a <c>mailto:</c> and/or an https
-/// URL carrying a signed token, and, with the https URL, <c>List-Unsubscribe-Post: List-Unsubscribe=One-Click</c>.
+/// URL carrying an opaque token (<see cref="UnsubscribeToken"/>: the address and the notification encrypted), and, with
+/// the https URL, <c>List-Unsubscribe-Post: List-Unsubscribe=One-Click</c>. The unsubscribe process answers the URL.
 /// Transactional mail (urgent, normal) gets none: it is not something one unsubscribes from.
 /// </summary>
 internal sealed class UnsubscribeLinks
@@ -17,21 +19,21 @@ internal sealed class UnsubscribeLinks
     public const string OneClick = "List-Unsubscribe=One-Click";
 
     private readonly UnsubscribeOptions _options;
-    private readonly UnsubscribeToken? _token;
+    private readonly UnsubscribeToken _tokens;
+    private readonly TimeProvider _time;
+    private readonly bool _oneClick;
 
-    public UnsubscribeLinks(IOptions<UnsubscribeOptions> options, ILogger<UnsubscribeLinks> logger)
+    public UnsubscribeLinks(IOptions<UnsubscribeOptions> options, UnsubscribeToken tokens, TimeProvider time, ILogger<UnsubscribeLinks> logger)
     {
         _options = options.Value;
+        _tokens = tokens;
+        _time = time;
+        _oneClick = _options.UrlTemplate is { Length: > 0 };
         if (!_options.Enabled)
         {
             ConsumerLog.UnsubscribeHeadersOff(logger);
         }
-
-        _token = _options.UrlTemplate is { Length: > 0 } ? new UnsubscribeToken(UnsubscribeOptionsValidator.ReadKey(_options)) : null;
     }
-
-    /// <summary>The token checker of the endpoint, or null when no URL is configured (the endpoint then refuses every request).</summary>
-    public UnsubscribeToken? Token => _token;
 
     public bool Enabled => _options.Enabled;
 
@@ -49,14 +51,14 @@ internal sealed class UnsubscribeLinks
             uris.Add($"<mailto:{mailto}?subject=unsubscribe>");
         }
 
-        if (_token is not null)
+        if (_oneClick)
         {
-            string token = _token.Create(message.Id, message.Recipient!);
+            string token = _tokens.Create(new UnsubscribePayload(message.Id, message.Recipient!, _time.GetUtcNow()));
             uris.Add($"<{_options.UrlTemplate!.Replace(UnsubscribeOptions.TokenPlaceholder, token, StringComparison.Ordinal)}>");
         }
 
         var headers = new List<KeyValuePair<string, string>>(2) { new(Header, string.Join(", ", uris)) };
-        if (_token is not null)
+        if (_oneClick)
         {
             headers.Add(new(PostHeader, OneClick));
         }

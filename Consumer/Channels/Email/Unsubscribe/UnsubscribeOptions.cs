@@ -3,8 +3,9 @@ using System.ComponentModel.DataAnnotations;
 namespace Notifications.Consumer.Channels.Email.Unsubscribe;
 
 /// <summary>
-/// The List-Unsubscribe headers of bulk mail and the one-click endpoint (section <c>Unsubscribe</c>; docs/suppression.md).
-/// Nothing set: bulk mail goes without the headers (logged at start). <see cref="UrlTemplate"/> set: a signing key is required.
+/// The List-Unsubscribe headers of bulk mail (section <c>Unsubscribe</c>; docs/suppression.md). Nothing set: bulk mail goes
+/// without them (logged at start). <see cref="UrlTemplate"/> set: the key ring (<c>Unsubscribe:Keys</c>,
+/// <see cref="Shared.Unsubscribe.UnsubscribeKeyOptions"/>) must hold the key tokens are made with.
 /// </summary>
 internal sealed class UnsubscribeOptions
 {
@@ -14,8 +15,8 @@ internal sealed class UnsubscribeOptions
     public const string TokenPlaceholder = "{token}";
 
     /// <summary>
-    /// The https URL of the one-click unsubscribe (RFC 8058), with <c>{token}</c> where the signed token goes, e.g.
-    /// <c>https://mail.example.com/unsubscribe?token={token}</c>; a proxy forwards it to a consumer's <c>POST /unsubscribe</c>.
+    /// The public https URL of the unsubscribe page and one-click POST (RFC 8058), with <c>{token}</c> where the opaque token
+    /// goes, e.g. <c>https://mail.example.com/unsubscribe?token={token}</c>; a proxy forwards it to the unsubscribe process.
     /// </summary>
     [Url]
     public string? UrlTemplate { get; set; }
@@ -24,10 +25,10 @@ internal sealed class UnsubscribeOptions
     [EmailAddress]
     public string? Mailto { get; set; }
 
-    /// <summary>The HMAC-SHA256 key the tokens are signed with (at least 32 characters); or <see cref="SigningKeyFile"/>.</summary>
+    /// <summary>The HMAC key of the first, readable tokens: no longer used; set, it stops the consumer with advice.</summary>
     public string? SigningKey { get; set; }
 
-    /// <summary>A file holding the key (a Docker secret, e.g. <c>/run/secrets/unsubscribe_key</c>); surrounding white space is ignored.</summary>
+    /// <summary>The file of <see cref="SigningKey"/>: no longer used either.</summary>
     public string? SigningKeyFile { get; set; }
 
     /// <summary>Whether bulk mail gets List-Unsubscribe at all.</summary>

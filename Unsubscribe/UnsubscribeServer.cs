@@ -1,0 +1,104 @@
+using System.Net;
+using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Hosting;
+using Microsoft.AspNetCore.Hosting.Server;
+using Microsoft.AspNetCore.Hosting.Server.Features;
+using Microsoft.AspNetCore.Http;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Options;
+using Notifications.Shared.Observability;
+
+namespace Notifications.Unsubscribe;
+
+/// <summary>
+/// The public server: <c>GET /unsubscribe?token=…</c> (the confirmation page) and <c>POST /unsubscribe?token=…</c> (RFC 8058
+/// one-click, and the page's button) on <see cref="UnsubscribeServerOptions.Address"/>:<see cref="UnsubscribeServerOptions.Port"/>,
+/// and nothing else: every other path, <c>/metrics</c> and <c>/health/*</c> included, is 404 here (those are on the
+/// operations port). A server of its own beside the host, as the operations endpoint is; a port that cannot be bound
+/// stops the process (answering here is all it is for).
+/// </summary>
+internal sealed class UnsubscribeServer(UnsubscribeRequests requests, LegacyUnsubscribeToken legacy, IOptions<UnsubscribeServerOptions> options, ILoggerFactory loggers) : IHostedService, IAsyncDisposable
+{
+    public const string Path = "/unsubscribe";
+    private readonly ILogger _logger = loggers.CreateLogger<UnsubscribeServer>();
+    private WebApplication? _app;
+
+    /// <summary>The bound address, e.g. <c>https://0.0.0.0:8443</c>, once started.</summary>
+    public Uri? Address { get; private set; }
+
+    public async Task StartAsync(CancellationToken cancellationToken)
+    {
+        var o = options.Value;
+        var builder = WebApplication.CreateEmptyBuilder(new WebApplicationOptions());
+        builder.Logging.ClearProviders().AddProvider(new ForwardingLoggerProvider(loggers))
+            .AddFilter("Microsoft.AspNetCore", LogLevel.Warning).AddFilter("Microsoft.Hosting", LogLevel.Warning);
+        builder.Services.AddSingleton<IHostLifetime, EndpointLifetime>();
+        builder.Services.AddRouting();
+        builder.WebHost.UseKestrelCore().ConfigureKestrel(k =>
+        {
+            k.AddServerHeader = false;
+            k.Limits.MaxRequestBodySize = UnsubscribeRequests.MaxBodyBytes;
+            k.Limits.MaxRequestLineSize = 4 * 1024;
+            k.Limits.MaxRequestHeadersTotalSize = 16 * 1024;
+            k.Listen(IPAddress.Parse(o.Address), o.Port, listen =>
+            {
+                if (o.Https)
+                {
+                    listen.UseHttps(UnsubscribeServerOptionsValidator.Load(o));
+                }
+            });
+        });
+        if (o.Https)
+        {
+            builder.WebHost.UseKestrelHttpsConfiguration();
+        }
+
+        var app = builder.Build();
+        app.MapGet(Path, requests.ShowAsync);
+        app.MapPost(Path, requests.UnsubscribeAsync);
+        app.MapFallback("{**path}", NotFoundAsync);
+        try
+        {
+            await app.StartAsync(cancellationToken);
+        }
+        catch (IOException ex)
+        {
+            UnsubscribeLog.ServerFailed(_logger, o.Address, o.Port, ex);
+            await app.DisposeAsync();
+            throw;
+        }
+
+        _app = app;
+        Address = new Uri(app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()!.Addresses.First());
+        UnsubscribeLog.ServerStarted(_logger, Address);
+        if (legacy.Enabled)
+        {
+            UnsubscribeLog.LegacyTokensHonoured(_logger);
+        }
+    }
+
+    public async Task StopAsync(CancellationToken cancellationToken)
+    {
+        if (_app is not null)
+        {
+            await _app.StopAsync(cancellationToken);
+        }
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        if (_app is not null)
+        {
+            await _app.DisposeAsync();
+        }
+    }
+
+    private static Task NotFoundAsync(HttpContext context)
+    {
+        context.Response.StatusCode = StatusCodes.Status404NotFound;
+        context.Response.ContentType = "text/plain; charset=utf-8";
+        return context.Response.WriteAsync("not found\n", context.RequestAborted);
+    }
+}

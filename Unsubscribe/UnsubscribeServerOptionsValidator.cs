@@ -1,0 +1,81 @@
+using System.Net;
+using System.Security.Cryptography;
+using System.Security.Cryptography.X509Certificates;
+using Microsoft.Extensions.Options;
+
+namespace Notifications.Unsubscribe;
+
+/// <summary>Checks what data annotations cannot: an IP address to bind, a certificate with its key that load, an old key that reads.</summary>
+internal sealed class UnsubscribeServerOptionsValidator : IValidateOptions<UnsubscribeServerOptions>
+{
+    /// <summary>The shortest old key, as the consumer required it.</summary>
+    public const int MinLegacyKeyLength = 32;
+
+    public ValidateOptionsResult Validate(string? name, UnsubscribeServerOptions options)
+    {
+        var failures = new List<string>();
+        if (!IPAddress.TryParse(options.Address, out _))
+        {
+            failures.Add($"Unsubscribe:Address must be an IP address (e.g. 127.0.0.1 or 0.0.0.0), not '{options.Address}'");
+        }
+
+        if (options.Https != options.CertificateKey is { Length: > 0 })
+        {
+            failures.Add("Unsubscribe:Certificate and Unsubscribe:CertificateKey go together (PEM files): set both for HTTPS, neither for HTTP");
+        }
+        else if (options.Https && CertificateProblem(options.Certificate!, options.CertificateKey!) is { } problem)
+        {
+            failures.Add(problem);
+        }
+
+        if (LegacyKeyProblem(options) is { } legacy)
+        {
+            failures.Add(legacy);
+        }
+
+        return failures.Count == 0 ? ValidateOptionsResult.Success : ValidateOptionsResult.Fail(failures);
+    }
+
+    /// <summary>The old HMAC key's bytes (UTF-8, as the consumer used them), or null when none is configured.</summary>
+    public static byte[]? ReadLegacyKey(UnsubscribeServerOptions options)
+    {
+        string? key = options.LegacySigningKey is { Length: > 0 } inline ? inline
+            : options.LegacySigningKeyFile is { Length: > 0 } file ? File.ReadAllText(file).Trim() : null;
+        return key is null ? null : System.Text.Encoding.UTF8.GetBytes(key);
+    }
+
+    /// <summary>The certificate and key as Kestrel gets them.</summary>
+    public static X509Certificate2 Load(UnsubscribeServerOptions options) =>
+        X509Certificate2.CreateFromPemFile(options.Certificate!, options.CertificateKey);
+
+    private static string? LegacyKeyProblem(UnsubscribeServerOptions options)
+    {
+        bool inline = options.LegacySigningKey is { Length: > 0 }, file = options.LegacySigningKeyFile is { Length: > 0 };
+        if (inline && file)
+        {
+            return "set one of Unsubscribe:LegacySigningKey and Unsubscribe:LegacySigningKeyFile, not both";
+        }
+
+        if (file && !File.Exists(options.LegacySigningKeyFile))
+        {
+            return $"Unsubscribe:LegacySigningKeyFile '{options.LegacySigningKeyFile}' does not exist";
+        }
+
+        return (inline || file) && ReadLegacyKey(options)!.Length < MinLegacyKeyLength
+            ? $"Unsubscribe:LegacySigningKey must be the consumer's old signing key (at least {MinLegacyKeyLength} characters)"
+            : null;
+    }
+
+    private static string? CertificateProblem(string certificate, string key)
+    {
+        try
+        {
+            using var loaded = X509Certificate2.CreateFromPemFile(certificate, key);
+            return null;
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or CryptographicException or ArgumentException)
+        {
+            return $"Unsubscribe:Certificate '{certificate}' with Unsubscribe:CertificateKey '{key}' cannot be loaded: {ex.Message}";
+        }
+    }
+}
