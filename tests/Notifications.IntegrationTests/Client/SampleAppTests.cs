@@ -1,13 +1,17 @@
 using System.Net;
 using System.Net.Http.Json;
+using System.Text.Json;
 using Dapper;
 using Notifications.IntegrationTests.Infrastructure;
 
 namespace Notifications.IntegrationTests.Client;
 
-/// <summary>samples/Orders, built from the packed client, changes its row and enqueues in one transaction.</summary>
+/// <summary>
+/// The packed client as apps get it (<see cref="PackedClient"/>, packed once for the class): samples/Orders changes its
+/// row and enqueues in one transaction, and restores only its provider's driver.
+/// </summary>
 [Collection("services")]
-public sealed class SampleAppTests
+public sealed class SampleAppTests(PackedClient client) : IClassFixture<PackedClient>
 {
     [Fact]
     public async Task OrdersSample_BuiltFromThePackedClient_EnqueuesWithTheOrderAndRollsBackWithIt()
@@ -18,7 +22,7 @@ public sealed class SampleAppTests
             await connection.ExecuteAsync("DROP TABLE IF EXISTS sample_order");
         }
 
-        await using var app = await SampleApp.StartAsync(TestServices.PostgresConnectionString, TestDatabase.Schema);
+        await using var app = await SampleApp.StartAsync(client, TestServices.PostgresConnectionString, TestDatabase.Schema);
         using var http = new HttpClient { BaseAddress = app.BaseAddress };
 
         var ado = await PlaceAsync(http, "/orders", new { Recipient = "ado@example.com", Item = "a book" });
@@ -40,11 +44,37 @@ public sealed class SampleAppTests
         Assert.Equal(1, await db.CountAsync("idempotency_key"));
     }
 
+    [Fact]
+    public async Task OrdersSample_APostgreSqlApp_RestoresNeitherSqlClientNorIdentityModel()
+    {
+        string json = await PackedClient.DotnetAsync(RepositoryLayout.Root, client.AppEnvironment(Path.Combine(client.Work, "orders")),
+            "list", SampleApp.Project, "package", "--include-transitive", "--format", "json");
+
+        var packages = PackageIds(json);
+        Assert.Contains("Notifications.Client", packages);
+        Assert.Contains("Npgsql", packages);
+        Assert.DoesNotContain(packages, id =>
+            id.StartsWith("Microsoft.Data.SqlClient", StringComparison.Ordinal) || id.Contains("IdentityModel", StringComparison.Ordinal)
+            || id == "Notifications.Client.SqlServer" || id == "Microsoft.EntityFrameworkCore.SqlServer");
+    }
+
     private static async Task<OrderPlaced> PlaceAsync(HttpClient http, string path, object order)
     {
         using var response = await http.PostAsJsonAsync(path, order);
         Assert.True(response.IsSuccessStatusCode, $"POST {path}: {(int)response.StatusCode} {await response.Content.ReadAsStringAsync()}");
         return (await response.Content.ReadFromJsonAsync<OrderPlaced>())!;
+    }
+
+    /// <summary>Every package, top-level and transitive, in <c>dotnet list package --format json</c>'s answer.</summary>
+    private static List<string> PackageIds(string json)
+    {
+        using var document = JsonDocument.Parse(json);
+        return document.RootElement.GetProperty("projects").EnumerateArray()
+            .SelectMany(p => p.GetProperty("frameworks").EnumerateArray())
+            .SelectMany(f => new[] { "topLevelPackages", "transitivePackages" }
+                .SelectMany(kind => f.TryGetProperty(kind, out var list) ? list.EnumerateArray() : Enumerable.Empty<JsonElement>()))
+            .Select(p => p.GetProperty("id").GetString()!)
+            .ToList();
     }
 
     private sealed record OrderPlaced(long OrderId, long NotificationId);
