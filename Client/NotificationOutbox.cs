@@ -1,16 +1,15 @@
 using System.Data.Common;
-using System.Diagnostics;
-using System.Text.RegularExpressions;
-using Microsoft.Data.SqlClient;
-using Npgsql;
 
 namespace Notifications.Client;
 
 /// <summary>
-/// The business application's side of the outbox: add a notification inside your own open transaction,
-/// so it exists exactly when your business change commits. A rolled-back transaction leaves nothing.
+/// The business application's side of the outbox, without dependency injection: add a notification inside your own
+/// open transaction, so it exists exactly when your business change commits. A rolled-back transaction leaves nothing.
+/// The dialect follows the connection (<c>NpgsqlConnection</c>: the <c>Notifications.Client.PostgreSql</c> package;
+/// <c>SqlConnection</c>: <c>Notifications.Client.SqlServer</c>). With DI, inject <see cref="INotificationOutbox"/>
+/// (<see cref="NotificationsClientServiceCollectionExtensions.AddNotificationsClient"/>).
 /// </summary>
-public static partial class NotificationOutbox
+public static class NotificationOutbox
 {
     /// <summary>
     /// Inserts <paramref name="notification"/> in <paramref name="transaction"/> and returns its id. Its
@@ -27,71 +26,36 @@ public static partial class NotificationOutbox
     /// or the <see cref="NewNotification.IdempotencyKey"/> is empty or longer than <see cref="NewNotification.MaxIdempotencyKeyLength"/>,
     /// or a custom header or address list is refused (<see cref="NewNotification.Headers"/>).</exception>
     /// <exception cref="ArgumentOutOfRangeException"><see cref="NewNotification.Priority"/> is not a defined value.</exception>
+    /// <exception cref="NotSupportedException">The connection's driver is not supported, or its provider package is not referenced.</exception>
     public static Task<long> EnqueueAsync(
         DbTransaction transaction,
         NewNotification notification,
-        string schema = "notifications",
+        string schema = OutboxSchemaName.Default,
         CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(transaction);
-        ArgumentNullException.ThrowIfNull(notification);
-        var connection = transaction.Connection
-            ?? throw new ArgumentException("The transaction has no connection: it was committed or rolled back.", nameof(transaction));
-        if (!SchemaName().IsMatch(schema))
-        {
-            throw new ArgumentException($"'{schema}' is not a plain schema name.", nameof(schema));
-        }
-
-        if (notification.EmailOnlyField() is { } field)
-        {
-            throw new ArgumentException($"A {notification.Channel} notification has no {field}: that is email's.", nameof(notification));
-        }
-
-        var values = new OutboxValues(
-            notification, TraceParentOf(notification), PriorityColumn(notification.Priority), IdempotencyKeyOf(notification), MessageHeaderValues.Of(notification));
-        return connection switch
-        {
-            NpgsqlConnection => PostgresOutbox.EnqueueAsync(transaction, values, schema, cancellationToken),
-            SqlConnection => SqlServerOutbox.EnqueueAsync(transaction, values, schema, cancellationToken),
-            _ => throw new NotSupportedException(
-                $"{connection.GetType().Name} is not supported: use an NpgsqlConnection or a SqlConnection."),
-        };
+        var connection = ConnectionOf(transaction);
+        OutboxSchemaName.Checked(schema, nameof(schema));
+        var values = OutboxValues.Of(notification);
+        return OutboxDialects.For(connection).EnqueueAsync(transaction, values, schema, cancellationToken);
     }
 
-    internal static string? TraceParentOf(NewNotification notification)
+    /// <summary>
+    /// The status of notification <paramref name="id"/> (the schema's <c>notification_status</c> function), read on
+    /// <paramref name="connection"/>, which must be open. <see cref="NotificationState.Unknown"/> if the database knows nothing of it.
+    /// </summary>
+    /// <exception cref="NotSupportedException">The connection's driver is not supported, or its provider package is not referenced.</exception>
+    public static Task<NotificationStatus> GetStatusAsync(
+        DbConnection connection,
+        long id,
+        string schema = OutboxSchemaName.Default,
+        CancellationToken cancellationToken = default)
     {
-        if (notification.TraceParent is not { } explicitValue)
-        {
-            return Activity.Current is { IdFormat: ActivityIdFormat.W3C } current ? current.Id : null;
-        }
-
-        // Only the traceparent header's own form fits the column (55 characters); a traceparent with a
-        // future version's extra fields does not.
-        return explicitValue.Length == 55 && ActivityContext.TryParse(explicitValue, null, out _)
-            ? explicitValue
-            : throw new ArgumentException($"'{explicitValue}' is not a W3C traceparent (00-<32 hex>-<16 hex>-<2 hex>).", nameof(notification));
+        ArgumentNullException.ThrowIfNull(connection);
+        OutboxSchemaName.Checked(schema, nameof(schema));
+        return NotificationStatusReader.ReadAsync(connection, OutboxDialects.For(connection).StatusSql(schema), id, cancellationToken);
     }
 
-    internal static string? IdempotencyKeyOf(NewNotification notification) => notification.IdempotencyKey switch
-    {
-        null => null,
-        { Length: 0 } => throw new ArgumentException("The idempotency key is empty: leave it null for none.", nameof(notification)),
-        { Length: > NewNotification.MaxIdempotencyKeyLength } key => throw new ArgumentException(
-            $"The idempotency key is {key.Length} characters long; at most {NewNotification.MaxIdempotencyKeyLength} fit the idempotency_key column.",
-            nameof(notification)),
-        var key => key,
-    };
-
-    /// <summary>The column value, as the check constraint <c>outbox_priority_known</c> allows it.</summary>
-    internal static string PriorityColumn(NotificationPriority priority) => priority switch
-    {
-        NotificationPriority.Urgent => "urgent",
-        NotificationPriority.Normal => "normal",
-        NotificationPriority.Bulk => "bulk",
-        _ => throw new ArgumentOutOfRangeException(
-            nameof(priority), priority, "The priority must be Urgent, Normal or Bulk (column values 'urgent', 'normal', 'bulk')."),
-    };
-
-    [GeneratedRegex("^[A-Za-z_][A-Za-z0-9_]{0,62}$")]
-    private static partial Regex SchemaName();
+    internal static DbConnection ConnectionOf(DbTransaction transaction) => transaction.Connection
+        ?? throw new ArgumentException("The transaction has no connection: it was committed or rolled back.", nameof(transaction));
 }

@@ -1,9 +1,14 @@
 using System.Data;
 using System.Data.Common;
+using System.Diagnostics;
 
 namespace Notifications.Client;
 
-/// <summary>A notification checked and turned into column values, the same for both dialects.</summary>
+/// <summary>
+/// A notification checked and turned into column values: the one place that knows the outbox's columns, for every
+/// dialect (the provider packages' <see cref="IOutboxDialect"/> put these values into their own SQL) and every way in
+/// (<see cref="NotificationOutbox"/>, <see cref="INotificationOutbox"/>, the EF Core package).
+/// </summary>
 internal sealed record OutboxValues(NewNotification Notification, string? TraceParent, string Priority, string? IdempotencyKey, string? Headers)
 {
     /// <summary>The outbox columns an enqueue fills, in the order of <see cref="Parameters"/>.</summary>
@@ -11,6 +16,24 @@ internal sealed record OutboxValues(NewNotification Notification, string? TraceP
 
     /// <summary>The parameters of <see cref="Command"/> for <see cref="Columns"/>, the same in both dialects.</summary>
     public const string Parameters = "@Recipient, @Subject, @Body, @IsHtml, @ExpiresAt, @TraceParent, @Priority, @NotBefore, @ReplyTo, @Cc, @Bcc, @Headers, @TemplateName, @TemplateData, @Locale, @Channel, @Data";
+
+    /// <summary>
+    /// Checks <paramref name="notification"/> as the columns and the consumer would, and takes its trace parent (the
+    /// current Activity's when it names none): call it where the notification is handed over, before any connection.
+    /// </summary>
+    /// <exception cref="ArgumentException">A field the outbox would refuse, or that the consumer would dead-letter.</exception>
+    /// <exception cref="ArgumentOutOfRangeException"><see cref="NewNotification.Priority"/> is not a defined value.</exception>
+    public static OutboxValues Of(NewNotification notification)
+    {
+        ArgumentNullException.ThrowIfNull(notification);
+        if (notification.EmailOnlyField() is { } field)
+        {
+            throw new ArgumentException($"A {notification.Channel} notification has no {field}: that is email's.", nameof(notification));
+        }
+
+        return new OutboxValues(
+            notification, TraceParentOf(notification), PriorityColumn(notification.Priority), IdempotencyKeyOf(notification), MessageHeaderValues.Of(notification));
+    }
 
     /// <summary>A command in <paramref name="transaction"/> carrying every value as an <c>@Name</c> parameter.</summary>
     public DbCommand Command(DbTransaction transaction, string sql)
@@ -48,6 +71,40 @@ internal sealed record OutboxValues(NewNotification Notification, string? TraceP
         Add(command, "Data", DbType.String, Notification.Data);
         return command;
     }
+
+    internal static string? TraceParentOf(NewNotification notification)
+    {
+        if (notification.TraceParent is not { } explicitValue)
+        {
+            return Activity.Current is { IdFormat: ActivityIdFormat.W3C } current ? current.Id : null;
+        }
+
+        // Only the traceparent header's own form fits the column (55 characters); a traceparent with a
+        // future version's extra fields does not.
+        return explicitValue.Length == 55 && ActivityContext.TryParse(explicitValue, null, out _)
+            ? explicitValue
+            : throw new ArgumentException($"'{explicitValue}' is not a W3C traceparent (00-<32 hex>-<16 hex>-<2 hex>).", nameof(notification));
+    }
+
+    internal static string? IdempotencyKeyOf(NewNotification notification) => notification.IdempotencyKey switch
+    {
+        null => null,
+        { Length: 0 } => throw new ArgumentException("The idempotency key is empty: leave it null for none.", nameof(notification)),
+        { Length: > NewNotification.MaxIdempotencyKeyLength } key => throw new ArgumentException(
+            $"The idempotency key is {key.Length} characters long; at most {NewNotification.MaxIdempotencyKeyLength} fit the idempotency_key column.",
+            nameof(notification)),
+        var key => key,
+    };
+
+    /// <summary>The column value, as the check constraint <c>outbox_priority_known</c> allows it.</summary>
+    internal static string PriorityColumn(NotificationPriority priority) => priority switch
+    {
+        NotificationPriority.Urgent => "urgent",
+        NotificationPriority.Normal => "normal",
+        NotificationPriority.Bulk => "bulk",
+        _ => throw new ArgumentOutOfRangeException(
+            nameof(priority), priority, "The priority must be Urgent, Normal or Bulk (column values 'urgent', 'normal', 'bulk')."),
+    };
 
     private static string? NullIfEmpty(string value) => value.Length == 0 ? null : value;
 

@@ -6,7 +6,7 @@ namespace Notifications.IntegrationTests.Client;
 
 /// <summary>
 /// The client packages as an app gets them: <c>Notifications.Client.slnf</c> packed once per test class with
-/// <c>dotnet pack</c> into a folder (from the assemblies built with this test project: <c>--no-build</c> saves their builds),
+/// <c>dotnet pack</c> into a folder (from the assemblies built with this test project: <c>--no-build</c> saves four builds),
 /// with a version suffix of this run's own (<c>test.&lt;time&gt;.&lt;pid&gt;</c>), so the NuGet cache never serves an older
 /// build. Disposing removes the folder and this run's packages from the cache.
 /// </summary>
@@ -14,7 +14,7 @@ public sealed class PackedClient : IAsyncLifetime
 {
     private static readonly TimeSpan CommandTimeout = TimeSpan.FromMinutes(5);
     private static readonly string[] PackageIds =
-        ["Notifications.Client", "Notifications.Client.EntityFrameworkCore"];
+        ["Notifications.Client", "Notifications.Client.PostgreSql", "Notifications.Client.SqlServer", "Notifications.Client.EntityFrameworkCore"];
 
     public string Work { get; } = Directory.CreateTempSubdirectory("notifications-client-").FullName;
 
@@ -28,8 +28,8 @@ public sealed class PackedClient : IAsyncLifetime
         string suffix = string.Create(CultureInfo.InvariantCulture, $"test.{DateTime.UtcNow:yyyyMMddHHmmss}.{Environment.ProcessId}");
         await DotnetAsync(RepositoryLayout.Root, new Dictionary<string, string>(), "pack", RepositoryLayout.File("Notifications.Client.slnf"), "-c", RepositoryLayout.Configuration,
             "--no-build", "-o", Packages, $"-p:VersionSuffix={suffix}");
-        string efCore = Directory.GetFiles(Packages, $"Notifications.Client.EntityFrameworkCore.*-{suffix}.nupkg").Single();
-        Version = Path.GetFileNameWithoutExtension(efCore)["Notifications.Client.EntityFrameworkCore.".Length..];
+        string postgres = Directory.GetFiles(Packages, $"Notifications.Client.PostgreSql.*-{suffix}.nupkg").Single();
+        Version = Path.GetFileNameWithoutExtension(postgres)["Notifications.Client.PostgreSql.".Length..];
         Assert.All(PackageIds, id => Assert.True(File.Exists(Path.Combine(Packages, $"{id}.{Version}.nupkg")), $"{id} {Version} was not packed"));
     }
 

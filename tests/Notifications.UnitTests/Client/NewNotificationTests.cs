@@ -24,7 +24,7 @@ public sealed class NewNotificationTests
     [InlineData(NotificationPriority.Normal)]
     [InlineData(NotificationPriority.Bulk)]
     public void PriorityColumn_EachDefinedValue_IsTheWorkersColumnValue(NotificationPriority priority) =>
-        Assert.Equal(WorkerLanes.ToColumn((WorkerLane)(int)priority), NotificationOutbox.PriorityColumn(priority));
+        Assert.Equal(WorkerLanes.ToColumn((WorkerLane)(int)priority), OutboxValues.PriorityColumn(priority));
 
     [Fact]
     public void PriorityColumn_ClientAndWorkerEnums_HaveTheSameValues() =>
@@ -35,7 +35,7 @@ public sealed class NewNotificationTests
     {
         string key = new('k', NewNotification.MaxIdempotencyKeyLength);
 
-        Assert.Equal(key, NotificationOutbox.IdempotencyKeyOf(new NewNotification("a@example.com", "Hi", "body") { IdempotencyKey = key }));
+        Assert.Equal(key, OutboxValues.IdempotencyKeyOf(new NewNotification("a@example.com", "Hi", "body") { IdempotencyKey = key }));
     }
 
     [Theory]
@@ -45,7 +45,7 @@ public sealed class NewNotificationTests
     {
         var notification = new NewNotification("a@example.com", "Hi", "body") { IdempotencyKey = new string('k', length) };
 
-        var refused = Assert.Throws<ArgumentException>(() => NotificationOutbox.IdempotencyKeyOf(notification));
+        var refused = Assert.Throws<ArgumentException>(() => OutboxValues.IdempotencyKeyOf(notification));
 
         Assert.Contains(length == 0 ? "empty" : "201 characters long; at most 200", refused.Message, StringComparison.Ordinal);
     }

@@ -3,7 +3,7 @@ using Notifications.Client;
 
 namespace Notifications.UnitTests.Observability;
 
-/// <summary>What <see cref="NotificationOutbox.EnqueueAsync"/> stores in the outbox's traceparent column.</summary>
+/// <summary>What <see cref="OutboxValues.Of"/> stores in the outbox's traceparent column.</summary>
 [Collection("tracing")]
 public sealed class OutboxTraceParentTests
 {
@@ -14,7 +14,7 @@ public sealed class OutboxTraceParentTests
     {
         using var request = new Activity("request").SetIdFormat(ActivityIdFormat.W3C).Start();
 
-        Assert.Equal(request.Id, NotificationOutbox.TraceParentOf(Notification));
+        Assert.Equal(request.Id, OutboxValues.TraceParentOf(Notification));
         Assert.Equal(55, request.Id!.Length);
     }
 
@@ -22,7 +22,7 @@ public sealed class OutboxTraceParentTests
     public void TraceParentOf_NoActivity_Null()
     {
         Assert.Null(Activity.Current);
-        Assert.Null(NotificationOutbox.TraceParentOf(Notification));
+        Assert.Null(OutboxValues.TraceParentOf(Notification));
     }
 
     [Fact]
@@ -31,7 +31,7 @@ public sealed class OutboxTraceParentTests
         string explicitValue = $"00-{ActivityTraceId.CreateRandom()}-{ActivitySpanId.CreateRandom()}-01";
         using var request = new Activity("request").SetIdFormat(ActivityIdFormat.W3C).Start();
 
-        Assert.Equal(explicitValue, NotificationOutbox.TraceParentOf(Notification with { TraceParent = explicitValue }));
+        Assert.Equal(explicitValue, OutboxValues.TraceParentOf(Notification with { TraceParent = explicitValue }));
     }
 
     [Theory]
@@ -39,6 +39,6 @@ public sealed class OutboxTraceParentTests
     [InlineData("00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01-extra")]
     public void TraceParentOf_ExplicitInvalid_Throws(string value)
     {
-        Assert.Throws<ArgumentException>(() => NotificationOutbox.TraceParentOf(Notification with { TraceParent = value }));
+        Assert.Throws<ArgumentException>(() => OutboxValues.TraceParentOf(Notification with { TraceParent = value }));
     }
 }

@@ -55,7 +55,7 @@ public sealed class TSqlParserTests
             "SqlServerRetentionStore.LeaseSql", "SqlServerRetentionStore.DeleteDeliveryLogSql",
             "SqlServerRetentionStore.DeleteDeadLettersSql", "SqlServerRetentionStore.RecordRunSql",
             "SqlServerRetentionStore.DeleteIdempotencyKeysSql",
-            "SqlServerOutbox.InsertSql", "SqlServerOutbox.InsertOnceSql",
+            "SqlServerOutboxDialect.InsertSql", "SqlServerOutboxDialect.InsertOnceSql", "SqlServerOutboxDialect.StatusSql",
             "SqlServerRateLimitStore.LeaseSql", "SqlServerRateLimitStore.SlowDownSql",
             "SqlServerSuppressionStore.AddSql", "SqlServerSuppressionStore.RemoveSql", "SqlServerSuppressionStore.ListSql",
             "SqlServerSuppressionStore.ChangesSql", "SqlServerSuppressionStore.LoadSql", "SqlServerSuppressionStore.FindSql", "SqlServerSuppressionStore.RecordSuppressedSql",

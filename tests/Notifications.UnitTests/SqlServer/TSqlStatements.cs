@@ -1,5 +1,5 @@
 using System.Reflection;
-using Notifications.Client;
+using Notifications.Client.SqlServer;
 using Notifications.Consumer.RateLimiting;
 using DbUp.Support;
 using Notifications.Admin.Migrations;
@@ -11,8 +11,8 @@ namespace Notifications.UnitTests.SqlServer;
 /// <summary>
 /// Every piece of T-SQL the project runs: each internal <c>*Sql</c> property of the SQL Server stores
 /// (found by reflection, so a new statement is covered without being listed), the SQL Server inserts of
-/// the client package (<see cref="SqlServerOutbox"/>), the migrator's own, and every batch of db/sqlserver (numbered and
-/// repeatable) as <c>notifications-admin migrate</c> sends it.
+/// the client's SQL Server package (<see cref="SqlServerOutboxDialect"/>), the migrator's own, and every batch of db/sqlserver
+/// (numbered and repeatable) as <c>notifications-admin migrate</c> sends it.
 /// </summary>
 internal static class TSqlStatements
 {
@@ -60,8 +60,9 @@ internal static class TSqlStatements
             }
         }
 
-        statements[$"{nameof(SqlServerOutbox)}.{nameof(SqlServerOutbox.InsertSql)}"] = SqlServerOutbox.InsertSql(Schema);
-        statements[$"{nameof(SqlServerOutbox)}.{nameof(SqlServerOutbox.InsertOnceSql)}"] = SqlServerOutbox.InsertOnceSql(Schema);
+        statements[$"{nameof(SqlServerOutboxDialect)}.{nameof(SqlServerOutboxDialect.InsertSql)}"] = SqlServerOutboxDialect.InsertSql(Schema);
+        statements[$"{nameof(SqlServerOutboxDialect)}.{nameof(SqlServerOutboxDialect.InsertOnceSql)}"] = SqlServerOutboxDialect.InsertOnceSql(Schema);
+        statements[$"{nameof(SqlServerOutboxDialect)}.{nameof(SqlServerOutboxDialect.StatusSql)}"] = SqlServerOutboxDialect.Instance.StatusSql(Schema);
         statements[$"{nameof(SqlServerMigrationDialect)}.{nameof(SqlServerMigrationDialect.LockSql)}"] = SqlServerMigrationDialect.LockSql;
         statements[$"{nameof(SqlServerMigrationDialect)}.{nameof(SqlServerMigrationDialect.JournalExistsSql)}"] = SqlServerMigrationDialect.JournalExistsSql;
         statements[$"{nameof(SqlServerMigrationDialect)}.{nameof(SqlServerMigrationDialect.JournalSql)}"] = SqlServerMigrationDialect.JournalSql(Schema);

@@ -1,16 +1,28 @@
 using System.Data.Common;
+using Microsoft.Data.SqlClient;
 
-namespace Notifications.Client;
+namespace Notifications.Client.SqlServer;
 
-/// <summary>The enqueue on SQL Server.</summary>
-internal static class SqlServerOutbox
+/// <summary>The client's T-SQL: the enqueue (with or without an idempotency key) and the status query.</summary>
+internal sealed class SqlServerOutboxDialect : IOutboxDialect
 {
-    public static async Task<long> EnqueueAsync(DbTransaction transaction, OutboxValues values, string schema, CancellationToken cancellationToken)
+    public static readonly SqlServerOutboxDialect Instance = new();
+
+    public Type ConnectionType => typeof(SqlConnection);
+
+    public string PackageId => "Notifications.Client.SqlServer";
+
+    public async Task<long> EnqueueAsync(DbTransaction transaction, OutboxValues values, string schema, CancellationToken cancellationToken)
     {
         string sql = values.IdempotencyKey is null ? InsertSql(schema) : InsertOnceSql(schema);
         await using var command = values.Command(transaction, sql);
         return (long)(await command.ExecuteScalarAsync(cancellationToken))!;
     }
+
+    /// <summary>The status query (an inline table-valued function).</summary>
+    public string StatusSql(string schema) => $"""
+        SELECT notification_id, state, at, attempts, not_before, reason, detail FROM [{schema}].[notification_status](@Id);
+        """;
 
     /// <summary>The plain insert, reachable by the T-SQL parser tests.</summary>
     internal static string InsertSql(string schema) => $"""

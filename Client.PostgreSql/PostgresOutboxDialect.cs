@@ -1,11 +1,18 @@
 using System.Data.Common;
+using Npgsql;
 
-namespace Notifications.Client;
+namespace Notifications.Client.PostgreSql;
 
-/// <summary>The enqueue on PostgreSQL.</summary>
-internal static class PostgresOutbox
+/// <summary>The client's SQL on PostgreSQL: the enqueue (with or without an idempotency key) and the status query.</summary>
+internal sealed class PostgresOutboxDialect : IOutboxDialect
 {
-    public static async Task<long> EnqueueAsync(DbTransaction transaction, OutboxValues values, string schema, CancellationToken cancellationToken)
+    public static readonly PostgresOutboxDialect Instance = new();
+
+    public Type ConnectionType => typeof(NpgsqlConnection);
+
+    public string PackageId => "Notifications.Client.PostgreSql";
+
+    public async Task<long> EnqueueAsync(DbTransaction transaction, OutboxValues values, string schema, CancellationToken cancellationToken)
     {
         if (values.IdempotencyKey is null)
         {
@@ -27,6 +34,10 @@ internal static class PostgresOutbox
         await using var find = values.Command(transaction, FindKeySql(schema));
         return (long)(await find.ExecuteScalarAsync(cancellationToken))!;
     }
+
+    public string StatusSql(string schema) => $"""
+        SELECT notification_id, state, at, attempts, not_before, reason, detail FROM "{schema}".notification_status(@Id)
+        """;
 
     internal static string InsertSql(string schema) => $"""
         INSERT INTO "{schema}".outbox ({OutboxValues.Columns}) VALUES ({OutboxValues.Parameters}) RETURNING id

@@ -1,0 +1,37 @@
+using System.Data.Common;
+
+namespace Notifications.Client;
+
+/// <summary>The registered <see cref="INotificationOutbox"/>: one dialect, one schema, one source of connections.</summary>
+internal sealed class DbNotificationOutbox(IOutboxDialect dialect, string schema, OutboxConnections connections) : INotificationOutbox
+{
+    public Task<long> EnqueueAsync(DbTransaction transaction, NewNotification notification, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(transaction);
+        var connection = NotificationOutbox.ConnectionOf(transaction);
+        if (!dialect.ConnectionType.IsInstanceOfType(connection))
+        {
+            throw new ArgumentException(
+                $"The transaction is on a {connection.GetType().Name}; the client is set up for {dialect.ConnectionType.Name} ({dialect.PackageId}).",
+                nameof(transaction));
+        }
+
+        return dialect.EnqueueAsync(transaction, OutboxValues.Of(notification), schema, cancellationToken);
+    }
+
+    public async Task<long> EnqueueAsync(NewNotification notification, CancellationToken cancellationToken = default)
+    {
+        var values = OutboxValues.Of(notification);
+        await using var connection = await connections.OpenAsync(cancellationToken);
+        await using var transaction = await connection.BeginTransactionAsync(cancellationToken);
+        long id = await dialect.EnqueueAsync(transaction, values, schema, cancellationToken);
+        await transaction.CommitAsync(cancellationToken);
+        return id;
+    }
+
+    public async Task<NotificationStatus> GetStatusAsync(long id, CancellationToken cancellationToken = default)
+    {
+        await using var connection = await connections.OpenAsync(cancellationToken);
+        return await NotificationStatusReader.ReadAsync(connection, dialect.StatusSql(schema), id, cancellationToken);
+    }
+}

@@ -1,0 +1,32 @@
+namespace Notifications.Client;
+
+/// <summary>Where a notification is, as the schema's <c>notification_status(id)</c> function answers (docs/operations.md).</summary>
+public enum NotificationState
+{
+    /// <summary><c>unknown</c>: the outbox never issued this id, or the retention cleanup removed its records.</summary>
+    Unknown = 0,
+
+    /// <summary><c>waiting</c>: in the outbox, not claimed yet (or scheduled: <see cref="NotificationStatus.NotBefore"/>).</summary>
+    Waiting,
+
+    /// <summary><c>in_flight</c>: claimed and handed to the broker, no outcome yet (being delivered, or waiting for a retry).</summary>
+    InFlight,
+
+    /// <summary><c>sent</c>: the receiving server (SMTP server, webhook endpoint, push service) accepted it.</summary>
+    Sent,
+
+    /// <summary><c>maybe_sent</c>: at most once, and the outcome of the one send is unknown; it is not sent again.</summary>
+    MaybeSent,
+
+    /// <summary><c>suppressed</c>: not sent, the recipient is on the suppression list.</summary>
+    Suppressed,
+
+    /// <summary><c>dead_lettered</c>: given up and moved to the dead-letter queue (<see cref="NotificationStatus.Reason"/> says why).</summary>
+    DeadLettered,
+
+    /// <summary><c>rejected</c>: refused by the producer, never published, never sent.</summary>
+    Rejected,
+
+    /// <summary>A state this version of the client does not name (a newer database): <see cref="NotificationStatus.StateName"/> says which.</summary>
+    Other,
+}
