@@ -6,7 +6,7 @@ namespace Notifications.Samples.Orders;
 /// <summary>POST /orders with plain Npgsql: the order row and the notification in one transaction.</summary>
 internal static class AdoOrderEndpoint
 {
-    public static async Task<IResult> PlaceAsync(OrderRequest request, NpgsqlDataSource dataSource, OutboxSchema schema, CancellationToken cancellationToken)
+    public static async Task<IResult> PlaceAsync(OrderRequest request, NpgsqlDataSource dataSource, INotificationOutbox outbox, CancellationToken cancellationToken)
     {
         await using var connection = await dataSource.OpenConnectionAsync(cancellationToken);
         await using var transaction = await connection.BeginTransactionAsync(cancellationToken);
@@ -16,8 +16,7 @@ internal static class AdoOrderEndpoint
         insert.Parameters.AddWithValue("item", request.Item);
         long orderId = (long)(await insert.ExecuteScalarAsync(cancellationToken))!;
 
-        long notificationId = await NotificationOutbox.EnqueueAsync(
-            transaction, OrderNotification.For(orderId, request), schema.Name, cancellationToken);
+        long notificationId = await outbox.EnqueueAsync(transaction, OrderNotification.For(orderId, request), cancellationToken);
 
         if (request.SimulateFailure)
         {

@@ -1,26 +1,27 @@
+using Microsoft.EntityFrameworkCore;
 using Notifications.Client.EntityFrameworkCore;
 
 namespace Notifications.Samples.Orders;
 
-/// <summary>POST /ef/orders with EF Core: SaveChanges and the enqueue share the context's transaction.</summary>
+/// <summary>POST /ef/orders with EF Core: the notification is added to the context, and SaveChangesAsync writes it with the order.</summary>
 internal static class EfOrderEndpoint
 {
-    public static async Task<IResult> PlaceAsync(OrderRequest request, OrdersContext db, OutboxSchema schema, CancellationToken cancellationToken)
+    public static async Task<IResult> PlaceAsync(OrderRequest request, OrdersContext db, CancellationToken cancellationToken)
     {
-        await using var transaction = await db.Database.BeginTransactionAsync(cancellationToken);
         var order = new Order { Recipient = request.Recipient, Item = request.Item };
         db.Orders.Add(order);
-        await db.SaveChangesAsync(cancellationToken);
-
-        long notificationId = await db.EnqueueNotificationAsync(OrderNotification.For(order.Id, request), schema.Name, cancellationToken);
-
-        if (request.SimulateFailure)
+        // The order's id is not known before the save: the confirmation names the item.
+        var notification = db.AddNotification(OrderNotification.For(order, request));
+        try
         {
-            await transaction.RollbackAsync(cancellationToken);
+            await db.SaveChangesAsync(cancellationToken);
+        }
+        catch (DbUpdateException)
+        {
+            // The table refused the order (a blank item): the notification was not written either.
             return OrderNotification.RolledBack();
         }
 
-        await transaction.CommitAsync(cancellationToken);
-        return Results.Ok(new OrderPlaced(order.Id, notificationId));
+        return Results.Ok(new OrderPlaced(order.Id, notification.Id!.Value));
     }
 }

@@ -11,6 +11,12 @@ internal static class OrderNotification
             IdempotencyKey = request.IdempotencyKey,
         };
 
+    public static NewNotification For(Order order, OrderRequest request) =>
+        new(order.Recipient, $"Your order of {order.Item} is confirmed", $"Thank you for ordering {order.Item}.")
+        {
+            IdempotencyKey = request.IdempotencyKey,
+        };
+
     public static IResult RolledBack() =>
-        Results.Problem("The order failed after the notification was enqueued; both were rolled back.", statusCode: StatusCodes.Status422UnprocessableEntity);
+        Results.Problem("The order failed; its notification was rolled back with it.", statusCode: StatusCodes.Status422UnprocessableEntity);
 }

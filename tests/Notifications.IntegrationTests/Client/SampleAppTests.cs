@@ -29,15 +29,17 @@ public sealed class SampleAppTests(PackedClient client) : IClassFixture<PackedCl
         var adoFailed = await http.PostAsJsonAsync("/orders", new { Recipient = "ado-ghost@example.com", Item = "a book", SimulateFailure = true });
         var ef = await PlaceAsync(http, "/ef/orders", new { Recipient = "ef@example.com", Item = "a pen", IdempotencyKey = "ef-order-1" });
         var efRetried = await PlaceAsync(http, "/ef/orders", new { Recipient = "ef@example.com", Item = "a pen", IdempotencyKey = "ef-order-1" });
-        var efFailed = await http.PostAsJsonAsync("/ef/orders", new { Recipient = "ef-ghost@example.com", Item = "a pen", SimulateFailure = true });
+        var efFailed = await http.PostAsJsonAsync("/ef/orders", new { Recipient = "ef-ghost@example.com", Item = " " });
+        var status = await http.GetFromJsonAsync<JsonElement>($"/notifications/{ado.NotificationId}");
 
         Assert.Equal(HttpStatusCode.UnprocessableEntity, adoFailed.StatusCode);
         Assert.Equal(HttpStatusCode.UnprocessableEntity, efFailed.StatusCode);
         Assert.Equal(ef.NotificationId, efRetried.NotificationId);
+        Assert.Equal("Waiting", status.GetProperty("state").GetString());
         await using var check = await TestDatabase.OpenAsync();
         var outbox = await check.QueryAsync<(long, string, string)>($"SELECT id, recipient, subject FROM {TestDatabase.Schema}.outbox ORDER BY id");
         Assert.Equal(
-            [(ado.NotificationId, "ado@example.com", $"Order {ado.OrderId} confirmed"), (ef.NotificationId, "ef@example.com", $"Order {ef.OrderId} confirmed")],
+            [(ado.NotificationId, "ado@example.com", $"Order {ado.OrderId} confirmed"), (ef.NotificationId, "ef@example.com", "Your order of a pen is confirmed")],
             outbox);
         var orders = await check.QueryAsync<string>("SELECT recipient FROM sample_order ORDER BY id");
         Assert.Equal(["ado@example.com", "ef@example.com", "ef@example.com"], orders);
