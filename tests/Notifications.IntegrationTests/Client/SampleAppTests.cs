@@ -1,6 +1,7 @@
 using System.Net;
 using System.Net.Http.Json;
 using System.Text.Json;
+using System.Text.RegularExpressions;
 using Dapper;
 using Notifications.IntegrationTests.Infrastructure;
 
@@ -8,10 +9,10 @@ namespace Notifications.IntegrationTests.Client;
 
 /// <summary>
 /// The packed client as apps get it (<see cref="PackedClient"/>, packed once for the class): samples/Orders changes its
-/// row and enqueues in one transaction, and restores only its provider's driver.
+/// row and enqueues in one transaction, restores only its provider's driver; and the console app of docs/client.md works.
 /// </summary>
 [Collection("services")]
-public sealed class SampleAppTests(PackedClient client) : IClassFixture<PackedClient>
+public sealed partial class SampleAppTests(PackedClient client) : IClassFixture<PackedClient>
 {
     [Fact]
     public async Task OrdersSample_BuiltFromThePackedClient_EnqueuesWithTheOrderAndRollsBackWithIt()
@@ -59,6 +60,41 @@ public sealed class SampleAppTests(PackedClient client) : IClassFixture<PackedCl
             id.StartsWith("Microsoft.Data.SqlClient", StringComparison.Ordinal) || id.Contains("IdentityModel", StringComparison.Ordinal)
             || id == "Notifications.Client.SqlServer" || id == "Microsoft.EntityFrameworkCore.SqlServer");
     }
+
+    [Fact]
+    public async Task ClientDoc_QuickStartConsoleApp_EnqueuesAndReadsTheStatus()
+    {
+        var db = await TestDatabase.CleanAsync();
+        string doc = await File.ReadAllTextAsync(RepositoryLayout.File("docs", "client.md"));
+        string app = Directory.CreateDirectory(Path.Combine(client.Work, "Notify")).FullName;
+        string project = NotificationsVersion().Replace(DocBlock(doc, "xml", "<!-- Notify/Notify.csproj -->"), $"${{1}}{client.Version}$2");
+        await File.WriteAllTextAsync(Path.Combine(app, "Notify.csproj"), project);
+        await File.WriteAllTextAsync(Path.Combine(app, "Program.cs"), DocBlock(doc, "csharp", "// Notify/Program.cs"));
+        var environment = new Dictionary<string, string>
+        {
+            ["RestoreAdditionalProjectSources"] = client.Packages,
+            ["ConnectionStrings__Notifications"] = TestRoles.ConnectionString(DatabaseRole.App),
+        };
+
+        string output = await PackedClient.DotnetAsync(app, environment, "run", "-c", "Release");
+
+        var printed = Regex.Match(output, @"Notification (\d+): Waiting \(in the outbox");
+        Assert.True(printed.Success, output);
+        await using var check = await TestDatabase.OpenAsync();
+        Assert.Equal(("ada@example.com", "Welcome, Ada"), await check.QuerySingleAsync<(string, string)>(
+            $"SELECT recipient, subject FROM {TestDatabase.Schema}.outbox WHERE id = @id", new { id = long.Parse(printed.Groups[1].Value, System.Globalization.CultureInfo.InvariantCulture) }));
+        Assert.Equal(1, await db.CountAsync("outbox"));
+    }
+
+    /// <summary>The fenced <paramref name="language"/> block of <paramref name="doc"/> whose first line is <paramref name="firstLine"/>.</summary>
+    private static string DocBlock(string doc, string language, string firstLine) =>
+        Regex.Matches(doc, $"```{language}\n(.*?)```", RegexOptions.Singleline)
+            .Select(m => m.Groups[1].Value)
+            .Single(block => block.StartsWith(firstLine + "\n", StringComparison.Ordinal));
+
+    // The doc names the release version of the Notifications packages; the test restores the one it packed.
+    [GeneratedRegex("""(<PackageReference Include="Notifications\.Client[^"]*" Version=")[^"]+(")""")]
+    private static partial Regex NotificationsVersion();
 
     private static async Task<OrderPlaced> PlaceAsync(HttpClient http, string path, object order)
     {
