@@ -18,6 +18,7 @@ public sealed partial class ConfigurationPageTests
         typeof(Notifications.Consumer.ConsumerHostingExtensions).Assembly,
         typeof(Notifications.Producer.ProducerOptions).Assembly,
         typeof(Notifications.Shared.Hosting.DatabaseOptions).Assembly,
+        typeof(Notifications.Unsubscribe.UnsubscribeServerOptions).Assembly,
     ];
 
     private static readonly string Page = RepositoryFile.Read("docs", "configuration.md");
