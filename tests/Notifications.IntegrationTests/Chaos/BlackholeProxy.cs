@@ -6,7 +6,8 @@ namespace Notifications.IntegrationTests.Chaos;
 /// <summary>
 /// A TCP forwarder that can go silent: while blackholed it stops moving bytes in both directions and
 /// leaves every socket open — no FIN, no RST — the way a dead network path looks. Only heartbeats can
-/// tell. New connections are accepted but not forwarded until it is restored.
+/// tell. New connections are accepted but not forwarded until it is restored. It can also refuse: then every connection
+/// is cut and each new one closed as soon as it is accepted (and counted), the way a service that went away looks.
 /// </summary>
 internal sealed class BlackholeProxy : IAsyncDisposable
 {
@@ -16,6 +17,8 @@ internal sealed class BlackholeProxy : IAsyncDisposable
     private readonly List<TcpClient> _sockets = [];
     private readonly List<Task> _pumps = [];
     private volatile TaskCompletionSource _open = Opened();
+    private volatile bool _refusing;
+    private int _refused;
     private Task? _accepting;
 
     private BlackholeProxy(int targetPort) => _targetPort = targetPort;
@@ -30,17 +33,23 @@ internal sealed class BlackholeProxy : IAsyncDisposable
         return proxy;
     }
 
+    /// <summary>Connections accepted and closed at once while refusing.</summary>
+    public int Refused => Volatile.Read(ref _refused);
+
     public void Blackhole() => _open = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+
+    /// <summary>Cuts every connection and closes each new one at once until <see cref="Restore"/>.</summary>
+    public void Refuse()
+    {
+        _refusing = true;
+        CloseAll();
+    }
 
     /// <summary>Forwards again; connections the blackhole stranded are closed (their peers gave up on them).</summary>
     public void Restore()
     {
-        lock (_sockets)
-        {
-            _sockets.ForEach(s => s.Dispose());
-            _sockets.Clear();
-        }
-
+        CloseAll();
+        _refusing = false;
         _open.TrySetResult();
     }
 
@@ -65,6 +74,15 @@ internal sealed class BlackholeProxy : IAsyncDisposable
         _stop.Dispose();
     }
 
+    private void CloseAll()
+    {
+        lock (_sockets)
+        {
+            _sockets.ForEach(s => s.Dispose());
+            _sockets.Clear();
+        }
+    }
+
     private static TaskCompletionSource Opened()
     {
         var open = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
@@ -77,6 +95,13 @@ internal sealed class BlackholeProxy : IAsyncDisposable
         while (!_stop.IsCancellationRequested)
         {
             var client = await _listener.AcceptTcpClientAsync(_stop.Token);
+            if (_refusing)
+            {
+                Interlocked.Increment(ref _refused);
+                client.Dispose();
+                continue;
+            }
+
             var upstream = new TcpClient();
             await upstream.ConnectAsync(IPAddress.Loopback, _targetPort, _stop.Token);
             lock (_sockets)

@@ -5,6 +5,7 @@ using Notifications.Consumer.Telemetry;
 using Notifications.IntegrationTests.Infrastructure;
 using Notifications.IntegrationTests.Pipeline;
 using Notifications.IntegrationTests.Shutdown;
+using Notifications.Shared.Hosting;
 using Polly.CircuitBreaker;
 
 namespace Notifications.IntegrationTests.Relay;
@@ -65,6 +66,43 @@ public sealed class RelayOutageTests
         Assert.Empty(await broker.DrainDeadLettersAsync());
         Assert.Equal(0u, await broker.CountAsync(broker.Options.Queue));
         Assert.Equal(0, await db.CountLogAsync("sending"));
+    }
+
+    // Issue 27 (5): the breaker's probe was taken only from the first open channel, a standard-lane one: with the standard
+    // queue empty no probe was ever taken, the breaker stayed open and urgent messages waited after the relay came back.
+    // Urgent rows only, in envelopes of 50, the relay down from the start, on the queue type the stacks deploy too.
+    [Theory]
+    [InlineData(RabbitQueueType.Classic)]
+    [InlineData(RabbitQueueType.Quorum)]
+    public async Task RelayDown_OnlyUrgentRowsWaiting_ProbeTakenFromTheUrgentLaneAndAllDeliveredAfterwards(RabbitQueueType queueType)
+    {
+        const int Urgent = 150;
+        var db = await TestDatabase.CleanAsync();
+        await using var broker = await TestBroker.CreateAsync(retryDelays: [TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(2)], queueType: queueType);
+        await using var sink = await SmtpSink.StartAsync();
+        await sink.StopAsync();
+        var ids = await db.InsertAsync(Urgent, "Reset your password", priority: "urgent");
+
+        await using (var consumer = await WorkerHost.StartConsumerAsync(broker, sink,
+            ("Relay:BreakDuration", "00:00:01"), ("Relay:SamplingDuration", "00:00:05")))
+        await using (await WorkerHost.StartProducerAsync(broker, ("Producer:EnvelopeSize", "50")))
+        {
+            var relay = consumer.Get<RelayBreaker>();
+            await Eventually.WaitAsync(() => Task.FromResult(relay.State), s => s != CircuitState.Closed, Patience, "breaker opened");
+            await Eventually.WaitAsync(() => broker.ConsumersAsync(broker.Options.UrgentQueue), n => n == 0, Patience, "consumer left the urgent queue");
+            // Past a probe or two on the dead relay, with nothing but urgent messages waiting.
+            await Eventually.WaitAsync(() => db.CountAsync("outbox"), n => n == 0, Patience, "every row published");
+            Assert.Equal(0u, await broker.CountAsync(broker.Options.Queue));
+
+            await sink.RestartAsync();
+            await sink.WaitForMessagesAsync(ids.Count, Patience);
+            await Eventually.WaitAsync(() => db.CountLogAsync("sent"), n => n == ids.Count, Patience, "delivery log rows 'sent'");
+            await Eventually.WaitAsync(() => Task.FromResult(relay.State), s => s == CircuitState.Closed, Patience, "breaker closed");
+            await Eventually.WaitAsync(() => broker.ConsumersAsync(broker.Options.UrgentQueue), n => n == 1, Patience, "consuming the urgent queue again");
+        }
+
+        PipelineTests.AssertExactlyOnce(ids, sink.CountByNotificationId());
+        Assert.Empty(await broker.NonEmptyQueuesAsync());
     }
 
     // Issue 16 (1): with envelopes, an outage made copies: an item copied to the tail was requeued again with its envelope,
