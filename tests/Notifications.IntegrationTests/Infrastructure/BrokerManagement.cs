@@ -101,6 +101,14 @@ internal sealed class BrokerManagement : IDisposable
 
     public Task DeletePolicyAsync(string vhost, string name) => SendAsync(HttpMethod.Delete, $"api/policies/{Escape(vhost)}/{Escape(name)}");
 
+    /// <summary>
+    /// Makes the broker refuse every publish into <paramref name="queue"/> (a policy of length 0 that rejects publishes, as a
+    /// full queue does) while what it holds stays and is delivered; <see cref="DeletePolicyAsync"/> lifts it.
+    /// </summary>
+    public Task RefusePublishesAsync(string vhost, string policy, string queue) =>
+        SetQueuePolicyAsync(vhost, policy, $"^{System.Text.RegularExpressions.Regex.Escape(queue)}$",
+            new Dictionary<string, object> { ["max-length"] = 0, ["overflow"] = "reject-publish" });
+
     /// <summary>The vhost an AMQP URI names: its path unescaped, or <c>/</c> (the default vhost) when it has none.</summary>
     public static string VhostOf(Uri amqpUri) =>
         amqpUri.AbsolutePath.Length > 1 ? Uri.UnescapeDataString(amqpUri.AbsolutePath[1..]) : "/";

@@ -105,6 +105,61 @@ public sealed class RelayOutageTests
         Assert.Empty(await broker.NonEmptyQueuesAsync());
     }
 
+    // Issue 27 (9): an envelope whose unsettled items could not be put back into the work queue was requeued whole after five
+    // tries a second apart, its settled items with it: each dead letter already made was published again when it came back.
+    // The relay goes down mid-envelope (every other row is dead-lettered at once), and the broker refuses every publish into
+    // the work queue (a policy, as a full queue would) for longer than those five tries; counted at the dead queue.
+    [Theory]
+    [InlineData(RabbitQueueType.Classic)]
+    [InlineData(RabbitQueueType.Quorum)]
+    public async Task RelayDownMidEnvelopeWorkQueueRefusingPublishes_UnsettledItemsWaitAndNoDeadLetterIsPublishedTwice(RabbitQueueType queueType)
+    {
+        var db = await TestDatabase.CleanAsync();
+        // The sends cut by the outage wait in their delay queue until the work queue takes publishes again.
+        await using var broker = await TestBroker.CreateAsync(retryDelays: [TimeSpan.FromSeconds(20)], queueType: queueType);
+        await using var sink = await SmtpSink.StartAsync();
+        var (valid, invalid) = await db.InsertHalfInvalidAsync(600);
+        using var management = BrokerManagement.Create();
+        string vhost = BrokerManagement.VhostOf(broker.Options.Uri);
+        string policy = $"refuse-{broker.Options.Queue}";
+
+        await using (var consumer = await WorkerHost.StartConsumerAsync(broker, sink,
+            ("Relay:BreakDuration", "00:00:02"), ("Relay:SamplingDuration", "00:00:05"), ("Relay:MinimumThroughput", "2")))
+        {
+            await using (await WorkerHost.StartProducerAsync(broker, ("Producer:EnvelopeSize", "50")))
+            {
+                await Eventually.WaitAsync(() => db.CountAsync("outbox"), n => n == 0, Patience, "every row published");
+            }
+
+            await sink.WaitForMessagesAsync(valid.Count / 6, Patience);
+            await management.RefusePublishesAsync(vhost, policy, broker.Options.Queue);
+            try
+            {
+                await sink.StopAsync();
+                var relay = consumer.Get<RelayBreaker>();
+                await Eventually.WaitAsync(() => Task.FromResult(relay.State), s => s != CircuitState.Closed, Patience, "breaker opened");
+                // Refused for longer than the five tries a second apart after which the envelopes went back whole.
+                await Task.Delay(TimeSpan.FromSeconds(8));
+            }
+            finally
+            {
+                await management.DeletePolicyAsync(vhost, policy);
+            }
+
+            await sink.RestartAsync();
+            await Eventually.WaitAsync(() => Task.FromResult(sink.CountByNotificationId().Count), n => n >= valid.Count, Patience, "every valid id at the server");
+            await Eventually.WaitAsync(() => db.CountAsync("dead_letter"), n => n >= invalid.Count, Patience, "every invalid id recorded dead");
+            await Eventually.WaitAsync(async () => (await broker.NonEmptyQueuesAsync()).Keys.Where(q => q != broker.Options.DeadLetterQueue).Count(),
+                n => n == 0, Patience, "every queue but the dead queue drained");
+        }
+
+        var deadIds = (await broker.DrainDeadLettersAsync()).Select(d => EnvelopeShutdownTests.DeadLetterId(d.Body)).ToList();
+        var twice = deadIds.GroupBy(id => id).Where(g => g.Count() > 1).Select(g => g.Key).ToList();
+        Assert.True(twice.Count == 0, $"{twice.Count} dead letters published more than once, e.g. {string.Join(", ", twice.Take(5))}");
+        Assert.Equal(invalid.Order(), deadIds.Order());
+        Assert.All(valid, id => Assert.True(sink.CountByNotificationId().ContainsKey(id), $"{id} lost"));
+    }
+
     // Issue 16 (1): with envelopes, an outage made copies: an item copied to the tail was requeued again with its envelope,
     // and both copies were later sent (or skipped as duplicates). The product's breaker and retry settings, two consumer
     // processes, envelopes of 50, the relay killed in the middle of the flow and down past one failed probe.

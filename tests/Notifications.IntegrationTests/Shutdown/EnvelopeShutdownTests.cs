@@ -1,6 +1,5 @@
 using System.Globalization;
 using System.Text.Json;
-using Dapper;
 using Notifications.IntegrationTests.Infrastructure;
 using Notifications.IntegrationTests.Pipeline;
 using Notifications.Shared.Hosting;
@@ -84,7 +83,7 @@ public sealed class EnvelopeShutdownTests
         var db = await TestDatabase.CleanAsync();
         await using var broker = await TestBroker.CreateAsync(queueType: queueType);
         await using var sink = await SmtpSink.StartAsync("-w 1");
-        var (valid, invalid) = await SeedHalfInvalidAsync();
+        var (valid, invalid) = await db.InsertHalfInvalidAsync(Standard);
         await using var producer = await WorkerHost.StartProducerAsync(broker, ("Producer:EnvelopeSize", "50"));
 
         await using var consumer = StartConsumer(broker, sink, mode);
@@ -109,22 +108,7 @@ public sealed class EnvelopeShutdownTests
         Assert.Empty(await broker.NonEmptyQueuesAsync());
     }
 
-    // Every other row has an empty recipient (dead-lettered by the consumer with its reason), in one statement: the
-    // producer packs them together with the valid rows into the same envelopes. (As the owner: the app's login may not
-    // read the recipients back.)
-    private static async Task<(IReadOnlyList<long> Valid, IReadOnlyList<long> Invalid)> SeedHalfInvalidAsync()
-    {
-        await using var connection = await TestDatabase.OpenAsync();
-        var rows = (await connection.QueryAsync<(long Id, string Recipient)>($"""
-            INSERT INTO {TestDatabase.Schema}.outbox (recipient, subject, body)
-            SELECT CASE WHEN g % 2 = 0 THEN '' ELSE 'user' || g || '@example.com' END, 'Order shipped #' || g, 'Hello'
-            FROM generate_series(1, @Count) AS g
-            RETURNING id, recipient
-            """, new { Count = Standard })).ToList();
-        return (rows.Where(r => r.Recipient.Length > 0).Select(r => r.Id).ToList(), rows.Where(r => r.Recipient.Length == 0).Select(r => r.Id).ToList());
-    }
-
-    private static long DeadLetterId(string body) => JsonDocument.Parse(body).RootElement.GetProperty("id").GetInt64();
+    internal static long DeadLetterId(string body) => JsonDocument.Parse(body).RootElement.GetProperty("id").GetInt64();
 
     private static async Task<IReadOnlyList<long>> SeedAsync(TestDatabase db) =>
         [.. await db.InsertAsync(Standard), .. await db.InsertAsync(Urgent, "Reset your password", priority: "urgent")];
