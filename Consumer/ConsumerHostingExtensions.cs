@@ -7,6 +7,7 @@ using Notifications.Consumer.Channels.Email;
 using Notifications.Consumer.Channels.Push;
 using Notifications.Consumer.Channels.Webhook;
 using Notifications.Consumer.DeadLetterInbox;
+using Notifications.Consumer.Infrastructure;
 using Notifications.Consumer.Pipeline;
 using Notifications.Consumer.RateLimiting;
 using Notifications.Consumer.Relay;
@@ -28,6 +29,8 @@ public static class ConsumerHostingExtensions
             .ValidateDataAnnotations().ValidateOnStart();
         builder.Services.AddOptions<RelayOptions>().BindConfiguration(RelayOptions.SectionName)
             .ValidateDataAnnotations().ValidateOnStart();
+        builder.Services.AddOptions<InfrastructureOptions>().BindConfiguration(InfrastructureOptions.SectionName)
+            .ValidateDataAnnotations().ValidateOnStart();
         builder.Services.AddOptions<SmtpOptions>().BindConfiguration(SmtpOptions.SectionName)
             .ValidateDataAnnotations().ValidateOnStart();
         builder.Services.AddOptions<DkimOptions>().BindConfiguration(DkimOptions.SectionName)
@@ -43,6 +46,7 @@ public static class ConsumerHostingExtensions
         builder.Services.AddPushChannel();
         builder.Services.AddSingleton<ChannelRegistry>();
         builder.Services.AddSingleton<RelayBreaker>();
+        builder.Services.AddSingleton<InfrastructureBreaker>();
         builder.Services.AddSingleton(sp => sp.GetRequiredService<IOptions<ConsumerOptions>>().Value);
         builder.Services.AddHostedService<ConsumerService>();
         builder.Services.AddSingleton<InboxRecorder>();

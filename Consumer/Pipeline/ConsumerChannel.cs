@@ -1,5 +1,6 @@
 using System.Threading.Channels;
 using Microsoft.Extensions.Logging;
+using Notifications.Consumer.Infrastructure;
 using Notifications.Consumer.Settling;
 using Notifications.Consumer.Telemetry;
 using Notifications.Shared.Contract;
@@ -22,7 +23,9 @@ internal sealed class ConsumerChannel : IAsyncDisposable
     private readonly ConsumerMetrics? _metrics;
     private string? _consumerTag;
 
-    private ConsumerChannel(IChannel channel, ConsumerLane lane, OutboundPublisher outbound, ILogger logger, ConsumerMetrics? metrics)
+    private ConsumerChannel(
+        IChannel channel, ConsumerLane lane, OutboundPublisher outbound, InfrastructureBreaker infrastructure, CancellationToken stopping, ILogger logger,
+        ConsumerMetrics? metrics)
     {
         _metrics = metrics;
         _channel = channel;
@@ -30,7 +33,7 @@ internal sealed class ConsumerChannel : IAsyncDisposable
         _queue = lane.Queue;
         _work = lane.Work.Writer;
         Acks = new AckBatcher(channel, ex => ConsumerLog.AckFailed(logger, ex));
-        _envelopeReturn = new EnvelopeReturn(channel, outbound, Acks, TimeProvider.System, logger);
+        _envelopeReturn = new EnvelopeReturn(outbound, Acks, infrastructure, stopping, logger);
     }
 
     /// <summary>The lane it consumes: its queue is where a returned delivery goes back and whose retry queues a retry takes.</summary>
@@ -42,14 +45,17 @@ internal sealed class ConsumerChannel : IAsyncDisposable
 
     /// <summary>
     /// Opens the channel and sets its prefetch window; it does not consume until <see cref="ConsumeAsync"/>. An envelope's
-    /// unfinished items go back to the work queue through <paramref name="outbound"/> (see <see cref="EnvelopeSettlement"/>).
-    /// With <paramref name="metrics"/>, each message's queue wait is recorded (not for a rate-limit lane's, forwarded messages).
+    /// unsettled items go back to the work queue through <paramref name="outbound"/> (see <see cref="EnvelopeSettlement"/>),
+    /// tried until the broker takes them (<paramref name="infrastructure"/>), the channel closes or <paramref name="stopping"/>
+    /// fires (<see cref="EnvelopeReturn"/>). With <paramref name="metrics"/>, each message's queue wait is recorded (not for a
+    /// rate-limit lane's, forwarded messages).
     /// </summary>
     public static async Task<ConsumerChannel> OpenAsync(
-        IConnection connection, ConsumerLane lane, OutboundPublisher outbound, ILogger logger, ConsumerMetrics? metrics, CancellationToken cancellationToken)
+        IConnection connection, ConsumerLane lane, OutboundPublisher outbound, InfrastructureBreaker infrastructure, CancellationToken stopping,
+        ILogger logger, ConsumerMetrics? metrics, CancellationToken cancellationToken)
     {
         var channel = await connection.CreateChannelAsync(cancellationToken: cancellationToken);
-        var consumerChannel = new ConsumerChannel(channel, lane, outbound, logger, metrics);
+        var consumerChannel = new ConsumerChannel(channel, lane, outbound, infrastructure, stopping, logger, metrics);
         await channel.BasicQosAsync(0, (ushort)lane.Prefetch, global: false, cancellationToken);
         return consumerChannel;
     }
@@ -170,14 +176,14 @@ internal sealed class ConsumerChannel : IAsyncDisposable
             return;
         }
 
-        // Some items are done: the others go back without them, as one message at the tail, and then the envelope is acked.
+        // Some items are settled: the others go back without them, as one message at the tail, and then the envelope is acked.
         if (await _envelopeReturn.TryAsync(deliveryTag, generation, outcome.Back.Select(i => items[i]).ToList(), headers))
         {
             return;
         }
 
-        // As after a crash: the envelope comes back whole and the delivery log sorts out its items (a closed channel's
-        // deliveries go back on their own).
+        // The channel closed, or the shutdown ran out of time: as after a crash, the envelope comes back whole and the delivery
+        // log sorts out its items (a closed channel's deliveries go back on their own).
         await Acks.RequeueAsync(deliveryTag, generation);
     }
 }

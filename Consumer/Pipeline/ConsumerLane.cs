@@ -17,6 +17,9 @@ internal sealed record ConsumerLane(string Queue, int Prefetch, Channel<Delivery
     /// <summary>The <c>lane</c> tag of its deliveries' hop histograms (<c>standard</c> unless set).</summary>
     public KeyValuePair<string, object?> Tag { get; init; } = HopTags.Standard;
 
+    /// <summary>The urgent lane (tagged <c>urgent</c>): its messages go first, the relay breaker's probe included.</summary>
+    public bool Urgent => Tag.Equals(HopTags.Urgent);
+
     public ConsumerLane(string queue, int prefetch)
         : this(queue, prefetch, Channel.CreateUnbounded<Delivery>(new UnboundedChannelOptions { SingleWriter = false, SingleReader = false }))
     {

@@ -4,6 +4,7 @@ using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 using Notifications.Consumer.Benchmarking;
 using Notifications.Consumer.Channels;
+using Notifications.Consumer.Infrastructure;
 using Notifications.Consumer.RateLimiting;
 using Notifications.Consumer.Relay;
 using Notifications.Consumer.Settling;
@@ -21,7 +22,7 @@ namespace Notifications.Consumer.Pipeline;
 /// The consumer process: one broker connection, <see cref="ConsumerOptions.Channels"/> consuming
 /// channels with a prefetch window each, and <see cref="ConsumerOptions.Handlers"/> competing handlers,
 /// each with its own sender per channel (an SMTP connection for email). On shutdown it stops consuming, lets in-flight handlers finish
-/// and ack, and closes; deliveries received but not started return to the queue with their channel.
+/// and ack, requeues what they did not start — of an envelope, its unsettled items only, never its settled ones — and closes.
 /// </summary>
 internal sealed class ConsumerService(
     IOptions<ConsumerOptions> options,
@@ -30,6 +31,7 @@ internal sealed class ConsumerService(
     IDeadLetterStore deadLetterStore,
     ChannelRegistry outlets,
     RelayBreaker relay,
+    InfrastructureBreaker infrastructure,
     RateLimitLanes lanes,
     ConsumerStats stats,
     ConsumerMetrics metrics,
@@ -44,6 +46,8 @@ internal sealed class ConsumerService(
     private readonly RabbitMqOptions _rabbit = rabbitOptions.Value;
     // Looks (about a second apart) that a channel must be seen closed, its connection open, before it is replaced.
     private const int ClosedTicksBeforeReopen = 3;
+    // At shutdown, how long envelopes' unsettled items may take to go back (EnvelopeReturn) once the handlers are done.
+    private static readonly TimeSpan ReturnTimeout = TimeSpan.FromSeconds(5);
     private readonly ILogger _logger = loggers.CreateLogger<ConsumerService>();
 
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
@@ -53,17 +57,17 @@ internal sealed class ConsumerService(
         health.BrokerConnected(connection);
         await using var deadLetters = new DeadLetterRecorder(deadLetterStore, _options.LogBatchSize);
         await using var outbound = new OutboundPublisher(connection, _rabbit, time, deadLetters, faults);
-        await using var log = new DeliveryLog(logStore, _options.LogBatchSize);
+        await using var log = new DeliveryLog(logStore, _options.LogBatchSize, infrastructure);
         // The urgent lane's delivery-log statements are coalesced apart from the standard lane's, so an urgent
         // check or record never waits for (or rides in) a statement of hundreds of bulk ids.
-        await using var urgentLog = new DeliveryLog(logStore, _options.LogBatchSize);
+        await using var urgentLog = new DeliveryLog(logStore, _options.LogBatchSize, infrastructure);
         // Likewise a message a rate-limit lane let in: its slot is held for it only briefly, so its check must not wait
         // behind the backlog's statements (FleetRateLimiter.SpendAsync).
-        await using var admittedLog = new DeliveryLog(logStore, _options.LogBatchSize);
+        await using var admittedLog = new DeliveryLog(logStore, _options.LogBatchSize, infrastructure);
         var inFlight = new InFlightNotifications();
-        var handler = new DeliveryHandler(log, inFlight, outbound, outlets, lanes, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>(), suppression);
-        var admittedHandler = new DeliveryHandler(admittedLog, inFlight, outbound, outlets, lanes, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>(), suppression);
-        var urgentHandler = new DeliveryHandler(urgentLog, inFlight, outbound, outlets, lanes, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>(), suppression);
+        var handler = new DeliveryHandler(log, inFlight, outbound, outlets, lanes, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>(), suppression, infrastructure);
+        var admittedHandler = new DeliveryHandler(admittedLog, inFlight, outbound, outlets, lanes, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>(), suppression, infrastructure);
+        var urgentHandler = new DeliveryHandler(urgentLog, inFlight, outbound, outlets, lanes, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>(), suppression, infrastructure);
         await using (var setup = await connection.CreateChannelAsync(cancellationToken: stoppingToken))
         {
             await RabbitTopology.DeclareAsync(setup, _rabbit, stoppingToken);
@@ -75,10 +79,13 @@ internal sealed class ConsumerService(
         var standard = new ConsumerLane(_rabbit.Queue, _options.Prefetch);
         var urgent = new ConsumerLane(_rabbit.UrgentQueue, _options.UrgentPrefetch) { Tag = HopTags.Urgent };
         var consumerLanes = Enumerable.Repeat(standard, _options.Channels).Append(urgent).ToArray();
+        // Cancelled when the handlers run out of time at shutdown (abort), and when the envelopes' returns do (returning).
+        using var abort = new CancellationTokenSource();
+        using var returning = new CancellationTokenSource();
         var channels = new ConsumerChannel[consumerLanes.Length];
         for (int i = 0; i < channels.Length; i++)
         {
-            channels[i] = await ConsumerChannel.OpenAsync(connection, consumerLanes[i], outbound, _logger, metrics, stoppingToken);
+            channels[i] = await ConsumerChannel.OpenAsync(connection, consumerLanes[i], outbound, infrastructure, returning.Token, _logger, metrics, stoppingToken);
         }
 
         connection.ConnectionShutdownAsync += (_, _) =>
@@ -92,23 +99,23 @@ internal sealed class ConsumerService(
         ConsumerLog.Started(_logger, _options.Handlers, _options.Channels, _options.Prefetch, _options.DeliveryMode, _options.Sender);
         ConsumerLog.UrgentLane(_logger, _rabbit.UrgentQueue, _options.UrgentHandlers, _options.UrgentPrefetch);
 
-        using var abort = new CancellationTokenSource();
         // The standard lane's handlers take a message a rate-limit lane let in (its slot is due) before the prefetched backlog.
         var standardWork = new PriorityReader<Delivery>(lanes.Admitted, standard.Work.Reader);
         var handlers = Enumerable.Range(0, _options.Handlers).Select(_ => RunHandlerAsync(standardWork, handler, admittedHandler, stoppingToken, abort.Token))
             .Concat(Enumerable.Range(0, _options.UrgentHandlers).Select(_ => RunHandlerAsync(urgent.Work.Reader, urgentHandler, urgentHandler, stoppingToken, abort.Token)))
             .ToArray();
-        await SuperviseAsync(connection, recovery, channels, outbound, stoppingToken);
-        await ShutdownAsync(channels, handlers, abort);
+        await SuperviseAsync(connection, recovery, channels, outbound, returning.Token, stoppingToken);
+        await ShutdownAsync(channels, handlers, [lanes.Admitted, standard.Work.Reader, urgent.Work.Reader], abort, returning);
         await inboxRun;
     }
 
     // Until shutdown: a consumer channel closed by a channel error is not recovered by the client; reopen it.
     // Consume while the relay breaker is closed, not while it is open (RelayGate).
     private async Task SuperviseAsync(
-        IConnection connection, ConnectionRecoveryWatch recovery, ConsumerChannel[] channels, OutboundPublisher outbound, CancellationToken stoppingToken)
+        IConnection connection, ConnectionRecoveryWatch recovery, ConsumerChannel[] channels, OutboundPublisher outbound, CancellationToken returning,
+        CancellationToken stoppingToken)
     {
-        var gate = new RelayGate(relay, time, _logger);
+        var gate = new RelayGate(relay, infrastructure, time, _logger);
         var closedTicks = new int[channels.Length];
         try
         {
@@ -135,7 +142,7 @@ internal sealed class ConsumerService(
                     ConsumerLog.ChannelReopened(_logger);
                     var lane = channels[i].Lane;
                     await channels[i].DisposeAsync();
-                    channels[i] = await ConsumerChannel.OpenAsync(connection, lane, outbound, _logger, metrics, stoppingToken);
+                    channels[i] = await ConsumerChannel.OpenAsync(connection, lane, outbound, infrastructure, returning, _logger, metrics, stoppingToken);
                 }
             }
         }
@@ -144,7 +151,8 @@ internal sealed class ConsumerService(
         }
     }
 
-    private async Task ShutdownAsync(ConsumerChannel[] channels, Task[] handlers, CancellationTokenSource abort)
+    private async Task ShutdownAsync(
+        ConsumerChannel[] channels, Task[] handlers, ChannelReader<Delivery>[] unstarted, CancellationTokenSource abort, CancellationTokenSource returning)
     {
         await lanes.StopAsync();
         using var cancelTimeout = new CancellationTokenSource(TimeSpan.FromSeconds(5));
@@ -167,7 +175,11 @@ internal sealed class ConsumerService(
             await abort.CancelAsync();
         }
 
+        // From here the envelopes' returns (the aborted handlers' and the unstarted items') have a few seconds; a broker that
+        // takes none in that time gets them back whole, as after a crash.
+        returning.CancelAfter(ReturnTimeout);
         await all;
+        await RequeueUnstartedAsync(unstarted);
         foreach (var channel in channels)
         {
             await channel.DisposeAsync();
@@ -179,6 +191,20 @@ internal sealed class ConsumerService(
         if (_options.StatsFile is { } path)
         {
             await ConsumerReport.From(stats, metrics.Hops).WriteAsync(path, CancellationToken.None);
+        }
+    }
+
+    // What the handlers did not start is requeued while the channels are still open: a single message in its place, an envelope's
+    // item with the envelope's other unsettled items once the last is given back (in its place only if none is settled; else
+    // as one new message at the tail, and the envelope acked), so a settled item never comes back.
+    private static async Task RequeueUnstartedAsync(ChannelReader<Delivery>[] unstarted)
+    {
+        foreach (var work in unstarted)
+        {
+            while (work.TryRead(out var delivery))
+            {
+                await delivery.RequeueAsync();
+            }
         }
     }
 

@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using Microsoft.Extensions.Logging;
 using Notifications.Consumer.Channels;
+using Notifications.Consumer.Infrastructure;
 using Notifications.Consumer.RateLimiting;
 using Notifications.Consumer.Relay;
 using Notifications.Consumer.Settling;
@@ -19,14 +20,15 @@ namespace Notifications.Consumer.Pipeline;
 /// order the configured <see cref="DeliveryMode"/> prescribes. Every outcome ends in an ack, a retry or a dead letter;
 /// nothing is dropped without a trace and no exception escapes. While the SMTP relay's breaker is open a message goes back
 /// to the work queue without spending an attempt; while an endpoint's or provider's is, it is parked in a delay queue, unspent.
+/// While the database or the broker fails, the delivery waits in the handler, unspent (<see cref="InfrastructureBreaker"/>).
 /// </summary>
 internal sealed class DeliveryHandler(
     DeliveryLog log, InFlightNotifications inFlight, OutboundPublisher outbound, ChannelRegistry channels, RateLimitLanes lanes,
     ConsumerOptions options, RabbitMqOptions rabbit, ConsumerStats stats, TimeProvider time, FaultInjector faults, ILogger<DeliveryHandler> logger,
-    SuppressionList suppression)
+    SuppressionList suppression, InfrastructureBreaker infrastructure)
 {
-    private readonly DeliverySettler settle = new(outbound, rabbit, stats, logger);
-    private readonly HandBackSettler handBack = new(log, outbound, rabbit, stats, logger);
+    private readonly DeliverySettler settle = new(outbound, infrastructure, rabbit, stats, logger);
+    private readonly HandBackSettler handBack = new(log, outbound, infrastructure, rabbit, stats, logger);
 
     public async Task HandleAsync(Delivery delivery, HandlerSenders senders, CancellationToken cancellationToken)
     {
@@ -34,9 +36,17 @@ internal sealed class DeliveryHandler(
         {
             await ProcessAsync(delivery, senders, cancellationToken);
         }
+        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+        {
+            // Aborted at shutdown: back to the queue unless it was settled. An envelope's item goes back with the envelope's
+            // other unsettled items only, never with the settled ones.
+            await delivery.RequeueAsync();
+            throw;
+        }
         catch (Exception ex) when (!cancellationToken.IsCancellationRequested)
         {
-            // Not the message's fault (the log's database or the broker failed): try it again later.
+            // A fault of the message or the code (the database's and the broker's failures are waited out where they happen):
+            // retried, and dead-lettered after the last attempt, so a poison message cannot hold a handler.
             ConsumerLog.HandlerFailed(logger, delivery.DeliveryTag, ex);
             await settle.RetryOrDeadLetterAsync(delivery, $"processing failed: {ex.Message}", cancellationToken);
         }
@@ -87,7 +97,7 @@ internal sealed class DeliveryHandler(
         }
 
         // Made ready by its channel (a template rendered, an endpoint looked up); one that cannot be is dead-lettered with why.
-        var (outgoing, unsendable) = await channel.PrepareAsync(message, cancellationToken);
+        var (outgoing, unsendable) = await infrastructure.RunAsync(ct => channel.PrepareAsync(message, ct).AsTask(), cancellationToken);
         if (outgoing is null)
         {
             await settle.DeadLetterAsync(delivery, unsendable!, cancellationToken);
@@ -295,7 +305,7 @@ internal sealed class DeliveryHandler(
     // already ('sent', or at most once 'sending') stays, so a notification sent before its address was suppressed stays sent.
     private async Task SuppressedAsync(Delivery delivery, NotificationMessage message, string key, CancellationToken cancellationToken)
     {
-        await suppression.RecordSuppressedAsync(message, delivery.Attempt, cancellationToken);
+        await infrastructure.RunAsync(ct => suppression.RecordSuppressedAsync(message, delivery.Attempt, ct), cancellationToken);
         ConsumerLog.Suppressed(logger, message.Id, key);
         await delivery.AckAsync();
     }

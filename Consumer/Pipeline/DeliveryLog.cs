@@ -1,12 +1,16 @@
+using Notifications.Consumer.Infrastructure;
 using Notifications.Shared.Data;
 
 namespace Notifications.Consumer.Pipeline;
 
 /// <summary>
-/// The handlers' view of the delivery log: per-notification calls, coalesced into batched statements.
+/// The handlers' view of the delivery log: per-notification calls, coalesced into batched statements. A call the database
+/// fails is tried again until it goes through (<see cref="InfrastructureBreaker"/>): the delivery waits, unspent; only the
+/// handler's token ends the wait.
 /// </summary>
 internal sealed class DeliveryLog : IAsyncDisposable
 {
+    private readonly InfrastructureBreaker _infrastructure;
     private static readonly IReadOnlySet<long> None = new HashSet<long>();
     private static readonly IReadOnlySet<SentNotification> NoneSent = new HashSet<SentNotification>();
     private static readonly IReadOnlySet<MaybeSentNotification> NoneMaybeSent = new HashSet<MaybeSentNotification>();
@@ -16,8 +20,9 @@ internal sealed class DeliveryLog : IAsyncDisposable
     private readonly CoalescingBatcher<long> _release;
     private readonly CoalescingBatcher<MaybeSentNotification> _recordMaybeSent;
 
-    public DeliveryLog(IDeliveryLogStore store, int maxBatch)
+    public DeliveryLog(IDeliveryLogStore store, int maxBatch, InfrastructureBreaker infrastructure)
     {
+        _infrastructure = infrastructure;
         _findSent = new(store.FindSentAsync, maxBatch, spanName: "delivery log find sent");
         _recordSent = new(async (sent, ct) => { await store.RecordSentAsync(sent, ct); return NoneSent; }, maxBatch, spanName: "delivery log record sent");
         // Two copies of one notification may ask in one batch; the statement inserts the id once, so one of them owns the send.
@@ -28,17 +33,20 @@ internal sealed class DeliveryLog : IAsyncDisposable
     }
 
     /// <summary>Whether the notification was already sent (at-least-once duplicate check).</summary>
-    public Task<bool> IsSentAsync(long id, CancellationToken cancellationToken) => _findSent.SubmitAsync(id, cancellationToken);
+    public Task<bool> IsSentAsync(long id, CancellationToken cancellationToken) =>
+        _infrastructure.RunAsync(ct => _findSent.SubmitAsync(id, ct), cancellationToken);
 
     /// <summary>Records the notification as sent, with its outbox insert time (the delivery SLO's start) and the attempt that succeeded.</summary>
     public Task RecordSentAsync(long id, DateTimeOffset createdAt, int attempt, CancellationToken cancellationToken) =>
-        _recordSent.SubmitAsync(new SentNotification(id, createdAt == default ? null : createdAt, attempt), cancellationToken);
+        _infrastructure.RunAsync(ct => _recordSent.SubmitAsync(new SentNotification(id, createdAt == default ? null : createdAt, attempt), ct), cancellationToken);
 
     /// <summary>At-most-once: true if this caller now owns the single send of the notification.</summary>
-    public Task<bool> TryMarkSendingAsync(long id, CancellationToken cancellationToken) => _markSending.SubmitAsync(id, cancellationToken);
+    public Task<bool> TryMarkSendingAsync(long id, CancellationToken cancellationToken) =>
+        _infrastructure.RunAsync(ct => _markSending.SubmitAsync(id, ct), cancellationToken);
 
     /// <summary>At-most-once: gives up the mark of a send known not to have happened.</summary>
-    public Task ReleaseAsync(long id, CancellationToken cancellationToken) => _release.SubmitAsync(id, cancellationToken);
+    public Task ReleaseAsync(long id, CancellationToken cancellationToken) =>
+        _infrastructure.RunAsync(ct => _release.SubmitAsync(id, ct), cancellationToken);
 
     /// <summary>At-most-once: records why the marked notification's send has an unknown outcome; the mark stays.</summary>
     public Task RecordMaybeSentAsync(long id, int attempt, string reason, CancellationToken cancellationToken) =>

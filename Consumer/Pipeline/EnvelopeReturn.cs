@@ -1,92 +1,49 @@
 using Microsoft.Extensions.Logging;
+using Notifications.Consumer.Infrastructure;
 using Notifications.Consumer.Settling;
 using Notifications.Consumer.Telemetry;
-using Polly;
-using Polly.Retry;
-using RabbitMQ.Client;
 
 namespace Notifications.Consumer.Pipeline;
 
 /// <summary>
-/// Puts an envelope's unfinished items back into the work queue as one message at the tail, then acks the envelope:
-/// up to <see cref="Tries"/> tries a second apart while the channel is open (a Polly retry, built once per channel).
-/// Each failed try is logged (4017). False when the items did not go back: the caller requeues the envelope whole.
+/// Puts an envelope's unsettled items back into the work queue as one message at the tail, then acks the envelope. A publish
+/// the broker does not take for now is tried again until it goes through (<see cref="InfrastructureBreaker"/>) while the
+/// envelope is held: an envelope is never requeued whole, its settled items with it, because its return failed. It gives up
+/// only when the channel closes or is recovered (the broker then redelivers the envelope whole, as after a crash) or when
+/// <c>stopping</c> fires (the consumer's shutdown ran out of time): then it says false (logged, 4017) and the
+/// caller requeues the envelope whole, whose settled items the delivery log recognises.
 /// </summary>
-internal sealed class EnvelopeReturn
+internal sealed class EnvelopeReturn(
+    OutboundPublisher outbound, AckBatcher acks, InfrastructureBreaker infrastructure, CancellationToken stopping, ILogger logger)
 {
-    public const int Tries = 5;
-    internal static readonly ResiliencePropertyKey<ulong> DeliveryTag = new("notifications.envelope.delivery-tag");
-    internal static readonly ResiliencePropertyKey<int> Items = new("notifications.envelope.items");
-    private static readonly ResiliencePropertyKey<int> FailedTries = new("notifications.envelope.failed-tries");
-    private readonly IChannel _channel;
-    private readonly OutboundPublisher _outbound;
-    private readonly AckBatcher _acks;
-    private readonly ILogger _logger;
-    private readonly ResiliencePipeline _retry;
-
-    public EnvelopeReturn(IChannel channel, OutboundPublisher outbound, AckBatcher acks, TimeProvider time, ILogger logger)
-    {
-        _channel = channel;
-        _outbound = outbound;
-        _acks = acks;
-        _logger = logger;
-        _retry = Retry(time, logger);
-    }
-
-    /// <summary>Every failure but out-of-memory is tried again, a second later, <see cref="Tries"/> tries in all.</summary>
-    internal static ResiliencePipeline Retry(TimeProvider time, ILogger logger) =>
-        new ResiliencePipelineBuilder { Name = "envelope-return", TimeProvider = time }
-            .AddRetry(new RetryStrategyOptions
-            {
-                MaxRetryAttempts = Tries - 1,
-                BackoffType = DelayBackoffType.Constant,
-                Delay = TimeSpan.FromSeconds(1),
-                UseJitter = false,
-                ShouldHandle = args => ValueTask.FromResult(args.Outcome.Exception is { } ex and not OutOfMemoryException),
-                OnRetry = args =>
-                {
-                    args.Context.Properties.Set(FailedTries, args.AttemptNumber + 1);
-                    Log(logger, args.Context, args.AttemptNumber + 1, args.Outcome.Exception!);
-                    return ValueTask.CompletedTask;
-                },
-            })
-            .Build();
-
     public async Task<bool> TryAsync(ulong deliveryTag, long generation, IReadOnlyList<Delivery> back, IDictionary<string, object?>? headers)
     {
-        var context = ResilienceContextPool.Shared.Get(CancellationToken.None);
-        context.Properties.Set(DeliveryTag, deliveryTag);
-        context.Properties.Set(Items, back.Count);
         try
         {
-            return await _retry.ExecuteAsync(
-                static async (_, state) =>
+            bool returned = await infrastructure.RunAsync(
+                async ct =>
                 {
-                    // A closed channel's deliveries go back on their own: nothing is put back beside them.
-                    if (!state.Self._channel.IsOpen)
+                    // A closed (or recovered) channel's deliveries go back on their own: nothing is put back beside them.
+                    if (!acks.Holds(deliveryTag, generation))
                     {
                         return false;
                     }
 
-                    await state.Self._outbound.ReturnAsync(state.Back, state.Headers, CancellationToken.None);
-                    await state.Self._acks.AckAsync(state.DeliveryTag, state.Generation);
+                    await outbound.ReturnAsync(back, headers, ct);
                     return true;
                 },
-                context,
-                (Self: this, Back: back, Headers: headers, DeliveryTag: deliveryTag, Generation: generation));
+                stopping);
+            if (returned)
+            {
+                await acks.AckAsync(deliveryTag, generation);
+            }
+
+            return returned;
         }
         catch (Exception ex) when (ex is not OutOfMemoryException)
         {
-            // The last try's failure: the earlier ones were logged as they were retried.
-            Log(_logger, context, context.Properties.GetValue(FailedTries, 0) + 1, ex);
+            ConsumerLog.EnvelopeReturnFailed(logger, deliveryTag, back.Count, ex);
             return false;
         }
-        finally
-        {
-            ResilienceContextPool.Shared.Return(context);
-        }
     }
-
-    private static void Log(ILogger logger, ResilienceContext context, int attempt, Exception ex) =>
-        ConsumerLog.EnvelopeReturnFailed(logger, context.Properties.GetValue(DeliveryTag, 0UL), context.Properties.GetValue(Items, 0), attempt, ex);
 }

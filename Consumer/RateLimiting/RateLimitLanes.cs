@@ -1,5 +1,6 @@
 using System.Threading.Channels;
 using Microsoft.Extensions.Logging;
+using Notifications.Consumer.Infrastructure;
 using Notifications.Consumer.Pipeline;
 using Notifications.Consumer.Relay;
 using Notifications.Consumer.Settling;
@@ -23,7 +24,8 @@ namespace Notifications.Consumer.RateLimiting;
 /// (<see cref="SlotSchedule"/>): the pace at the relay neither lags behind the other traffic nor catches up in a burst.
 /// </summary>
 internal sealed partial class RateLimitLanes(
-    RateLimitSettings settings, FleetRateLimiter limiter, RelayBreaker relay, RabbitMqOptions rabbit, ILogger<RateLimitLanes> logger) : IAsyncDisposable
+    RateLimitSettings settings, FleetRateLimiter limiter, RelayBreaker relay, InfrastructureBreaker infrastructure, RabbitMqOptions rabbit,
+    ILogger<RateLimitLanes> logger) : IAsyncDisposable
 {
     private static readonly TimeSpan Tick = TimeSpan.FromSeconds(1);
     private readonly List<Lane> _lanes = [];
@@ -76,7 +78,7 @@ internal sealed partial class RateLimitLanes(
         foreach (var (domain, rate) in settings.Domains)
         {
             var lane = new Lane(domain, rate, QueueName(rabbit, domain), Prefetch(rate));
-            await lane.OpenAsync(connection, rabbit, outbound, logger, cancellationToken);
+            await lane.OpenAsync(connection, rabbit, outbound, infrastructure, _stop.Token, logger, cancellationToken);
             _lanes.Add(lane);
         }
 
@@ -158,7 +160,7 @@ internal sealed partial class RateLimitLanes(
                 {
                     try
                     {
-                        await lane.OpenAsync(connection, rabbit, _outbound!, logger, stop);
+                        await lane.OpenAsync(connection, rabbit, _outbound!, infrastructure, stop, logger, stop);
                     }
                     catch (Exception ex) when (ex is not OperationCanceledException || !stop.IsCancellationRequested)
                     {
@@ -187,7 +189,10 @@ internal sealed partial class RateLimitLanes(
         public Channel<Delivery> Waiting { get; } = System.Threading.Channels.Channel.CreateUnbounded<Delivery>(
             new UnboundedChannelOptions { SingleReader = true });
 
-        public async Task OpenAsync(IConnection connection, RabbitMqOptions rabbit, OutboundPublisher outbound, ILogger logger, CancellationToken cancellationToken)
+        // An envelope's return (EnvelopeReturn) is tried until the lanes stop (shutdown): then it goes back whole.
+        public async Task OpenAsync(
+            IConnection connection, RabbitMqOptions rabbit, OutboundPublisher outbound, InfrastructureBreaker infrastructure, CancellationToken stopping,
+            ILogger logger, CancellationToken cancellationToken)
         {
             if (Channel is { } old)
             {
@@ -197,7 +202,7 @@ internal sealed partial class RateLimitLanes(
             // Its deliveries retry through the standard work queue's delay queues (the lane queue has none);
             // back in the work queue, a retried message is moved here again until it finds its slot.
             var lane = new ConsumerLane(queue, prefetch, Waiting, RetryQueueOf: rabbit.Queue);
-            Channel = await ConsumerChannel.OpenAsync(connection, lane, outbound, logger, metrics: null, cancellationToken);
+            Channel = await ConsumerChannel.OpenAsync(connection, lane, outbound, infrastructure, stopping, logger, metrics: null, cancellationToken);
             await Channel.ConsumeAsync(cancellationToken);
         }
     }

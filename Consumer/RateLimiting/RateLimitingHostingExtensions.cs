@@ -1,5 +1,6 @@
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Options;
+using Notifications.Consumer.Infrastructure;
 using Notifications.Consumer.Relay;
 using Notifications.Shared.Hosting;
 using Npgsql;
@@ -33,7 +34,7 @@ internal static class RateLimitingHostingExtensions
         services.AddSingleton<FleetRateLimiter>();
         services.AddSingleton(sp => new RateLimitLanes(
             sp.GetRequiredService<RateLimitSettings>(), sp.GetRequiredService<FleetRateLimiter>(), sp.GetRequiredService<RelayBreaker>(),
-            sp.GetRequiredService<IOptions<RabbitMqOptions>>().Value, sp.GetRequiredService<Microsoft.Extensions.Logging.ILogger<RateLimitLanes>>()));
+            sp.GetRequiredService<InfrastructureBreaker>(), sp.GetRequiredService<IOptions<RabbitMqOptions>>().Value, sp.GetRequiredService<Microsoft.Extensions.Logging.ILogger<RateLimitLanes>>()));
         return services;
     }
 }

@@ -23,8 +23,7 @@ internal sealed class RelayBreaker
     private readonly TimeProvider _time;
     private readonly ILogger _logger;
     private readonly Lock _gate = new();
-    private DateTimeOffset? _openSince;
-    private DateTimeOffset _probeAt;
+    private readonly BreakerClock _clock;
     private bool _countedOpen;
 
     /// <summary>The SMTP relay's breaker: the consumer stops consuming while it is open (<see cref="RelayGate"/>).</summary>
@@ -42,6 +41,7 @@ internal sealed class RelayBreaker
         _metrics = metrics;
         _time = time;
         _logger = logger;
+        _clock = new BreakerClock(time);
         Name = name;
         Gated = gated;
         Options = options;
@@ -76,16 +76,7 @@ internal sealed class RelayBreaker
     public CircuitState State => _state.CircuitState;
 
     /// <summary>When the breaker lets the next send through as a probe (meaningful while open).</summary>
-    public DateTimeOffset ProbeAt
-    {
-        get
-        {
-            lock (_gate)
-            {
-                return _probeAt;
-            }
-        }
-    }
+    public DateTimeOffset ProbeAt => _clock.ProbeAt;
 
     /// <summary>A send now would be turned away: open and not yet due for a probe, or a probe is under way.</summary>
     public bool IsRejecting => State switch
@@ -120,15 +111,7 @@ internal sealed class RelayBreaker
 
     private ValueTask Opened(Exception? reason)
     {
-        var now = _time.GetUtcNow();
-        bool first;
-        lock (_gate)
-        {
-            first = _openSince is null;
-            _openSince ??= now;
-            _probeAt = now + Options.BreakDuration;
-        }
-
+        bool first = _clock.Opened(Options.BreakDuration);
         string why = reason?.Message ?? "unknown";
         if (!Gated)
         {
@@ -150,13 +133,7 @@ internal sealed class RelayBreaker
 
     private ValueTask Closed()
     {
-        TimeSpan openFor;
-        lock (_gate)
-        {
-            openFor = _time.GetUtcNow() - (_openSince ?? _time.GetUtcNow());
-            _openSince = null;
-        }
-
+        var openFor = _clock.Closed();
         if (Gated)
         {
             ConsumerLog.RelayBreakerClosed(_logger, openFor);

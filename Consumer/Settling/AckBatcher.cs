@@ -81,6 +81,18 @@ internal sealed class AckBatcher : IAsyncDisposable
         }
     }
 
+    /// <summary>
+    /// True while the delivery is this channel's to settle: not settled yet, its channel open and not recovered since it arrived.
+    /// Otherwise the broker has it back (or will redeliver it), and a copy published for it now would be a second one.
+    /// </summary>
+    public bool Holds(ulong deliveryTag, long generation)
+    {
+        lock (_gate)
+        {
+            return !_disposed && generation == _generation && _inProgress.Contains(deliveryTag) && _channel.IsOpen;
+        }
+    }
+
     /// <summary>Acks the delivery; completes once the frame is written (or dropped as stale).</summary>
     public Task AckAsync(ulong deliveryTag, long generation) => Settle(deliveryTag, generation, requeue: false);
 

@@ -1,4 +1,5 @@
 using Microsoft.Extensions.Logging;
+using Notifications.Consumer.Infrastructure;
 using Notifications.Consumer.Pipeline;
 using Notifications.Consumer.Relay;
 using Notifications.Consumer.Telemetry;
@@ -9,9 +10,12 @@ namespace Notifications.Consumer.Settling;
 /// <summary>
 /// The ways a handler ends a delivery other than a send: a retry through its delay queue, a dead letter (recorded, then
 /// published), a requeue or a park while a breaker is open, a forward to a rate-limit lane. Each publishes its copy with a
-/// confirm before the original is acked; a copy the broker would not take gives the original back after a pause.
+/// confirm before the original is acked. A copy the broker (or the dead letter's record, the database) does not take for
+/// now is tried again until it goes through, the original kept meanwhile, unspent (<see cref="InfrastructureBreaker"/>);
+/// one that fails otherwise gives the original back after a pause.
 /// </summary>
-internal sealed class DeliverySettler(OutboundPublisher outbound, RabbitMqOptions rabbit, ConsumerStats stats, ILogger logger)
+internal sealed class DeliverySettler(
+    OutboundPublisher outbound, InfrastructureBreaker infrastructure, RabbitMqOptions rabbit, ConsumerStats stats, ILogger logger)
 {
     public async Task RetryOrDeadLetterAsync(Delivery delivery, string reason, CancellationToken cancellationToken)
     {
@@ -23,7 +27,7 @@ internal sealed class DeliverySettler(OutboundPublisher outbound, RabbitMqOption
 
         try
         {
-            await outbound.RetryAsync(delivery, delivery.Attempt, cancellationToken);
+            await infrastructure.RunAsync(ct => outbound.RetryAsync(delivery, delivery.Attempt, ct), cancellationToken);
             stats.AddRetried();
             await delivery.AckAsync();
         }
@@ -37,7 +41,7 @@ internal sealed class DeliverySettler(OutboundPublisher outbound, RabbitMqOption
     {
         try
         {
-            await outbound.DeadLetterAsync(delivery, reason, cancellationToken);
+            await infrastructure.RunAsync(ct => outbound.DeadLetterAsync(delivery, reason, ct), cancellationToken);
             stats.AddDeadLettered();
             ConsumerLog.DeadLettered(logger, delivery.DeliveryTag, reason);
             await delivery.AckAsync();
@@ -53,7 +57,7 @@ internal sealed class DeliverySettler(OutboundPublisher outbound, RabbitMqOption
     {
         try
         {
-            if (!await outbound.FinishDeadLetterAsync(delivery, cancellationToken))
+            if (!await infrastructure.RunAsync(ct => outbound.FinishDeadLetterAsync(delivery, ct), cancellationToken))
             {
                 return false;
             }
@@ -69,8 +73,8 @@ internal sealed class DeliverySettler(OutboundPublisher outbound, RabbitMqOption
         return true;
     }
 
-    // The broker would not take the retry or dead letter: return the original to the queue after a
-    // pause (or, if the channel is gone too, the broker requeues it on its own).
+    // The retry or dead letter failed for a reason that is neither the database's nor the broker's (those are waited out):
+    // return the original to the queue after a pause (or, if the channel is gone too, the broker requeues it on its own).
     public async Task GiveBackAsync(Delivery delivery, Exception ex, CancellationToken cancellationToken)
     {
         ConsumerLog.GiveBack(logger, delivery.DeliveryTag, ex);
@@ -104,7 +108,7 @@ internal sealed class DeliverySettler(OutboundPublisher outbound, RabbitMqOption
     {
         try
         {
-            await outbound.ParkAsync(delivery, breaker.Options.BreakDuration, cancellationToken);
+            await infrastructure.RunAsync(ct => outbound.ParkAsync(delivery, breaker.Options.BreakDuration, ct), cancellationToken);
             await delivery.AckAsync();
         }
         catch (Exception ex) when (!cancellationToken.IsCancellationRequested)
@@ -134,7 +138,7 @@ internal sealed class DeliverySettler(OutboundPublisher outbound, RabbitMqOption
 
         try
         {
-            await outbound.ReturnAsync(delivery, cancellationToken);
+            await infrastructure.RunAsync(ct => outbound.ReturnAsync(delivery, ct), cancellationToken);
             await delivery.AckAsync();
         }
         catch (Exception ex) when (!cancellationToken.IsCancellationRequested)
@@ -149,7 +153,7 @@ internal sealed class DeliverySettler(OutboundPublisher outbound, RabbitMqOption
     {
         try
         {
-            await outbound.ForwardAsync(delivery, queue, cancellationToken);
+            await infrastructure.RunAsync(ct => outbound.ForwardAsync(delivery, queue, ct), cancellationToken);
             await delivery.AckAsync();
         }
         catch (Exception ex) when (!cancellationToken.IsCancellationRequested)

@@ -1,4 +1,5 @@
 using Microsoft.Extensions.Logging;
+using Notifications.Consumer.Infrastructure;
 using Notifications.Consumer.Pipeline;
 using Notifications.Consumer.Relay;
 using Notifications.Consumer.Telemetry;
@@ -15,7 +16,8 @@ namespace Notifications.Consumer.Settling;
 /// message (the original was acked), no dead letter. An envelope item is not acked before its send (the broker keeps its
 /// envelope), so it does not come here.
 /// </summary>
-internal sealed class HandBackSettler(DeliveryLog log, OutboundPublisher outbound, RabbitMqOptions rabbit, ConsumerStats stats, ILogger logger)
+internal sealed class HandBackSettler(
+    DeliveryLog log, OutboundPublisher outbound, InfrastructureBreaker infrastructure, RabbitMqOptions rabbit, ConsumerStats stats, ILogger logger)
 {
     private static readonly TimeSpan AbortedTimeout = TimeSpan.FromSeconds(5);
 
@@ -66,7 +68,8 @@ internal sealed class HandBackSettler(DeliveryLog log, OutboundPublisher outboun
     {
         try
         {
-            await publishCopy(cancellationToken);
+            // A broker that does not take the copy for now is waited out (the database's release too, DeliveryLog).
+            await infrastructure.RunAsync(publishCopy, cancellationToken);
         }
         catch (Exception ex) when (ex is not OutOfMemoryException)
         {

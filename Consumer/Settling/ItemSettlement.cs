@@ -6,7 +6,10 @@ internal enum ItemSettlement
     /// <summary>Finished here: sent, skipped as a duplicate, or moved elsewhere (retry, dead letter, lane) with its copy confirmed.</summary>
     Done,
 
-    /// <summary>Not handled (the relay breaker turned it away, or a move failed): back to the queue, in its place if it can be.</summary>
+    /// <summary>
+    /// Not handled (the relay breaker turned it away, a move failed, or shutdown came before or during its handling): back to
+    /// the queue, in its place if it can be (no item of its envelope settled), else with the envelope's other unsettled items.
+    /// </summary>
     Requeue,
 
     /// <summary>Not sent while the relay is down: back to the tail of the work queue, attempt unchanged, so the next probe takes another.</summary>

@@ -36,6 +36,7 @@ internal sealed class ConsumerMetrics : IDisposable
     private readonly Counter<long> _relayRejected;
     private readonly Counter<long> _destinationRejected;
     private readonly Counter<long> _relayOpened;
+    private readonly Counter<long> _infrastructureOpened;
     private readonly Counter<long> _idleReconnects;
     private readonly UpDownCounter<long> _inFlight;
     private readonly Histogram<double> _queueWait;
@@ -47,6 +48,7 @@ internal sealed class ConsumerMetrics : IDisposable
     private long _inFlightCount;
     private int _relayState;
     private int _destinationsOpen;
+    private int _infrastructureState;
 
     public ConsumerMetrics(IMeterFactory meters, TimeProvider time, IOptions<ConsumerOptions>? options = null)
     {
@@ -65,6 +67,10 @@ internal sealed class ConsumerMetrics : IDisposable
         meter.CreateObservableGauge("notifications.destination.breakers.open", () => Volatile.Read(ref _destinationsOpen), "{breaker}",
             "Webhook endpoints' and push providers' breakers not closed right now (open, or half-open with a probe under way)");
         _relayOpened = meter.CreateCounter<long>("notifications.relay.breaker.opened", "{event}", "Times the relay breaker opened after being closed");
+        _infrastructureOpened = meter.CreateCounter<long>("notifications.infrastructure.breaker.opened", "{event}",
+            "Times the infrastructure breaker (the consumer's database or broker failing) opened after being closed");
+        meter.CreateObservableGauge("notifications.infrastructure.breaker.state", () => Volatile.Read(ref _infrastructureState), "{state}",
+            "Infrastructure circuit breaker: 0 closed (consuming), 1 half-open (a probe under way), 2 open (not consuming; deliveries in hand wait)");
         _idleReconnects = meter.CreateCounter<long>("notifications.smtp.idle_reconnects", "{connection}",
             "Idle SMTP connections found closed by the server (failed NOOP) and reopened: expected, not an error");
         meter.CreateObservableGauge("notifications.relay.breaker.state", () => Volatile.Read(ref _relayState), "{state}",
@@ -76,7 +82,8 @@ internal sealed class ConsumerMetrics : IDisposable
         _ackDelay = Histogram(meter, 3, "Handler done to its ack written (an envelope item: until the envelope's last item is done and the envelope acked)");
         _latency = Histogram(meter, 4, "Outbox insert (created_at) to SMTP accepted, delivery logged and acked");
         // Every series exported from the start, at zero: one that first appears at 1 hides that increase from rate().
-        Array.ForEach([_delivered, _duplicates, _retried, _deadLettered, _unknown, _relayRejected, _destinationRejected, _relayOpened], counter => counter.Add(0));
+        Array.ForEach([_delivered, _duplicates, _retried, _deadLettered, _unknown, _relayRejected, _destinationRejected, _relayOpened, _infrastructureOpened],
+            counter => counter.Add(0));
         Array.ForEach([SendFailureKind.Transient, SendFailureKind.Permanent, SendFailureKind.Unknown], kind => _sendFailed.Add(0, Kind(kind)));
         _inFlight.Add(0);
         Hops = new HopRecorder(meters, MeterName, HopDefinitions, options?.Value.LatencyWarmup ?? TimeSpan.Zero, time);
@@ -122,12 +129,14 @@ internal sealed class ConsumerMetrics : IDisposable
     /// <summary>The breaker's state as the gauge reports it: 0 closed, 1 half-open, 2 open.</summary>
     public int RelayState => Volatile.Read(ref _relayState);
 
-    public void RelayBreakerState(CircuitState state) => Volatile.Write(ref _relayState, state switch
-    {
-        CircuitState.Closed => 0,
-        CircuitState.HalfOpen => 1,
-        _ => 2,
-    });
+    public void RelayBreakerState(CircuitState state) => Volatile.Write(ref _relayState, Gauge(state));
+
+    /// <summary>The infrastructure breaker's state as its gauge reports it: 0 closed, 1 half-open, 2 open.</summary>
+    public int InfrastructureState => Volatile.Read(ref _infrastructureState);
+
+    public void InfrastructureBreakerState(CircuitState state) => Volatile.Write(ref _infrastructureState, Gauge(state));
+
+    public void InfrastructureBreakerOpened() => _infrastructureOpened.Add(1);
 
     public void RelayBreakerOpened() => _relayOpened.Add(1);
 
@@ -167,6 +176,13 @@ internal sealed class ConsumerMetrics : IDisposable
     private static Histogram<double> Histogram(Meter meter, int hop, string description) =>
         meter.CreateHistogram(HopDefinitions[hop].Instrument, "s", description,
             advice: new InstrumentAdvice<double> { HistogramBucketBoundaries = HopDefinitions[hop].Bounds });
+
+    private static int Gauge(CircuitState state) => state switch
+    {
+        CircuitState.Closed => 0,
+        CircuitState.HalfOpen => 1,
+        _ => 2,
+    };
 
     private static KeyValuePair<string, object?> Kind(SendFailureKind kind) => new("kind", kind switch
     {
