@@ -50,7 +50,7 @@ internal sealed class DeliveryLog : IAsyncDisposable
 
     /// <summary>At-most-once: records why the marked notification's send has an unknown outcome; the mark stays.</summary>
     public Task RecordMaybeSentAsync(long id, int attempt, string reason, CancellationToken cancellationToken) =>
-        _recordMaybeSent.SubmitAsync(new MaybeSentNotification(id, attempt, reason), cancellationToken);
+        _infrastructure.RunAsync(ct => _recordMaybeSent.SubmitAsync(new MaybeSentNotification(id, attempt, reason), ct), cancellationToken);
 
     public async ValueTask DisposeAsync()
     {
