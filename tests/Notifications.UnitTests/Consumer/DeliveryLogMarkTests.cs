@@ -1,4 +1,10 @@
+using System.Diagnostics.Metrics;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Logging.Abstractions;
+using Microsoft.Extensions.Options;
+using Notifications.Consumer.Infrastructure;
 using Notifications.Consumer.Pipeline;
+using Notifications.Consumer.Telemetry;
 using Notifications.Shared.Data;
 
 namespace Notifications.UnitTests.Consumer;
@@ -14,7 +20,11 @@ public sealed class DeliveryLogMarkTests
     public async Task TryMarkSendingAsync_TwoCopiesOfOneIdInOneBatch_ExactlyOneOwnsTheSend()
     {
         var store = new MarkingStore();
-        await using var log = new DeliveryLog(store, maxBatch: 100);
+        await using var services = new ServiceCollection().AddMetrics().BuildServiceProvider();
+        using var metrics = new ConsumerMetrics(services.GetRequiredService<IMeterFactory>(), TimeProvider.System);
+        var infrastructure = new InfrastructureBreaker(
+            Options.Create(new InfrastructureOptions()), metrics, TimeProvider.System, NullLogger<InfrastructureBreaker>.Instance);
+        await using var log = new DeliveryLog(store, maxBatch: 100, infrastructure);
 
         // Both of the batcher's statements in flight (one id each), so the two copies queue up behind them...
         var first = log.TryMarkSendingAsync(1, CancellationToken.None);
