@@ -43,11 +43,14 @@ public sealed class AtMostOnceHandBackTests
             new Dictionary<string, object> { ["max-length"] = queueType == RabbitQueueType.Quorum ? 0 : 1, ["overflow"] = "reject-publish" });
         try
         {
-            await using (await WorkerHost.StartConsumerAsync(scene.Broker, scene.Sink, ("Consumer:DeliveryMode", "AtMostOnce")))
+            // The handler tries the refused copy again until the consumer stops (a refusal is the broker's failure, waited out
+            // unspent): a short shutdown ends that wait soon after the request was turned away.
+            await using (await WorkerHost.StartConsumerAsync(scene.Broker, scene.Sink, ("Consumer:DeliveryMode", "AtMostOnce"),
+                ("Consumer:ShutdownTimeout", "00:00:02")))
             await using (await WorkerHost.StartProducerAsync(scene.Broker))
             {
                 await Eventually.WaitAsync(() => Task.FromResult(scene.Receiver.CountFor(WebhookScene.Key(id))), n => n == 1, Patience, "the request turned away");
-                // Leaving, the consumer lets its handler finish what it does with the refused copy.
+                // Leaving, the consumer gives its handler, still trying the refused copy, two seconds; then the mark stays.
             }
         }
         finally
