@@ -117,7 +117,9 @@ public sealed class RelayOutageTests
         var db = await TestDatabase.CleanAsync();
         // The sends cut by the outage wait in their delay queue until the work queue takes publishes again.
         await using var broker = await TestBroker.CreateAsync(retryDelays: [TimeSpan.FromSeconds(20)], queueType: queueType);
-        await using var sink = await SmtpSink.StartAsync();
+        // DATA answered after a second, so sends are still under way when the relay goes (at full speed the valid rows could
+        // all be sent before, and the breaker would never open); back at full speed after the outage.
+        await using var sink = await SmtpSink.StartAsync("-w 1");
         var (valid, invalid) = await db.InsertHalfInvalidAsync(600);
         using var management = BrokerManagement.Create();
         string vhost = BrokerManagement.VhostOf(broker.Options.Uri);
