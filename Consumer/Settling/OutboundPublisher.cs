@@ -19,7 +19,7 @@ internal sealed class OutboundPublisher(IConnection connection, RabbitMqOptions 
 {
     private static readonly TimeSpan PublishTimeout = TimeSpan.FromSeconds(30);
     private readonly SemaphoreSlim _open = new(1, 1);
-    private IChannel? _channel;
+    private PublisherChannel? _channel;
 
     /// <summary>Puts the delivery into its lane's delay queue of its <paramref name="attempt"/>-th retry.</summary>
     public Task RetryAsync(Delivery delivery, int attempt, CancellationToken cancellationToken)
@@ -130,7 +130,7 @@ internal sealed class OutboundPublisher(IConnection connection, RabbitMqOptions 
     {
         if (_channel is not null)
         {
-            await _channel.DisposeAsync();
+            await _channel.Channel.DisposeAsync();
         }
 
         _open.Dispose();
@@ -146,7 +146,7 @@ internal sealed class OutboundPublisher(IConnection connection, RabbitMqOptions 
         string queue, string? contentType, string? type, string? messageId, byte[] body, Dictionary<string, object?> headers,
         CancellationToken cancellationToken, string? expiration = null)
     {
-        var channel = await GetChannelAsync(cancellationToken);
+        var channel = await EnterChannelAsync(cancellationToken);
         var properties = new BasicProperties
         {
             Persistent = true,
@@ -160,19 +160,38 @@ internal sealed class OutboundPublisher(IConnection connection, RabbitMqOptions 
         timeout.CancelAfter(PublishTimeout);
         try
         {
-            await channel.BasicPublishAsync(rabbit.Exchange, queue, mandatory: true, properties, body, timeout.Token);
+            await channel.Channel.BasicPublishAsync(rabbit.Exchange, queue, mandatory: true, properties, body, timeout.Token);
         }
         catch (Exception ex) when (ex is not OperationCanceledException || !cancellationToken.IsCancellationRequested)
         {
-            // A closed channel or a return (queue deleted): open a fresh channel and declare again next time.
-            await ResetAsync(channel);
+            // A closed channel, a nack or a return (queue deleted): the next publish opens a fresh channel and declares again
+            // (a quorum queue of RabbitMQ 3.10 keeps nacking a channel it refused once, even after its length limit is lifted).
+            // The publishes in flight on this one keep it until they have their answers.
+            await RetireAsync(channel);
             throw new IOException(string.Create(CultureInfo.InvariantCulture, $"publishing to '{queue}' failed: {ex.Message}"), ex);
+        }
+        finally
+        {
+            await channel.ExitAsync();
         }
     }
 
-    private async Task<IChannel> GetChannelAsync(CancellationToken cancellationToken)
+    // The current channel, its publish counted in; one retired meanwhile is passed over.
+    private async Task<PublisherChannel> EnterChannelAsync(CancellationToken cancellationToken)
     {
-        if (_channel is { IsOpen: true } open)
+        while (true)
+        {
+            var channel = await GetChannelAsync(cancellationToken);
+            if (channel.TryEnter())
+            {
+                return channel;
+            }
+        }
+    }
+
+    private async Task<PublisherChannel> GetChannelAsync(CancellationToken cancellationToken)
+    {
+        if (_channel is { IsUsable: true } open)
         {
             return open;
         }
@@ -180,9 +199,14 @@ internal sealed class OutboundPublisher(IConnection connection, RabbitMqOptions 
         await _open.WaitAsync(cancellationToken);
         try
         {
-            if (_channel is { IsOpen: true } opened)
+            if (_channel is { IsUsable: true } opened)
             {
                 return opened;
+            }
+
+            if (_channel is { } closed)
+            {
+                await closed.RetireAsync();
             }
 
             var channel = await connection.CreateChannelAsync(
@@ -190,8 +214,8 @@ internal sealed class OutboundPublisher(IConnection connection, RabbitMqOptions 
                     outstandingPublisherConfirmationsRateLimiter: null),
                 cancellationToken);
             await RabbitTopology.DeclareAsync(channel, rabbit, cancellationToken);
-            _channel = channel;
-            return channel;
+            _channel = new PublisherChannel(channel);
+            return _channel;
         }
         finally
         {
@@ -199,7 +223,7 @@ internal sealed class OutboundPublisher(IConnection connection, RabbitMqOptions 
         }
     }
 
-    private async Task ResetAsync(IChannel failed)
+    private async Task RetireAsync(PublisherChannel failed)
     {
         await _open.WaitAsync();
         try
@@ -207,13 +231,14 @@ internal sealed class OutboundPublisher(IConnection connection, RabbitMqOptions 
             if (ReferenceEquals(_channel, failed))
             {
                 _channel = null;
-                await failed.DisposeAsync();
             }
         }
         finally
         {
             _open.Release();
         }
+
+        await failed.RetireAsync();
     }
 
     private static Dictionary<string, object?> CopyHeaders(Delivery delivery) =>
