@@ -302,8 +302,8 @@ internal sealed class ChaosRun : IAsyncDisposable
         Violations.AddRange(Receiver.Violations());
         var deadLetters = await Broker.DrainDeadLetterBytesAsync();
         var deadIds = deadLetters
-            .Select(d => Notifications.Shared.Contract.MessageSerializer.TryDeserialize(d.Body, out var m, out _) ? m.Id : 0)
-            .ToHashSet();
+            .Select(d => (Notifications.Shared.Contract.MessageSerializer.TryDeserialize(d.Body, out var m, out _) ? m.Id : 0, d.Reason))
+            .ToList();
         await using var connection = await TestDatabase.OpenAsync();
         var deadLetterRows = (await connection.QueryAsync<(Guid, long?)>(
             "SELECT letter_key, notification_id FROM notifications.dead_letter")).ToList();
@@ -317,7 +317,7 @@ internal sealed class ChaosRun : IAsyncDisposable
 
         return ChaosVerdict.Judge(scenario, name, Mode, Committed, RolledBack, received, deadIds, rejected, marked,
             await Db.CountAsync("outbox"), await QueuedAsync(), Elapsed, string.Join("; ", Notes.Concat(Violations)), ChaosScenarios.NoDeadLetters.Contains(scenario),
-            Violations.Count, suppressed)
+            Violations.Count, suppressed, ChaosScenarios.CausesOf(scenario))
         with
         {
             DeadLetterTable = DeadLetterTableCheck.Compare(deadLetters, deadLetterRows),

@@ -37,11 +37,12 @@ internal sealed record ChaosVerdict(
 
     public static ChaosVerdict Judge(
         int scenario, string name, string mode, IReadOnlyList<long> committed, IReadOnlyList<long> rolledBack,
-        IReadOnlyDictionary<long, int> received, IReadOnlySet<long> dead, IReadOnlySet<long> rejected, IReadOnlySet<long> markedSending,
+        IReadOnlyDictionary<long, int> received, IReadOnlyList<(long Id, string Reason)> deadLetters, IReadOnlySet<long> rejected, IReadOnlySet<long> markedSending,
         long leftInOutbox, uint leftInQueues, TimeSpan elapsed, string notes, bool noDeadLetters = false, int violations = 0,
-        IReadOnlySet<long>? suppressed = null)
+        IReadOnlySet<long>? suppressed = null, ChaosCauses? causes = null)
     {
         var committedSet = committed.ToHashSet();
+        var dead = deadLetters.Select(d => d.Id).ToHashSet();
         // Suppressed (recorded so in the delivery log, never sent) is kept with its reason, as a dead letter is.
         var lost = committed.Where(id => !received.ContainsKey(id) && !dead.Contains(id) && !rejected.Contains(id) && suppressed?.Contains(id) != true).ToList();
         // At most once may lose what it marked and acked before a crash; every such loss carries the mark.
