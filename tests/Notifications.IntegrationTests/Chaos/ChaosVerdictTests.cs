@@ -105,13 +105,34 @@ public sealed class ChaosVerdictTests
         Assert.Contains("budget refused", verdict.ToString(), StringComparison.Ordinal);
     }
 
+    [Theory]
+    [InlineData(48, 3000, 48)]
+    [InlineData(48, 20, 20)]
+    [InlineData(48, 0, 0)]
+    public void Plus_MoreSendsThanInFlight_ClampedToWhatWasInFlight(int sends, int inFlight, int budget)
+    {
+        var plus = ChaosBudget.None.Plus(sends, inFlight, "consumer killed: 48 handlers");
+
+        Assert.Equal(budget, plus.Sends);
+        Assert.Equal(budget, plus.Plus(0, 0, "relay restarted: 32 handlers").Sends);
+    }
+
+    [Fact]
+    public void Plus_SecondCut_AddsItsOwnClampedPart()
+    {
+        var budget = ChaosBudget.None.Plus(32, 3000, "relay restarted: 32 handlers").Plus(1344, 900, "relay dropping after DATA for 2 s: 1344 reached the SMTP sink meanwhile");
+
+        Assert.Equal(932, budget.Sends);
+        Assert.Equal("932 (relay restarted: 32 handlers + relay dropping after DATA for 2 s: 1344 reached the SMTP sink meanwhile, 900 in flight)", budget.ToString());
+    }
+
     [Fact]
     public void ToTsv_Budget_IsPrinted()
     {
         var verdict = Judge("AtLeastOnce", Committed.ToDictionary(id => id, _ => 1), marked: [], cutSends: 48);
 
-        Assert.Contains("\t48 (consumer killed: 48 handlers)\t", verdict.ToTsv(), StringComparison.Ordinal);
-        Assert.Contains("budget 48 (consumer killed: 48 handlers)", verdict.ToString(), StringComparison.Ordinal);
+        Assert.Contains("\t6 (consumer killed: 48 handlers, 6 in flight)\t", verdict.ToTsv(), StringComparison.Ordinal);
+        Assert.Contains("budget 6 (consumer killed: 48 handlers, 6 in flight)", verdict.ToString(), StringComparison.Ordinal);
     }
 
     private static ChaosVerdict Judge(
@@ -119,5 +140,5 @@ public sealed class ChaosVerdictTests
         ChaosCauses? causes = null, HashSet<long>? suppressed = null) =>
         ChaosVerdict.Judge(1, "made up", mode, Committed, [], received, deadLetters ?? [], new HashSet<long>(), marked, 0, 0, TimeSpan.Zero, "",
             suppressed: suppressed, causes: causes ?? ChaosCauses.None)
-        with { Budget = ChaosBudget.None.Plus(cutSends, $"consumer killed: {cutSends} handlers") };
+        with { Budget = ChaosBudget.None.Plus(cutSends, Committed.Length, $"consumer killed: {cutSends} handlers") };
 }

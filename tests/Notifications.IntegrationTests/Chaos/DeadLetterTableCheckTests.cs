@@ -60,5 +60,5 @@ public sealed class DeadLetterTableCheckTests
 
     private static ChaosVerdict Judge(int cutSends) =>
         ChaosVerdict.Judge(26, "made up", "AtLeastOnce", [1, 2], [], new Dictionary<long, int>(), [(1, "smtp permanent failure 550"), (2, "smtp permanent failure 550")], new HashSet<long>(), new HashSet<long>(), 0, 0,
-            TimeSpan.Zero, "", causes: ChaosScenarios.CausesOf(26)) with { Budget = ChaosBudget.None.Plus(cutSends, $"consumer killed: {cutSends} handlers") };
+            TimeSpan.Zero, "", causes: ChaosScenarios.CausesOf(26)) with { Budget = ChaosBudget.None.Plus(cutSends, 2, $"consumer killed: {cutSends} handlers") };
 }
