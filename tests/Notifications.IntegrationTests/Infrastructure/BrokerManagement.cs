@@ -105,6 +105,28 @@ internal sealed class BrokerManagement : IDisposable
     public static string VhostOf(Uri amqpUri) =>
         amqpUri.AbsolutePath.Length > 1 ? Uri.UnescapeDataString(amqpUri.AbsolutePath[1..]) : "/";
 
+    /// <summary>A GET of the management API as JSON (<paramref name="path"/> relative to it, segments escaped); null on 404.</summary>
+    public async Task<JsonElement?> GetJsonAsync(string path)
+    {
+        using var response = await _http.GetAsync(new Uri(path, UriKind.Relative));
+        if (response.StatusCode == System.Net.HttpStatusCode.NotFound)
+        {
+            return null;
+        }
+
+        response.EnsureSuccessStatusCode();
+        using var json = JsonDocument.Parse(await response.Content.ReadAsStringAsync());
+        return json.RootElement.Clone();
+    }
+
+    /// <summary>Imports RabbitMQ definitions (users, vhosts, permissions), as <c>rabbitmqctl import_definitions</c> does.</summary>
+    public async Task ImportDefinitionsAsync(string json)
+    {
+        using var content = new StringContent(json, Encoding.UTF8, "application/json");
+        using var response = await _http.PostAsync(new Uri("api/definitions", UriKind.Relative), content);
+        response.EnsureSuccessStatusCode();
+    }
+
     public void Dispose() => _http.Dispose();
 
     private async Task SendAsync(HttpMethod method, string path, object? body = null)
@@ -114,5 +136,5 @@ internal sealed class BrokerManagement : IDisposable
         response.EnsureSuccessStatusCode();
     }
 
-    private static string Escape(string segment) => Uri.EscapeDataString(segment);
+    public static string Escape(string segment) => Uri.EscapeDataString(segment);
 }

@@ -41,6 +41,14 @@ public sealed class TSqlParserTests
     }
 
     [Fact]
+    public void Parse_RoleGrantsAllowlistQuery_HasNoErrors()
+    {
+        var (_, errors) = TSqlParsing.Parse(Notifications.IntegrationTests.Security.SqlServerRoleGrants.Sql);
+
+        Assert.True(errors.Count == 0, string.Join(Environment.NewLine, errors));
+    }
+
+    [Fact]
     public void InCode_StoresAndOutbox_CoverEveryKnownStatement()
     {
         string[] expected =
