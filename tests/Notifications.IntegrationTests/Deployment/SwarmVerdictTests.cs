@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using System.Globalization;
 using Notifications.IntegrationTests.Infrastructure;
 
@@ -125,18 +124,8 @@ public sealed class SwarmVerdictTests : IDisposable
 
     private async Task<(int Exit, string Output)> VerdictAsync(long from, long to, params string[] extra)
     {
-        var info = new ProcessStartInfo("bash") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
-        foreach (string arg in (string[])[RepositoryLayout.File("scripts", "swarm-verdict"), _sink,
-            from.ToString(CultureInfo.InvariantCulture), to.ToString(CultureInfo.InvariantCulture), .. extra])
-        {
-            info.ArgumentList.Add(arg);
-        }
-
-        using var process = Process.Start(info)!;
-        var output = process.StandardOutput.ReadToEndAsync();
-        var error = process.StandardError.ReadToEndAsync();
-        using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(1));
-        await process.WaitForExitAsync(timeout.Token);
-        return (process.ExitCode, await output + await error);
+        var (exit, output, error) = await BashRun.RunAsync([RepositoryLayout.File("scripts", "swarm-verdict"), _sink,
+            from.ToString(CultureInfo.InvariantCulture), to.ToString(CultureInfo.InvariantCulture), .. extra]);
+        return (exit, output + error);
     }
 }

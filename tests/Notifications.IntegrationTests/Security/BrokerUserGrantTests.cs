@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using System.Text.Json;
 using Notifications.IntegrationTests.Infrastructure;
 using Notifications.Shared.Hosting;
@@ -78,17 +77,8 @@ public sealed class BrokerUserGrantTests
         string secrets = Directory.CreateTempSubdirectory("broker-users-").FullName;
         try
         {
-            var info = new ProcessStartInfo("bash") { RedirectStandardOutput = true, RedirectStandardError = true, WorkingDirectory = RepositoryLayout.Root };
-            foreach (string argument in (string[])["-c", "source scripts/broker-users.sh && broker_definitions \"$1\" /", "broker-users", secrets])
-            {
-                info.ArgumentList.Add(argument);
-            }
-
-            using var bash = Process.Start(info)!;
-            string definitions = await bash.StandardOutput.ReadToEndAsync();
-            string error = await bash.StandardError.ReadToEndAsync();
-            await bash.WaitForExitAsync();
-            Assert.True(bash.ExitCode == 0, error);
+            var (exit, definitions, error) = await BashRun.RunAsync("-c", "source scripts/broker-users.sh && broker_definitions \"$1\" /", "broker-users", secrets);
+            Assert.True(exit == 0, error);
             await management.ImportDefinitionsAsync(definitions);
         }
         finally
