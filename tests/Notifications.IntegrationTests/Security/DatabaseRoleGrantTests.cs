@@ -5,7 +5,7 @@ namespace Notifications.IntegrationTests.Security;
 
 /// <summary>
 /// Every grant each database role holds in the test database against the allowlist of <see cref="DatabaseRoleGrants"/>
-/// (db/postgres/020_roles.sql): a grant beyond it fails, whichever table, column, sequence, function, schema, default
+/// (db/postgres/repeatable/90_roles.sql): a grant beyond it fails, whichever table, column, sequence, function, schema, default
 /// privilege, membership or attribute it is — where <see cref="DatabaseRoleDenialTests"/> tries a sample of denials.
 /// </summary>
 [Collection("services")]

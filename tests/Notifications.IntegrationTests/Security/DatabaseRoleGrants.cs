@@ -5,7 +5,7 @@ using Npgsql;
 namespace Notifications.IntegrationTests.Security;
 
 /// <summary>
-/// Every privilege each database role of db/postgres/020_roles.sql holds, as the server answers for the role itself
+/// Every privilege each database role of db/postgres/repeatable/90_roles.sql holds, as the server answers for the role itself
 /// (<c>has_table_privilege</c>, <c>has_column_privilege</c>, <c>has_sequence_privilege</c>, <c>has_function_privilege</c>,
 /// <c>has_schema_privilege</c>, <c>has_database_privilege</c>: what it holds directly, through a role it is a member of, or
 /// through PUBLIC — more than <c>information_schema.role_table_grants</c>, <c>column_privileges</c> and
@@ -75,7 +75,7 @@ internal static class DatabaseRoleGrants
     private static readonly string[] Everyone = ["database: CONNECT", "database: TEMPORARY", "schema public: USAGE", "schema notifications: USAGE"];
 
     /// <summary>
-    /// The allowlist: what 020_roles.sql grants each role, and PostgreSQL's defaults for PUBLIC (CONNECT and TEMPORARY on
+    /// The allowlist: what 90_roles.sql grants each role, and PostgreSQL's defaults for PUBLIC (CONNECT and TEMPORARY on
     /// the database, USAGE on the public schema). Nothing else: no owner, no member of another role, no attribute.
     /// </summary>
     public static readonly IReadOnlyDictionary<DatabaseRole, string[]> Allowed = new Dictionary<DatabaseRole, string[]>

@@ -4,7 +4,7 @@ using Notifications.IntegrationTests.Stores;
 namespace Notifications.IntegrationTests.Security;
 
 /// <summary>
-/// db/sqlserver/020_roles.sql on a real SQL Server (NOTIFICATIONS_TEST_SQLSERVER, or a container): every permission each
+/// db/sqlserver/repeatable/90_roles.sql on a real SQL Server (NOTIFICATIONS_TEST_SQLSERVER, or a container): every permission each
 /// role holds against the allowlist of <see cref="SqlServerRoleGrants"/>, the same check as <see cref="DatabaseRoleGrantTests"/>;
 /// the suite says NOT RUN where no server can be had (scripts/test), never passed.
 /// </summary>

@@ -1,7 +1,7 @@
 namespace Notifications.IntegrationTests.Security;
 
 /// <summary>
-/// Every permission each database role of db/sqlserver/020_roles.sql holds (<c>sys.database_permissions</c>: granted, denied
+/// Every permission each database role of db/sqlserver/repeatable/90_roles.sql holds (<c>sys.database_permissions</c>: granted, denied
 /// or granted with grant option) on the objects and columns of one schema, on the database and on any schema; what
 /// <c>public</c> (every user's role) holds there; memberships of other roles (<c>db_datareader</c> would read every
 /// table); and ownership. One line per permission, e.g. <c>object outbox: INSERT</c>, <c>column outbox.id: SELECT</c>.
@@ -42,7 +42,7 @@ internal static class SqlServerRoleGrants
         WHERE g.name IN (N'notifications_app', N'notifications_producer', N'notifications_consumer', N'notifications_admin');
         """;
 
-    /// <summary>The allowlist by role name: what 020_roles.sql grants; <c>public</c> nothing here.</summary>
+    /// <summary>The allowlist by role name: what 90_roles.sql grants; <c>public</c> nothing here.</summary>
     public static readonly IReadOnlyDictionary<string, string[]> Allowed = new Dictionary<string, string[]>(StringComparer.Ordinal)
     {
         ["notifications_app"] =
