@@ -39,13 +39,17 @@ internal sealed class BrokerManagement : IDisposable
         return new UriBuilder(TestServices.RabbitMqUri) { Path = "/" + vhost }.Uri;
     }
 
-    /// <summary>Creates (or updates) a user with no tags and <paramref name="permissions"/> on <paramref name="vhost"/>.</summary>
-    public async Task CreateUserAsync(string user, string password, string vhost, BrokerPermissions permissions)
+    /// <summary>Creates (or updates) a user with <paramref name="tags"/> (none by default) and <paramref name="permissions"/> on <paramref name="vhost"/>.</summary>
+    public async Task CreateUserAsync(string user, string password, string vhost, BrokerPermissions permissions, string tags = "")
     {
-        await SendAsync(HttpMethod.Put, $"api/users/{Escape(user)}", new { password, tags = "" });
+        await SendAsync(HttpMethod.Put, $"api/users/{Escape(user)}", new { password, tags });
         await SendAsync(HttpMethod.Put, $"api/permissions/{Escape(vhost)}/{Escape(user)}",
             new { configure = permissions.Configure, write = permissions.Write, read = permissions.Read });
     }
+
+    /// <summary>Lets <paramref name="user"/> publish to and read from topic exchange <paramref name="exchange"/> with any routing key.</summary>
+    public Task SetTopicPermissionAsync(string vhost, string user, string exchange) =>
+        SendAsync(HttpMethod.Put, $"api/topic-permissions/{Escape(vhost)}/{Escape(user)}", new { exchange, write = ".*", read = ".*" });
 
     public Task DeleteUserAsync(string user) => SendAsync(HttpMethod.Delete, $"api/users/{Escape(user)}");
 

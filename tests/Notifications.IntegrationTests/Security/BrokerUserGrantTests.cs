@@ -34,6 +34,49 @@ public sealed class BrokerUserGrantTests
         Assert.True(differences.Count == 0, string.Join(Environment.NewLine, differences));
     }
 
+    /// <summary>
+    /// The check itself, on a throwaway user holding the producer's permissions in a private vhost: with nothing more it reports
+    /// nothing, and each grant planted beyond the role — a tag, a topic permission, a wider read — is reported.
+    /// </summary>
+    [Theory]
+    [InlineData("nothing", null)]
+    [InlineData("tag", ": tag management")]
+    [InlineData("topic permission", ": topic permission on amq.topic")]
+    [InlineData("wider read", "Read = .* }, not ")]
+    public async Task Differences_OneGrantBeyondTheRole_Reported(string planted, string? reported)
+    {
+        using var management = BrokerManagement.Create();
+        string vhost = $"grants.{Guid.NewGuid():N}"[..20];
+        string user = $"grant-probe-{Guid.NewGuid():N}"[..24];
+        var producer = BrokerPermissions.Producer(new RabbitMqOptions());
+        await management.CreateVhostAsync(vhost);
+        try
+        {
+            await management.CreateUserAsync(user, Guid.NewGuid().ToString("N"), vhost,
+                planted == "wider read" ? producer with { Read = ".*" } : producer, tags: planted == "tag" ? "management" : "");
+            if (planted == "topic permission")
+            {
+                await management.SetTopicPermissionAsync(vhost, user, "amq.topic");
+            }
+
+            var differences = await DifferencesAsync(management, user, producer);
+
+            if (reported is null)
+            {
+                Assert.Empty(differences);
+            }
+            else
+            {
+                Assert.Contains(differences, d => d.StartsWith(user, StringComparison.Ordinal) && d.Contains(reported, StringComparison.Ordinal));
+            }
+        }
+        finally
+        {
+            await management.DeleteUserAsync(user);
+            await management.DeleteVhostAsync(vhost);
+        }
+    }
+
     /// <summary>What <paramref name="user"/> holds beyond <paramref name="allowed"/>, one line each.</summary>
     private static async Task<List<string>> DifferencesAsync(BrokerManagement management, string user, BrokerPermissions allowed)
     {
