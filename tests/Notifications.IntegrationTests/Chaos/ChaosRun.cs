@@ -157,17 +157,19 @@ internal sealed class ChaosRun : IAsyncDisposable
     /// </summary>
     public async Task CuttingAsync(string how, Func<Task> cutting)
     {
+        var since = DateTime.UtcNow;
         int before = Receiver.MessageCount();
         await cutting();
         int kept = Receiver.MessageCount() - before;
-        OutcomesUnknown(kept, $"{how}: {kept} reached the {Receiver.Name} meanwhile");
+        OutcomesUnknown(kept, $"{how}: {kept} reached the {Receiver.Name} meanwhile", since);
     }
 
     /// <summary>
     /// <paramref name="sends"/> copies reached the receiving end while the consumer could not learn so (a late answer after its
-    /// timeout): each may be sent again at least once, or counted lost at most once.
+    /// timeout): each may be sent again at least once, or counted lost at most once. <paramref name="since"/>: when that began
+    /// (now if null) — what was in flight then bounds it; a copy cut in the while may have been logged sent before its end.
     /// </summary>
-    public void OutcomesUnknown(int sends, string why) => _cuts.Add(new(DateTime.UtcNow, sends, 0, why));
+    public void OutcomesUnknown(int sends, string why, DateTime? since = null) => _cuts.Add(new(since ?? DateTime.UtcNow, sends, 0, why));
 
     /// <summary>Waits until the receiving end (SMTP server or webhook receiver) has received <paramref name="fraction"/> of the notifications.</summary>
     public Task WaitReceivedAsync(double fraction) =>
