@@ -5,7 +5,7 @@ using Npgsql;
 namespace Notifications.IntegrationTests.Security;
 
 /// <summary>
-/// Every privilege each database role of db/postgres/repeatable/90_roles.sql holds, as the server answers for the role itself
+/// Every privilege each database role of db/postgres/repeatable/90_roles.sql (the five) holds, as the server answers for the role itself
 /// (<c>has_table_privilege</c>, <c>has_column_privilege</c>, <c>has_sequence_privilege</c>, <c>has_function_privilege</c>,
 /// <c>has_schema_privilege</c>, <c>has_database_privilege</c>: what it holds directly, through a role it is a member of, or
 /// through PUBLIC — more than <c>information_schema.role_table_grants</c>, <c>column_privileges</c> and
@@ -112,6 +112,13 @@ internal static class DatabaseRoleGrants
             .. Table("retention", "SELECT", "UPDATE"), .. Table("suppression", "SELECT", "INSERT", "UPDATE"), .. Table("template", "SELECT", "INSERT"),
             .. Table("webhook_endpoint", "SELECT", "INSERT", "UPDATE"), "function notifications.notification_status(p_id bigint): EXECUTE",
         ],
+        [DatabaseRole.Unsubscribe] =
+        [
+            .. Everyone,
+            .. Column("suppression", "INSERT", "address", "reason", "scope", "detail"),
+            .. Column("suppression", "SELECT", "address", "reason", "scope", "detail", "removed_at"),
+            .. Column("suppression", "UPDATE", "reason", "scope", "detail", "since", "changed_at", "removed_at"),
+        ],
     };
 
     /// <summary>Each role's privileges in the product's schema and the public one, in the database of <paramref name="connection"/>.</summary>
@@ -134,4 +141,7 @@ internal static class DatabaseRoleGrants
 
     private static string[] Table(string table, params string[] privileges) =>
         [.. privileges.Select(p => $"table {TestDatabase.Schema}.{table}: {p}")];
+
+    private static string[] Column(string table, string privilege, params string[] columns) =>
+        [.. columns.Select(c => $"column {TestDatabase.Schema}.{table}.{c}: {privilege}")];
 }

@@ -1,7 +1,7 @@
 namespace Notifications.IntegrationTests.Security;
 
 /// <summary>
-/// Every permission each database role of db/sqlserver/repeatable/90_roles.sql holds (<c>sys.database_permissions</c>: granted, denied
+/// Every permission each database role of db/sqlserver/repeatable/90_roles.sql (the five) holds (<c>sys.database_permissions</c>: granted, denied
 /// or granted with grant option) on the objects and columns of one schema, on the database and on any schema; what
 /// <c>public</c> (every user's role) holds there; memberships of other roles (<c>db_datareader</c> would read every
 /// table); and ownership. One line per permission, e.g. <c>object outbox: INSERT</c>, <c>column outbox.id: SELECT</c>.
@@ -23,7 +23,7 @@ internal static class SqlServerRoleGrants
         JOIN sys.database_principals AS g ON g.principal_id = p.grantee_principal_id
         LEFT JOIN sys.objects AS o ON p.class = 1 AND o.object_id = p.major_id
         LEFT JOIN sys.columns AS c ON p.class = 1 AND c.object_id = p.major_id AND c.column_id = p.minor_id
-        WHERE g.name IN (N'notifications_app', N'notifications_producer', N'notifications_consumer', N'notifications_admin', N'public')
+        WHERE g.name IN (N'notifications_app', N'notifications_producer', N'notifications_consumer', N'notifications_admin', N'notifications_unsubscribe', N'public')
           AND (p.class <> 1 OR o.schema_id = SCHEMA_ID(@Schema))
           AND (g.name <> N'public' OR p.class = 1 OR (p.class = 3 AND p.major_id = SCHEMA_ID(@Schema)))
         UNION ALL
@@ -31,15 +31,15 @@ internal static class SqlServerRoleGrants
         FROM sys.database_role_members AS rm
         JOIN sys.database_principals AS m ON m.principal_id = rm.member_principal_id
         JOIN sys.database_principals AS r ON r.principal_id = rm.role_principal_id
-        WHERE m.name IN (N'notifications_app', N'notifications_producer', N'notifications_consumer', N'notifications_admin')
+        WHERE m.name IN (N'notifications_app', N'notifications_producer', N'notifications_consumer', N'notifications_admin', N'notifications_unsubscribe')
         UNION ALL
         SELECT g.name, N'owner of schema ' + s.name
         FROM sys.schemas AS s JOIN sys.database_principals AS g ON g.principal_id = s.principal_id
-        WHERE g.name IN (N'notifications_app', N'notifications_producer', N'notifications_consumer', N'notifications_admin')
+        WHERE g.name IN (N'notifications_app', N'notifications_producer', N'notifications_consumer', N'notifications_admin', N'notifications_unsubscribe')
         UNION ALL
         SELECT g.name, N'owner of object ' + o.name
         FROM sys.objects AS o JOIN sys.database_principals AS g ON g.principal_id = o.principal_id
-        WHERE g.name IN (N'notifications_app', N'notifications_producer', N'notifications_consumer', N'notifications_admin');
+        WHERE g.name IN (N'notifications_app', N'notifications_producer', N'notifications_consumer', N'notifications_admin', N'notifications_unsubscribe');
         """;
 
     /// <summary>The allowlist by role name: what 90_roles.sql grants; <c>public</c> nothing here.</summary>
@@ -62,6 +62,11 @@ internal static class SqlServerRoleGrants
             .. Object("idempotency_key", "SELECT", "DELETE"), .. Object("retention", "SELECT", "UPDATE"), .. Object("suppression", "SELECT", "INSERT", "UPDATE"),
             .. Object("template", "SELECT", "INSERT"), .. Object("webhook_endpoint", "SELECT", "INSERT", "UPDATE"), "object notification_status: SELECT",
         ],
+        ["notifications_unsubscribe"] =
+        [
+            "object suppression: INSERT", .. Column("suppression", "SELECT", "address", "scope", "removed_at"),
+            .. Column("suppression", "UPDATE", "reason", "scope", "detail", "since", "changed_at", "removed_at"),
+        ],
         ["public"] = [],
     };
 
@@ -74,4 +79,7 @@ internal static class SqlServerRoleGrants
     }
 
     private static string[] Object(string name, params string[] permissions) => [.. permissions.Select(p => $"object {name}: {p}")];
+
+    private static string[] Column(string table, string permission, params string[] columns) =>
+        [.. columns.Select(c => $"column {table}.{c}: {permission}")];
 }
