@@ -14,16 +14,17 @@ namespace Notifications.IntegrationTests.Pipeline;
 [Collection("services")]
 public sealed class ConnectionBoundTests(ITestOutputHelper output)
 {
-    private const int ConsumerBound = 10;
+    private const int ConsumerBound = Shared.Hosting.DatabaseOptions.ConsumerPoolSize;
+    private const int ProducerBound = Shared.Hosting.DatabaseOptions.ProducerPoolSize;
     private static readonly TimeSpan Patience = TimeSpan.FromMinutes(3);
 
     /// <summary>
     /// Every statement a delivery makes: the standard and urgent lanes' delivery-log checks and records, the suppressed
     /// recipients' records, and — after a consumer was killed with its prefetch windows full — the dead-letter lookup of
-    /// every redelivered item, 48 handlers at once.
+    /// every redelivered item, 48 handlers at once. The producer (in this process, as its own login) is held to its bound too.
     /// </summary>
     [Fact]
-    public async Task Consumer_48HandlersTakingOverAKilledOnesDeliveries_HoldsNoMoreConnectionsThanItsBound()
+    public async Task Workers_ConsumerWith48HandlersTakingOverAKilledOnesDeliveries_HoldNoMoreConnectionsThanTheirBounds()
     {
         var db = await TestDatabase.CleanAsync();
         await using var broker = await TestBroker.CreateAsync();
@@ -41,6 +42,7 @@ public sealed class ConnectionBoundTests(ITestOutputHelper output)
             ("Consumer:Handlers", "48"),
         ];
 
+        await using var producerBackends = BackendSampler.Start(DatabaseRole.Producer);
         await using (await WorkerHost.StartProducerAsync(broker))
         {
             await using (var first = WorkerProcess.Start("Consumer", broker, settings))
@@ -61,6 +63,9 @@ public sealed class ConnectionBoundTests(ITestOutputHelper output)
                 + $"load average {File.ReadAllText("/proc/loadavg").Trim()}");
             Assert.True(backends.Most <= ConsumerBound, $"the consumer held {backends.Most} connections ({backends.Busiest}); its bound is {ConsumerBound}");
         }
+
+        output.WriteLine($"the producer's login held at most {producerBackends.Most} ({producerBackends.Busiest}); bound {ProducerBound}");
+        Assert.True(producerBackends.Most <= ProducerBound, $"the producer held {producerBackends.Most} connections; its bound is {ProducerBound}");
 
         var received = sink.CountByNotificationId();
         Assert.All(sent, id => Assert.True(received.ContainsKey(id), $"{id} never arrived"));

@@ -58,7 +58,7 @@ public sealed class TSqlParserTests
             "SqlServerDeliveryLogStore.MarkSendingSql", "SqlServerDeliveryLogStore.ReleaseSql", "SqlServerDeliveryLogStore.RecordMaybeSentSql",
             "SqlServerOperationsStore.WindowSql", "SqlServerOperationsStore.PurgeSql",
             "SqlServerDeadLetterStore.RecordSql",
-            "SqlServerDeadLetterStore.RemoveSql", "SqlServerDeadLetterStore.FindSql", "SqlServerDeadLetterStore.RemoveAllSql",
+            "SqlServerDeadLetterStore.RemoveSql", "SqlServerDeadLetterStore.FindSql", "SqlServerDeadLetterStore.FindRecordedSql", "SqlServerDeadLetterStore.RemoveAllSql",
             "SqlServerNotificationStatusStore.StatusSql",
             "SqlServerRetentionStore.LeaseSql", "SqlServerRetentionStore.DeleteDeliveryLogSql",
             "SqlServerRetentionStore.DeleteDeadLettersSql", "SqlServerRetentionStore.RecordRunSql",
