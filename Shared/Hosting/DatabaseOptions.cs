@@ -36,7 +36,8 @@ public sealed class DatabaseOptions
     /// <summary>
     /// The most connections this process opens to the database: the size of its connection pool (Npgsql's
     /// <c>Maximum Pool Size</c>, SqlClient's <c>Max Pool Size</c>). Unset: the worker's own bound, sized from its work
-    /// (<see cref="ConsumerPoolSize"/>, <see cref="ProducerPoolSize"/>, <see cref="AdminPoolSize"/>). A connection string
+    /// (<see cref="ConsumerPoolSize"/>, <see cref="ProducerPoolSize"/>, <see cref="AdminPoolSize"/>,
+    /// <see cref="UnsubscribePoolSize"/>). A connection string
     /// that sets its pool's size keeps it. A statement that finds every connection busy waits for one (up to the
     /// connection string's <c>Timeout</c>, 15 s by default).
     /// </summary>
@@ -54,4 +55,10 @@ public sealed class DatabaseOptions
 
     /// <summary>The admin tool's bound: its commands run one statement at a time.</summary>
     public const int AdminPoolSize = 2;
+
+    /// <summary>
+    /// The unsubscribe server's bound: a request records at most one suppression, one statement; a burst of clicks beyond
+    /// it waits for a connection instead of taking one each.
+    /// </summary>
+    public const int UnsubscribePoolSize = 5;
 }
