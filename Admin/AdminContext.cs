@@ -22,7 +22,7 @@ internal sealed class AdminContext : IAsyncDisposable
 
     public AdminContext(IConfiguration configuration)
     {
-        var services = new ServiceCollection().AddSingleton(configuration).AddRabbitMqOptions().AddNotificationsDatabase().AddTemplates();
+        var services = new ServiceCollection().AddSingleton(configuration).AddRabbitMqOptions().AddNotificationsDatabase("notifications-admin", DatabaseOptions.AdminPoolSize).AddTemplates();
         _services = services.BuildServiceProvider();
         // As the consumer reads it (Templates:DefaultLocale), for previews.
         DefaultLocale = configuration["Templates:DefaultLocale"] is { Length: > 0 } locale ? locale : "en";

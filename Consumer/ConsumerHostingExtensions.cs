@@ -35,7 +35,7 @@ public static class ConsumerHostingExtensions
             .ValidateDataAnnotations().ValidateOnStart();
         builder.Services.AddOptions<DkimOptions>().BindConfiguration(DkimOptions.SectionName)
             .ValidateDataAnnotations().ValidateOnStart();
-        builder.Services.AddRabbitMqOptions().AddNotificationsDatabase().AddFaultInjection().AddRateLimiting().AddTemplateRendering();
+        builder.Services.AddRabbitMqOptions().AddNotificationsDatabase("notifications-consumer", DatabaseOptions.ConsumerPoolSize).AddFaultInjection().AddRateLimiting().AddTemplateRendering();
         builder.Services.AddSingleton(TimeProvider.System);
         builder.AddNotificationsOperations(defaultPort: 9465, "notifications-consumer", ConsumerMetrics.MeterName);
         builder.Services.AddSingleton<ConsumerMetrics>();

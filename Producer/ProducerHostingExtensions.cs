@@ -16,7 +16,7 @@ public static class ProducerHostingExtensions
         ArgumentNullException.ThrowIfNull(builder);
         builder.Services.AddOptions<ProducerOptions>().BindConfiguration(ProducerOptions.SectionName)
             .ValidateDataAnnotations().ValidateOnStart();
-        builder.Services.AddRabbitMqOptions().AddNotificationsDatabase().AddFaultInjection();
+        builder.Services.AddRabbitMqOptions().AddNotificationsDatabase("notifications-producer", DatabaseOptions.ProducerPoolSize).AddFaultInjection();
         builder.AddNotificationsOperations(defaultPort: 9464, "notifications-producer", ProducerMetrics.MeterName);
         builder.Services.AddSingleton<ProducerMetrics>();
         builder.Services.AddSingleton<ProducerStats>();

@@ -13,12 +13,16 @@ internal sealed class UrgentWake
     private readonly Lock _gate = new();
     private volatile bool _listening;
     private long _listenStarts;
+    private long _pauseTicks = -1;
 
     /// <summary>True while the listener holds a LISTEN on a connection with the trigger in place.</summary>
     public bool IsListening => _listening;
 
     /// <summary>How many times the listener started listening (1 after start, one more after each reconnect).</summary>
     public long ListenStarts => Interlocked.Read(ref _listenStarts);
+
+    /// <summary>The length of the pause the lane is in now; null while it claims and publishes.</summary>
+    public TimeSpan? Pause => Interlocked.Read(ref _pauseTicks) is var ticks and >= 0 ? TimeSpan.FromTicks(ticks) : null;
 
     /// <summary>Wakes the lane's current or next pause.</summary>
     public void Signal()
@@ -49,5 +53,16 @@ internal sealed class UrgentWake
     }
 
     /// <summary>Waits for a signal or <paramref name="timeout"/>, whichever comes first.</summary>
-    public Task WaitAsync(TimeSpan timeout, CancellationToken cancellationToken) => _signal.WaitAsync(timeout, cancellationToken);
+    public async Task WaitAsync(TimeSpan timeout, CancellationToken cancellationToken)
+    {
+        Interlocked.Exchange(ref _pauseTicks, timeout.Ticks);
+        try
+        {
+            await _signal.WaitAsync(timeout, cancellationToken);
+        }
+        finally
+        {
+            Interlocked.Exchange(ref _pauseTicks, -1);
+        }
+    }
 }

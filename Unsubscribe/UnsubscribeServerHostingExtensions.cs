@@ -17,7 +17,7 @@ public static class UnsubscribeServerHostingExtensions
     {
         ArgumentNullException.ThrowIfNull(builder);
         var services = builder.Services;
-        services.AddNotificationsDatabase().AddUnsubscribeTokens();
+        services.AddNotificationsDatabase("notifications-unsubscribe", DatabaseOptions.UnsubscribePoolSize).AddUnsubscribeTokens();
         services.AddOptions<UnsubscribeKeyOptions>()
             .Validate(o => o.Keys.Count > 0, "Unsubscribe:Keys must hold the keys tokens are made with (Unsubscribe:Keys:<name>, 32 random bytes in base64)");
         services.AddOptions<UnsubscribeServerOptions>().BindConfiguration(UnsubscribeServerOptions.SectionName)

@@ -8,14 +8,16 @@ namespace Notifications.Consumer.Settling;
 /// own (its key goes into the message's <c>x-dead-key</c> header) with the reason, attempts and instant, the
 /// notification id when the body has one, and what identifies a message without one (AMQP message id, type,
 /// content type, the bytes). The key is the delivery attempt's (<see cref="DeadLetterKey"/>): a redelivered copy of the
-/// same attempt records nothing new. Concurrent handlers' records are coalesced into one statement. A failure throws:
-/// the handler then gives the message back to the queue instead of dead-lettering it unrecorded.
+/// same attempt records nothing new. Concurrent handlers' records are coalesced into one statement, and so are the
+/// lookups of redelivered copies (a consumer taking over a killed one's prefetch windows looks up every item at once).
+/// A failure throws: the handler then gives the message back to the queue instead of dead-lettering it unrecorded.
 /// </summary>
 internal sealed class DeadLetterRecorder(IDeadLetterStore store, int maxBatch) : IAsyncDisposable
 {
     private static readonly IReadOnlySet<DeadLetterRecord> None = new HashSet<DeadLetterRecord>();
     private readonly CoalescingBatcher<DeadLetterRecord> _record =
         new(async (records, ct) => { await store.RecordAsync(records, ct); return None; }, maxBatch, spanName: "dead letter record");
+    private readonly CoalescingBatcher<Guid> _recorded = new(store.FindRecordedAsync, maxBatch, concurrency: 1, spanName: "dead letter lookup");
 
     /// <summary>Records that <paramref name="delivery"/> is dead-lettered at <paramref name="at"/> for <paramref name="reason"/>; returns the record.</summary>
     public async Task<DeadLetterRecord> RecordAsync(Delivery delivery, string reason, DateTimeOffset at, CancellationToken cancellationToken)
@@ -33,8 +35,15 @@ internal sealed class DeadLetterRecorder(IDeadLetterStore store, int maxBatch) :
     }
 
     /// <summary>The dead letter already recorded for <paramref name="delivery"/>'s attempt, or null.</summary>
-    public Task<DeadLetterRecord?> FindAsync(Delivery delivery, CancellationToken cancellationToken) =>
-        store.FindAsync(DeadLetterKey.For(delivery), cancellationToken);
+    public async Task<DeadLetterRecord?> FindAsync(Delivery delivery, CancellationToken cancellationToken)
+    {
+        var key = DeadLetterKey.For(delivery);
+        return await _recorded.SubmitAsync(key, cancellationToken) ? await store.FindAsync(key, cancellationToken) : null;
+    }
 
-    public ValueTask DisposeAsync() => _record.DisposeAsync();
+    public async ValueTask DisposeAsync()
+    {
+        await _record.DisposeAsync();
+        await _recorded.DisposeAsync();
+    }
 }

@@ -13,6 +13,12 @@ public interface IDeadLetterStore
     /// </summary>
     Task RecordAsync(IReadOnlyCollection<DeadLetterRecord> deadLetters, CancellationToken cancellationToken);
 
+    /// <summary>
+    /// Which of <paramref name="keys"/> have a dead letter recorded (one statement): the check every redelivered copy makes,
+    /// coalesced across handlers. A copy whose key is recorded then reads its record (<see cref="FindAsync"/>).
+    /// </summary>
+    Task<IReadOnlySet<Guid>> FindRecordedAsync(IReadOnlyCollection<Guid> keys, CancellationToken cancellationToken);
+
     /// <summary>The dead letter recorded under <paramref name="key"/>, or null.</summary>
     Task<DeadLetterRecord?> FindAsync(Guid key, CancellationToken cancellationToken);
 

@@ -55,10 +55,15 @@ public static class NotificationsHostingExtensions
         return services;
     }
 
-    /// <summary>The outbox and delivery-log stores of the configured <see cref="DatabaseProvider"/>.</summary>
-    public static IServiceCollection AddNotificationsDatabase(this IServiceCollection services)
+    /// <summary>
+    /// The outbox and delivery-log stores of the configured <see cref="DatabaseProvider"/>, on a pool of at most
+    /// <see cref="DatabaseOptions.MaxPoolSize"/> connections, else <paramref name="poolSize"/> (the worker's bound), named
+    /// <paramref name="applicationName"/> on the server (see <see cref="DatabasePool"/>).
+    /// </summary>
+    public static IServiceCollection AddNotificationsDatabase(this IServiceCollection services, string applicationName, int poolSize)
     {
         services.AddOptions<DatabaseOptions>().BindConfiguration(DatabaseOptions.SectionName)
+            .PostConfigure(o => o.ConnectionString = DatabasePool.Bound(o, applicationName, poolSize))
             .ValidateDataAnnotations().ValidateOnStart();
         services.AddSingleton(sp => PostgresDataSource(Options(sp).ConnectionString)
             // Commands are traced only inside a trace (a batch, a delivery-log statement): the outbox polls,

@@ -12,6 +12,7 @@ internal sealed class PostgresDeadLetterStore : IDeadLetterStore
     private readonly string _recordSql;
     private readonly string _removeSql;
     private readonly string _findSql;
+    private readonly string _findRecordedSql;
     private readonly string _removeAllSql;
 
     public PostgresDeadLetterStore(NpgsqlDataSource dataSource, DatabaseOptions options)
@@ -30,6 +31,7 @@ internal sealed class PostgresDeadLetterStore : IDeadLetterStore
                    dead_lettered_at AS DeadLetteredAt, message_id AS MessageId, message_type AS MessageType, content_type AS ContentType, body AS Body
             FROM "{s}".dead_letter WHERE letter_key = @Key
             """;
+        _findRecordedSql = $"""SELECT letter_key FROM "{s}".dead_letter WHERE letter_key = ANY(@Keys)""";
         _removeSql = $"""
             DELETE FROM "{s}".dead_letter
             WHERE dead_lettered_at = @At
@@ -61,6 +63,12 @@ internal sealed class PostgresDeadLetterStore : IDeadLetterStore
             ContentTypes = deadLetters.Select(d => DeadLetterRecord.Cut(d.ContentType)).ToArray(),
             Bodies = deadLetters.Select(d => d.Body).ToArray(),
         }, cancellationToken));
+    }
+
+    public async Task<IReadOnlySet<Guid>> FindRecordedAsync(IReadOnlyCollection<Guid> keys, CancellationToken cancellationToken)
+    {
+        await using var connection = await _dataSource.OpenConnectionAsync(cancellationToken);
+        return (await connection.QueryAsync<Guid>(Command(_findRecordedSql, new { Keys = keys.ToArray() }, cancellationToken))).ToHashSet();
     }
 
     public async Task<DeadLetterRecord?> FindAsync(Guid key, CancellationToken cancellationToken)

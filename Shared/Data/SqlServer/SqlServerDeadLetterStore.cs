@@ -34,6 +34,10 @@ internal sealed class SqlServerDeadLetterStore : IDeadLetterStore
                    CAST(SWITCHOFFSET(dead_lettered_at, '+00:00') AS datetime2(3)) AS DeadLetteredAt, message_id AS MessageId, message_type AS MessageType, content_type AS ContentType, body AS Body
             FROM [{s}].[dead_letter] WHERE letter_key = @Key;
             """;
+        FindRecordedSql = $"""
+            SELECT d.letter_key FROM [{s}].[dead_letter] AS d
+            WHERE d.letter_key IN (SELECT k.letter_key FROM OPENJSON(@Keys) WITH (letter_key uniqueidentifier '$') AS k);
+            """;
         RemoveSql = $"""
             DELETE FROM [{s}].[dead_letter]
             WHERE dead_lettered_at = @At
@@ -51,6 +55,8 @@ internal sealed class SqlServerDeadLetterStore : IDeadLetterStore
 
     internal string FindSql { get; }
 
+    internal string FindRecordedSql { get; }
+
     internal string RemoveAllSql { get; }
 
     public async Task RecordAsync(IReadOnlyCollection<DeadLetterRecord> deadLetters, CancellationToken cancellationToken)
@@ -62,6 +68,12 @@ internal sealed class SqlServerDeadLetterStore : IDeadLetterStore
 
         await using var connection = new SqlConnection(_connectionString);
         await connection.ExecuteAsync(Command(RecordSql, new { DeadLetters = Json(deadLetters) }, cancellationToken));
+    }
+
+    public async Task<IReadOnlySet<Guid>> FindRecordedAsync(IReadOnlyCollection<Guid> keys, CancellationToken cancellationToken)
+    {
+        await using var connection = new SqlConnection(_connectionString);
+        return (await connection.QueryAsync<Guid>(Command(FindRecordedSql, new { Keys = JsonSerializer.Serialize(keys) }, cancellationToken))).ToHashSet();
     }
 
     public async Task<DeadLetterRecord?> FindAsync(Guid key, CancellationToken cancellationToken)

@@ -21,6 +21,7 @@ internal sealed class ChaosRun : IAsyncDisposable
     private readonly List<WorkerProcess> _workers = [];
     private readonly List<IAsyncDisposable> _owned = [];
     private readonly Dictionary<WorkerProcess, (string Key, string Value)[]> _consumerSettings = [];
+    private readonly List<Cut> _cuts = [];
     private int _envelopeSize = new Notifications.Producer.ProducerOptions().EnvelopeSize;
     private readonly Stopwatch _clock = Stopwatch.StartNew();
 
@@ -39,9 +40,6 @@ internal sealed class ChaosRun : IAsyncDisposable
 
     /// <summary>How many notifications the run committed: <see cref="DefaultCount"/>, or fewer in a short variant.</summary>
     public int Count { get; }
-
-    /// <summary>How many sends the injected fault may have cut (see <see cref="ChaosBudget"/>).</summary>
-    public ChaosBudget Budget { get; private set; } = ChaosBudget.None;
 
     public string Mode { get; }
 
@@ -135,50 +133,43 @@ internal sealed class ChaosRun : IAsyncDisposable
 
     /// <summary>
     /// <paramref name="consumer"/> was killed (from outside or by its own <c>Faults:KillAt</c>): each of its
-    /// handlers may have been mid-send.
+    /// handlers may have been mid-send, and what it held unacknowledged (channels × prefetch × envelope size) may have been
+    /// settled (a dead letter published) with its ack not yet flushed: its redelivered copy publishes that dead letter again.
+    /// Both are bounded by what was in flight at the kill (<see cref="JudgeAsync"/>).
     /// </summary>
-    public void Killed(WorkerProcess consumer)
-    {
-        Budget = Budget.Plus(SendsUnderWay(consumer), $"consumer killed: {SendsUnderWay(consumer)} handlers");
-        KilledWindow += Window(consumer);
-    }
-
-    /// <summary>
-    /// What the killed consumers held unacknowledged (channels × prefetch × envelope size): each may have been settled (a dead
-    /// letter published) with its ack not yet flushed, and its redelivered copy publishes that dead letter again.
-    /// </summary>
-    public int KilledWindow { get; private set; }
+    public void Killed(WorkerProcess consumer) =>
+        _cuts.Add(new(DateTime.UtcNow, SendsUnderWay(consumer), Window(consumer), $"consumer killed: {SendsUnderWay(consumer)} handlers"));
 
     /// <summary>
     /// The receiving end (SMTP relay, webhook receiver) cut every connection at one instant (restarted or stopped): each running
-    /// handler may have been mid-send.
+    /// handler may have been mid-send, no more than were in flight then.
     /// </summary>
     public void RelayCut(string how)
     {
-        foreach (var consumer in RunningConsumers())
-        {
-            Budget = Budget.Plus(SendsUnderWay(consumer), $"{how}: {SendsUnderWay(consumer)} handlers");
-        }
+        var handlers = RunningConsumers().Select(SendsUnderWay).ToList();
+        _cuts.Add(new(DateTime.UtcNow, handlers.Sum(), 0, handlers.Count == 1 ? $"{how}: {handlers[0]} handlers" : $"{how}: {string.Join(" + ", handlers)} handlers"));
     }
 
     /// <summary>
-    /// The relay cut sends for a while: every notification a consumer holds unacknowledged (channels ×
-    /// prefetch × envelope size) may have been cut once.
+    /// Runs <paramref name="cutting"/>, a while in which the receiving end keeps what it is sent without the consumer learning
+    /// so (it drops each connection after the final ".", or answers later than the broker lets a consumer hold a message): each
+    /// copy that reached it meanwhile may have been cut, and nothing else did (the restarts around it are <see cref="RelayCut"/>s).
     /// </summary>
-    public void RelayCutWindow(string how)
+    public async Task CuttingAsync(string how, Func<Task> cutting)
     {
-        foreach (var consumer in RunningConsumers())
-        {
-            int window = Window(consumer);
-            Budget = Budget.Plus(window, $"{how}: a window of {window}");
-        }
+        var since = DateTime.UtcNow;
+        int before = Receiver.MessageCount();
+        await cutting();
+        int kept = Receiver.MessageCount() - before;
+        OutcomesUnknown(kept, $"{how}: {kept} reached the {Receiver.Name} meanwhile", since);
     }
 
     /// <summary>
     /// <paramref name="sends"/> copies reached the receiving end while the consumer could not learn so (a late answer after its
-    /// timeout): each may be sent again at least once, or counted lost at most once.
+    /// timeout): each may be sent again at least once, or counted lost at most once. <paramref name="since"/>: when that began
+    /// (now if null) — what was in flight then bounds it; a copy cut in the while may have been logged sent before its end.
     /// </summary>
-    public void OutcomesUnknown(int sends, string why) => Budget = Budget.Plus(sends, why);
+    public void OutcomesUnknown(int sends, string why, DateTime? since = null) => _cuts.Add(new(since ?? DateTime.UtcNow, sends, 0, why));
 
     /// <summary>Waits until the receiving end (SMTP server or webhook receiver) has received <paramref name="fraction"/> of the notifications.</summary>
     public Task WaitReceivedAsync(double fraction) =>
@@ -302,8 +293,8 @@ internal sealed class ChaosRun : IAsyncDisposable
         Violations.AddRange(Receiver.Violations());
         var deadLetters = await Broker.DrainDeadLetterBytesAsync();
         var deadIds = deadLetters
-            .Select(d => Notifications.Shared.Contract.MessageSerializer.TryDeserialize(d.Body, out var m, out _) ? m.Id : 0)
-            .ToHashSet();
+            .Select(d => (Notifications.Shared.Contract.MessageSerializer.TryDeserialize(d.Body, out var m, out _) ? m.Id : 0, d.Reason))
+            .ToList();
         await using var connection = await TestDatabase.OpenAsync();
         var deadLetterRows = (await connection.QueryAsync<(Guid, long?)>(
             "SELECT letter_key, notification_id FROM notifications.dead_letter")).ToList();
@@ -315,15 +306,40 @@ internal sealed class ChaosRun : IAsyncDisposable
             Notes.Add($"{suppressed.Count} recorded suppressed");
         }
 
+        var (budget, killedWindow) = await BudgetAsync(connection);
         return ChaosVerdict.Judge(scenario, name, Mode, Committed, RolledBack, received, deadIds, rejected, marked,
             await Db.CountAsync("outbox"), await QueuedAsync(), Elapsed, string.Join("; ", Notes.Concat(Violations)), ChaosScenarios.NoDeadLetters.Contains(scenario),
-            Violations.Count, suppressed)
+            Violations.Count, suppressed, ChaosScenarios.CausesOf(scenario))
         with
         {
             DeadLetterTable = DeadLetterTableCheck.Compare(deadLetters, deadLetterRows),
-            Budget = Budget,
-            KilledWindow = KilledWindow,
+            Budget = budget,
+            KilledWindow = killedWindow,
         };
+    }
+
+    /// <summary>
+    /// The budget of the run's cuts (<see cref="ChaosBudget"/>), each bounded by the notifications in flight when it came:
+    /// committed and not yet settled then. A send under way has no <c>sent</c> row yet (the log is written after the send, by
+    /// a statement that starts later), nor a dead letter, nor a suppression: what the log and the dead_letter table held
+    /// before the cut's instant was out of reach of it. And what killed consumers held unacked, bounded the same way.
+    /// </summary>
+    private async Task<(ChaosBudget Budget, int KilledWindow)> BudgetAsync(Npgsql.NpgsqlConnection connection)
+    {
+        var budget = ChaosBudget.None;
+        int killedWindow = 0;
+        foreach (var cut in _cuts)
+        {
+            long settled = await connection.ExecuteScalarAsync<long>($"""
+                SELECT (SELECT count(*) FROM {TestDatabase.Schema}.delivery_log WHERE status IN ('sent', 'suppressed') AND updated_at < @At)
+                     + (SELECT count(DISTINCT notification_id) FROM {TestDatabase.Schema}.dead_letter WHERE dead_lettered_at < @At)
+                """, new { cut.At });
+            int inFlight = (int)Math.Max(0, Count - settled);
+            budget = budget.Plus(cut.Sends, inFlight, cut.Why);
+            killedWindow += Math.Min(cut.Held, inFlight);
+        }
+
+        return (budget, killedWindow);
     }
 
     /// <summary>Keeps <paramref name="resource"/> (e.g. a proxy the workers connect through) until the run ends.</summary>
@@ -392,14 +408,15 @@ internal sealed class ChaosRun : IAsyncDisposable
         return Setting(settings, "Consumer:Channels", defaults.Channels) * Setting(settings, "Consumer:Prefetch", defaults.Prefetch) * _envelopeSize;
     }
 
-    private int SendsUnderWay(WorkerProcess consumer)
-    {
-        var settings = _consumerSettings[consumer];
-        var defaults = new Notifications.Consumer.ConsumerOptions();
-        return Setting(settings, "Consumer:Handlers", defaults.Handlers) + Setting(settings, "Consumer:UrgentHandlers", defaults.UrgentHandlers);
-    }
+    // One send at a time per handler. The run's rows are all of normal priority (its inserts set none): the urgent lane's
+    // handlers take only from the urgent queue, hold nothing, and cut nothing.
+    private int SendsUnderWay(WorkerProcess consumer) =>
+        Setting(_consumerSettings[consumer], "Consumer:Handlers", new Notifications.Consumer.ConsumerOptions().Handlers);
 
     private IEnumerable<WorkerProcess> RunningConsumers() => _consumerSettings.Keys.Where(c => !c.HasExited);
+
+    /// <summary>One cut of the fault: when, the sends it may have cut, what a killed process held unacked, and why.</summary>
+    private sealed record Cut(DateTime At, int Sends, int Held, string Why);
 
     private WorkerProcess Track(WorkerProcess worker)
     {

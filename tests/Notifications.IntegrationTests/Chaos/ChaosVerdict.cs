@@ -12,12 +12,13 @@ internal sealed record ChaosVerdict(
     int Violations = 0)
 {
     public bool Passed => Unexpected == 0 && Unaccounted == 0 && LeftInOutbox == 0 && LeftInQueues == 0
-        && WithinBudget && (!NoDeadLetters || DeadLettered == 0) && Violations == 0 && DeadLetterTable is not { Agrees: false }
+        && !BudgetRefused && WithinBudget && (!NoDeadLetters || DeadLettered == 0) && Violations == 0 && DeadLetterTable is not { Agrees: false }
         && (DeadLetterTable?.Duplicates ?? 0) <= Budget.Sends + KilledWindow;
 
     /// <summary>
-    /// What killed consumers held unacked (<see cref="ChaosRun.KilledWindow"/>): dead letters published and not yet acked come
-    /// back and are published again with their key, so the dead queue may hold that many more messages than keys.
+    /// What killed consumers held unacked (<see cref="ChaosRun.Killed"/>: channels × prefetch × envelope size, no more than was in
+    /// flight at the kill): dead letters published and not yet acked come back and are published again with their key, so the
+    /// dead queue may hold that many more messages than keys.
     /// </summary>
     public int KilledWindow { get; init; }
 
@@ -26,6 +27,18 @@ internal sealed record ChaosVerdict(
 
     /// <summary>The sends the scenario's fault may have cut; none unless the run says otherwise.</summary>
     public ChaosBudget Budget { get; init; } = ChaosBudget.None;
+
+    /// <summary>
+    /// A budget above the rows of the run was not derived from what the fault cut (each cut is bounded by what was in flight
+    /// when it came, <see cref="ChaosBudget.Plus"/>): it would excuse anything, so the verdict refuses it.
+    /// </summary>
+    public bool BudgetRefused => Budget.Sends > Inserted;
+
+    /// <summary>
+    /// Committed notifications neither received nor accounted for by the scenario's fault, but dead-lettered or suppressed
+    /// for a reason the fault did not cause (<see cref="ChaosCauses"/>): part of <see cref="Lost"/> and of <see cref="Unaccounted"/>.
+    /// </summary>
+    public int LostToUncausedEnds { get; init; }
 
     /// <summary>
     /// The mode's promise, with only what <see cref="Budget"/> excuses: at least once loses nothing and sends
@@ -37,20 +50,30 @@ internal sealed record ChaosVerdict(
 
     public static ChaosVerdict Judge(
         int scenario, string name, string mode, IReadOnlyList<long> committed, IReadOnlyList<long> rolledBack,
-        IReadOnlyDictionary<long, int> received, IReadOnlySet<long> dead, IReadOnlySet<long> rejected, IReadOnlySet<long> markedSending,
+        IReadOnlyDictionary<long, int> received, IReadOnlyList<(long Id, string Reason)> deadLetters, IReadOnlySet<long> rejected, IReadOnlySet<long> markedSending,
         long leftInOutbox, uint leftInQueues, TimeSpan elapsed, string notes, bool noDeadLetters = false, int violations = 0,
-        IReadOnlySet<long>? suppressed = null)
+        IReadOnlySet<long>? suppressed = null, ChaosCauses? causes = null)
     {
+        causes ??= ChaosCauses.None;
         var committedSet = committed.ToHashSet();
-        // Suppressed (recorded so in the delivery log, never sent) is kept with its reason, as a dead letter is.
-        var lost = committed.Where(id => !received.ContainsKey(id) && !dead.Contains(id) && !rejected.Contains(id) && suppressed?.Contains(id) != true).ToList();
-        // At most once may lose what it marked and acked before a crash; every such loss carries the mark.
-        int unaccounted = mode == "AtLeastOnce" ? lost.Count : lost.Count(id => !markedSending.Contains(id));
+        // A dead letter (or a suppression: recorded in the delivery log, never sent) accounts for its notification only when
+        // the scenario's fault caused it; one for any other reason — a transient outage given up on — is a loss.
+        var dead = deadLetters.Where(d => causes.Caused(d.Reason)).Select(d => d.Id).ToHashSet();
+        var ended = suppressed is not null && causes.Suppresses ? dead.Union(suppressed).ToHashSet() : dead;
+        var endedOtherwise = deadLetters.Select(d => d.Id).Concat(suppressed ?? new HashSet<long>()).ToHashSet();
+        var lost = committed.Where(id => !received.ContainsKey(id) && !ended.Contains(id) && !rejected.Contains(id)).ToList();
+        int uncaused = lost.Count(endedOtherwise.Contains);
+        // At most once may lose what it marked and acked before a crash; every such loss carries the mark. A notification
+        // dead-lettered or suppressed without cause is never excused by its mark: its consumer decided, nothing cut it.
+        int unaccounted = mode == "AtLeastOnce" ? lost.Count : lost.Count(id => !markedSending.Contains(id) || endedOtherwise.Contains(id));
         int unexpected = received.Keys.Count(id => !committedSet.Contains(id)) + rolledBack.Count(received.ContainsKey);
         return new ChaosVerdict(scenario, name, mode, committed.Count,
             received.Keys.Count(committedSet.Contains), lost.Count, received.Values.Sum(n => Math.Max(0, n - 1)), unexpected,
             dead.Count(committedSet.Contains) + rejected.Count(committedSet.Contains), unaccounted, leftInOutbox, leftInQueues, elapsed, notes,
-            noDeadLetters, violations);
+            noDeadLetters, violations)
+        {
+            LostToUncausedEnds = uncaused,
+        };
     }
 
     public string ToTsv() => string.Join('\t',
@@ -59,10 +82,17 @@ internal sealed record ChaosVerdict(
         Duplicated.ToString(CultureInfo.InvariantCulture), Unexpected.ToString(CultureInfo.InvariantCulture),
         DeadLettered.ToString(CultureInfo.InvariantCulture), Unaccounted.ToString(CultureInfo.InvariantCulture),
         Budget.ToString(), Passed ? "pass" : "FAIL", Elapsed.TotalSeconds.ToString("F0", CultureInfo.InvariantCulture),
-        DeadLetterTable is { Messages: > 0 } table ? string.Join("; ", new[] { Notes, table.Summary }.Where(n => n.Length > 0)) : Notes);
+        string.Join("; ", new[]
+        {
+            Notes, DeadLetterTable is { Messages: > 0 } table ? table.Summary : "",
+            LostToUncausedEnds > 0 ? $"{LostToUncausedEnds} lost: dead-lettered or suppressed without cause" : "",
+            BudgetRefused ? "budget refused: above the rows" : "",
+        }.Where(n => n.Length > 0)));
 
     public override string ToString() =>
         $"#{Scenario} {Name} [{Mode}]: inserted {Inserted}, delivered {Delivered}, lost {Lost}, duplicated {Duplicated}, "
         + $"unexpected {Unexpected}, dead-lettered {DeadLettered}, unaccounted {Unaccounted}, left in outbox {LeftInOutbox}, "
-        + $"left in queues {LeftInQueues}, budget {Budget} -> {(Passed ? "pass" : "FAIL")} ({Notes}){(DeadLetterTable is { } table ? $"; {table}" : "")}";
+        + $"left in queues {LeftInQueues}, budget {Budget}{(BudgetRefused ? " (budget refused: above the run's rows)" : "")}"
+        + $"{(LostToUncausedEnds > 0 ? $", {LostToUncausedEnds} of the lost dead-lettered or suppressed for a reason the scenario did not cause" : "")}"
+        + $" -> {(Passed ? "pass" : "FAIL")} ({Notes}){(DeadLetterTable is { } table ? $"; {table}" : "")}";
 }

@@ -37,7 +37,8 @@ internal static class DeadLetterChaosScenarios
         run.StartProducer();
         await run.WaitClaimedAsync(1.0);
         int crashes = 0;
-        while (await run.Broker.CountAsync(run.Broker.Options.DeadLetterInbox) == 0 && crashes <= 3 * DeliveryLimit)
+        uint envelopes = await run.Broker.CountAsync(run.Broker.Options.Queue);
+        while (!await PoisonInTheInboxAsync(run, envelopes) && crashes <= 3 * DeliveryLimit)
         {
             var victim = run.StartConsumer(("Faults:KillAt", "before-send:1"), ("Consumer:Channels", "1"), ("Consumer:Handlers", "1"),
                 ("Consumer:Prefetch", "1"), ("Consumer:UrgentHandlers", "1"));
@@ -47,6 +48,18 @@ internal static class DeadLetterChaosScenarios
 
         run.StartConsumer();
         await RecordedAsync(run, "delivery_limit", $"{crashes} consumers crashed on it (delivery limit {DeliveryLimit})");
+    }
+
+    // After a crash the broker returns the poison envelope to the work queue (all <paramref name="envelopes"/> ready again) or, past
+    // the delivery limit, dead-letters it into the inbox: wait for one of the two. Asked at once, the inbox could still be empty,
+    // and the next victim would record the dead letter instead of crashing on it, and never exit.
+    private static async Task<bool> PoisonInTheInboxAsync(ChaosRun run, uint envelopes)
+    {
+        var broker = run.Broker;
+        var (_, inbox) = await Eventually.WaitAsync(
+            async () => (await broker.CountAsync(broker.Options.Queue), await broker.CountAsync(broker.Options.DeadLetterInbox)),
+            c => c.Item1 == envelopes || c.Item2 > 0, TimeSpan.FromMinutes(1), "the poison envelope back in the work queue or in the inbox");
+        return inbox > 0;
     }
 
     private static async Task ExpiredInTheQueueAsync(ChaosRun run)

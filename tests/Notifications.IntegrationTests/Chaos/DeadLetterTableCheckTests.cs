@@ -59,6 +59,6 @@ public sealed class DeadLetterTableCheckTests
             new Dictionary<string, object?> { ["x-dead-key"] = Encoding.UTF8.GetBytes(key.ToString()) });
 
     private static ChaosVerdict Judge(int cutSends) =>
-        ChaosVerdict.Judge(26, "made up", "AtLeastOnce", [1, 2], [], new Dictionary<long, int>(), new HashSet<long> { 1, 2 }, new HashSet<long>(), new HashSet<long>(), 0, 0,
-            TimeSpan.Zero, "") with { Budget = ChaosBudget.None.Plus(cutSends, $"consumer killed: {cutSends} handlers") };
+        ChaosVerdict.Judge(26, "made up", "AtLeastOnce", [1, 2], [], new Dictionary<long, int>(), [(1, "smtp permanent failure 550"), (2, "smtp permanent failure 550")], new HashSet<long>(), new HashSet<long>(), 0, 0,
+            TimeSpan.Zero, "", causes: ChaosScenarios.CausesOf(26)) with { Budget = ChaosBudget.None.Plus(cutSends, 2, $"consumer killed: {cutSends} handlers") };
 }

@@ -61,12 +61,13 @@ internal static partial class HttpChaosScenarios
         run.StartProducer();
         await run.WaitReceivedAsync(0.3);
         var slowFor = TimeSpan.FromSeconds(12);
+        var slowSince = DateTime.UtcNow;
         receiver.Slow(LateBy);
         await Task.Delay(slowFor);
         receiver.Normal();
         string breakers = await BreakersClosedAsync(consumer);
         int late = receiver.LateAnswers;
-        run.OutcomesUnknown(late, $"{late} answered {LateBy.TotalSeconds:F0} s late");
+        run.OutcomesUnknown(late, $"{late} answered {LateBy.TotalSeconds:F0} s late", slowSince);
         run.Notes.Add($"receiver answered {LateBy.TotalSeconds:F0} s late (consumer timeout {ConsumerTimeout.TotalSeconds:F0} s) for {slowFor.TotalSeconds:F0} s: {late} requests; {breakers}");
         if (late == 0)
         {

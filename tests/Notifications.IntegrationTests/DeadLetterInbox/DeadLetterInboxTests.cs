@@ -84,6 +84,45 @@ public sealed class DeadLetterInboxTests
         Assert.Equal(3, handedBack);
     }
 
+    /// <summary>
+    /// Fault row 31 in seconds: a poison envelope — every consumer that takes it crashes before its first send (a SIGKILL of
+    /// its own, <c>Faults:KillAt before-send:1</c>) — is redelivered until the quorum queue's delivery limit, and then each of
+    /// its items is recorded <c>delivery_limit</c>, none sent.
+    /// </summary>
+    [Fact]
+    public async Task Recorder_EnvelopeCrashingEveryConsumerUntilTheDeliveryLimit_EachItemRecordedDeliveryLimit()
+    {
+        const int deliveryLimit = 2;
+        var db = await TestDatabase.CleanAsync();
+        await using var broker = await TestBroker.CreateAsync(queueType: RabbitQueueType.Quorum, deliveryLimit: deliveryLimit);
+        await using var sink = await SmtpSink.StartAsync();
+        var ids = await ClaimedAsync(db, 3);
+        await broker.PublishAsync(broker.Options.Queue, Envelope(expiration: null), EnvelopeSerializer.Pack([.. ids.Select(Body)]));
+
+        int crashes = 0;
+        while (!await InTheInboxAsync(broker) && crashes <= 3 * deliveryLimit)
+        {
+            await using var victim = WorkerProcess.Start("Consumer", broker, (Shared.Hosting.FaultInjector.TestHooksVariable, "1"),
+                ("Faults:KillAt", "before-send:1"), ("Consumer:Channels", "1"), ("Consumer:Handlers", "1"), ("Consumer:Prefetch", "1"),
+                ("Consumer:UrgentHandlers", "1"));
+            await Eventually.WaitAsync(() => Task.FromResult(victim.HasExited), exited => exited, Patience, "the consumer crashed on the envelope");
+            crashes++;
+        }
+
+        await using (await WorkerHost.StartConsumerAsync(broker, sink))
+        {
+            await Eventually.WaitAsync(() => broker.CountAsync(broker.Options.DeadLetterQueue), n => n == 3, Patience, "three dead letters");
+        }
+
+        var rows = await StatusProbe.DeadLetterRowsAsync();
+        Assert.Equal(ids.Order(), rows.Select(r => r.Id!.Value).Order());
+        Assert.All(rows, r => Assert.StartsWith($"delivery_limit: dead-lettered by the broker from queue '{broker.Options.Queue}'", r.Reason, StringComparison.Ordinal));
+        Assert.All(await Task.WhenAll(ids.Select(StatusProbe.GetAsync)), s => Assert.Equal("dead_lettered", s.State));
+        Assert.Equal(deliveryLimit + 1, crashes);
+        Assert.Equal(0, sink.MessageCount());
+        Assert.Equal(0u, await broker.CountAsync(broker.Options.DeadLetterInbox));
+    }
+
     [Fact]
     public async Task Recorder_KilledBetweenTheRowsAndTheAck_RedeliveredCopyRecordsNothingNew()
     {
@@ -126,12 +165,23 @@ public sealed class DeadLetterInboxTests
     private static byte[] Body(long id) => MessageSerializer.Serialize(new NotificationMessage(
         id, $"user{id}@example.com", $"Order shipped #{id}", "Hello", IsHtml: false, DateTimeOffset.UtcNow, ExpiresAt: null));
 
-    private static BasicProperties Envelope(string expiration) => new()
+    private static BasicProperties Envelope(string? expiration) => new()
     {
         Persistent = true, ContentType = MessageSerializer.ContentType, Type = EnvelopeSerializer.EnvelopeType, Expiration = expiration,
     };
 
     private static BasicProperties Single() => new() { Persistent = true, ContentType = MessageSerializer.ContentType, Type = MessageSerializer.MessageType };
+
+    // After a crash the broker either returns the message to the work queue or, past the delivery limit, dead-letters it into
+    // the inbox: wait for one of the two (asked at once, the inbox could still be empty, and the next consumer would record
+    // the dead letter instead of crashing, and never exit).
+    private static async Task<bool> InTheInboxAsync(TestBroker broker)
+    {
+        var (queued, inbox) = await Eventually.WaitAsync(
+            async () => (await broker.CountAsync(broker.Options.Queue), await broker.CountAsync(broker.Options.DeadLetterInbox)),
+            c => c.Item1 + c.Item2 > 0, Patience, "the message back in the work queue or in the inbox");
+        return inbox > 0 && queued == 0;
+    }
 
     private static async Task<int> HandBackUntilGoneAsync(TestBroker broker)
     {

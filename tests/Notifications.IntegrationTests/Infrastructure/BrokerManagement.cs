@@ -39,13 +39,17 @@ internal sealed class BrokerManagement : IDisposable
         return new UriBuilder(TestServices.RabbitMqUri) { Path = "/" + vhost }.Uri;
     }
 
-    /// <summary>Creates (or updates) a user with no tags and <paramref name="permissions"/> on <paramref name="vhost"/>.</summary>
-    public async Task CreateUserAsync(string user, string password, string vhost, BrokerPermissions permissions)
+    /// <summary>Creates (or updates) a user with <paramref name="tags"/> (none by default) and <paramref name="permissions"/> on <paramref name="vhost"/>.</summary>
+    public async Task CreateUserAsync(string user, string password, string vhost, BrokerPermissions permissions, string tags = "")
     {
-        await SendAsync(HttpMethod.Put, $"api/users/{Escape(user)}", new { password, tags = "" });
+        await SendAsync(HttpMethod.Put, $"api/users/{Escape(user)}", new { password, tags });
         await SendAsync(HttpMethod.Put, $"api/permissions/{Escape(vhost)}/{Escape(user)}",
             new { configure = permissions.Configure, write = permissions.Write, read = permissions.Read });
     }
+
+    /// <summary>Lets <paramref name="user"/> publish to and read from topic exchange <paramref name="exchange"/> with any routing key.</summary>
+    public Task SetTopicPermissionAsync(string vhost, string user, string exchange) =>
+        SendAsync(HttpMethod.Put, $"api/topic-permissions/{Escape(vhost)}/{Escape(user)}", new { exchange, write = ".*", read = ".*" });
 
     public Task DeleteUserAsync(string user) => SendAsync(HttpMethod.Delete, $"api/users/{Escape(user)}");
 
@@ -113,6 +117,28 @@ internal sealed class BrokerManagement : IDisposable
     public static string VhostOf(Uri amqpUri) =>
         amqpUri.AbsolutePath.Length > 1 ? Uri.UnescapeDataString(amqpUri.AbsolutePath[1..]) : "/";
 
+    /// <summary>A GET of the management API as JSON (<paramref name="path"/> relative to it, segments escaped); null on 404.</summary>
+    public async Task<JsonElement?> GetJsonAsync(string path)
+    {
+        using var response = await _http.GetAsync(new Uri(path, UriKind.Relative));
+        if (response.StatusCode == System.Net.HttpStatusCode.NotFound)
+        {
+            return null;
+        }
+
+        response.EnsureSuccessStatusCode();
+        using var json = JsonDocument.Parse(await response.Content.ReadAsStringAsync());
+        return json.RootElement.Clone();
+    }
+
+    /// <summary>Imports RabbitMQ definitions (users, vhosts, permissions), as <c>rabbitmqctl import_definitions</c> does.</summary>
+    public async Task ImportDefinitionsAsync(string json)
+    {
+        using var content = new StringContent(json, Encoding.UTF8, "application/json");
+        using var response = await _http.PostAsync(new Uri("api/definitions", UriKind.Relative), content);
+        response.EnsureSuccessStatusCode();
+    }
+
     public void Dispose() => _http.Dispose();
 
     private async Task SendAsync(HttpMethod method, string path, object? body = null)
@@ -122,5 +148,5 @@ internal sealed class BrokerManagement : IDisposable
         response.EnsureSuccessStatusCode();
     }
 
-    private static string Escape(string segment) => Uri.EscapeDataString(segment);
+    public static string Escape(string segment) => Uri.EscapeDataString(segment);
 }

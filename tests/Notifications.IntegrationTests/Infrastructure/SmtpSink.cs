@@ -115,6 +115,31 @@ internal sealed class SmtpSink : IAsyncDisposable
 
     public int MessageCount() => ScanDump().Count;
 
+    /// <summary>
+    /// When each notification id first reached the sink: its dump file's last write (the sink closes it before it answers the
+    /// final "."). File times come from the kernel's coarse clock, up to one scheduler tick (4 ms at 250 Hz) behind.
+    /// </summary>
+    public IReadOnlyDictionary<long, DateTime> ArrivedAt()
+    {
+        var first = new Dictionary<long, DateTime>();
+        foreach ((string file, long id) in ScanDump())
+        {
+            var at = File.GetLastWriteTimeUtc(file);
+            first[id] = first.TryGetValue(id, out var seen) && seen < at ? seen : at;
+        }
+
+        return first;
+    }
+
+    /// <summary>Mail transactions under way at the sink now: begun (MAIL), their final "." not yet answered.</summary>
+    public int InProgressCount()
+    {
+        lock (completed)
+        {
+            return FilesOpenBySink().Count(f => f.StartsWith(DumpDirectory, StringComparison.Ordinal));
+        }
+    }
+
     /// <summary>The dump files of completed transactions that carry an X-Notification-Id header.</summary>
     public IReadOnlyList<string> MessageFiles() => ScanDump().Select(message => message.File).ToList();
 

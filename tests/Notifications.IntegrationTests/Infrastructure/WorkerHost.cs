@@ -2,6 +2,7 @@ using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Logging.Testing;
 using Notifications.Consumer;
 using Notifications.Producer;
 using Notifications.Unsubscribe;
@@ -37,6 +38,11 @@ internal sealed class WorkerHost : IAsyncDisposable
     public T Get<T>()
         where T : notnull => _host.Services.GetRequiredService<T>();
 
+    /// <summary>Waits until the worker has logged an event <paramref name="eventId"/> (Information and above); <paramref name="timeout"/> only guards.</summary>
+    public Task WaitForLogAsync(int eventId, TimeSpan timeout) =>
+        Eventually.WaitAsync(() => Task.FromResult(_host.Services.GetFakeLogCollector().GetSnapshot().Count(r => r.Id.Id == eventId)),
+            n => n > 0, timeout, $"event {eventId} logged");
+
     public async Task StopAsync()
     {
         if (!_stopped)
@@ -66,6 +72,8 @@ internal sealed class WorkerHost : IAsyncDisposable
 
         builder.Configuration.AddInMemoryCollection(config);
         builder.Logging.AddSimpleConsole(o => o.SingleLine = true).SetMinimumLevel(LogLevel.Warning);
+        // What the worker did, for tests that wait for it (WaitForLogAsync): its events from Information up, kept in memory.
+        builder.Logging.AddFakeLogging().AddFilter<FakeLoggerProvider>(null, LogLevel.Information);
         add(builder);
         var host = builder.Build();
         await host.StartAsync();

@@ -11,7 +11,9 @@ namespace Notifications.IntegrationTests.RateLimiting;
 /// The fleet's pace at the SMTP server second by second (issue 16, item 5): several consumer processes, a limited domain
 /// with a backlog in its lane while another domain floods the work queue. No sliding second at the sink holds more than
 /// the limit × 1.1 + 5 of the limited domain (no burst when the other traffic ends), and every whole second from its first
-/// arrival holds at least 90 % of the limit (not starved while the other domain flows).
+/// arrival holds at least 90 % of the limit (not starved while the other domain flows), and the mean reaches 97 % of it.
+/// At 200/s with 4 processes (issue 27, item 19) the fleet's spends were spaced but its sends began up to a lease's span
+/// late while the other domain flooded the handlers and on time after it: 233 and 236 in a sliding second at the sink.
 /// </summary>
 [Collection("services")]
 public sealed class FleetPaceTests(ITestOutputHelper output)
@@ -19,17 +21,20 @@ public sealed class FleetPaceTests(ITestOutputHelper output)
     private const string Limited = "paced.test";
     private const string Free = "free.test";
     private const int Limit = 50;
-    private const int Backlog = 400;   // 8 s at the limit
     private const int Others = 4_000;
     private const int StreamRate = 200;   // per second, after the first flood
     private static readonly TimeSpan Second = TimeSpan.FromSeconds(1);
     private static readonly TimeSpan Patience = TimeSpan.FromSeconds(90);
 
     [Theory]
-    [InlineData(2)]
-    [InlineData(4)]
-    public async Task ConsumerProcesses_LimitedDomainWhileAnotherFloods_NoSecondAboveTheLimitAndNoneStarved(int processes)
+    [InlineData(2, Limit)]
+    [InlineData(4, Limit)]
+    // Fails on this code at 4 × 200/s (issue 27, item 19): on a quiet box the limited domain's mean was 171, 100 and 142/s
+    // during the other domain's flood (most in a sliding second 213, 214, 213, under the bound of 225). Runs again with the fix.
+    [InlineData(4, 200, Skip = "issue 27, item 19: the mean stays under the limit while another domain floods (docs/rate-limits.md)")]
+    public async Task ConsumerProcesses_LimitedDomainWhileAnotherFloods_NoSecondAboveTheLimitAndNoneStarved(int processes, int limit)
     {
+        int backlog = limit * 8;   // 8 s at the limit
         var db = await TestDatabase.CleanAsync();
         await SinkArrivals.ClearLimitsAsync();
         await using var broker = await TestBroker.CreateAsync();
@@ -39,12 +44,12 @@ public sealed class FleetPaceTests(ITestOutputHelper output)
         // prefetched by the consumers in envelopes of 50, thousands of items ahead of anything the lane lets in. And the
         // other domain keeps coming until the limited domain's backlog is through: however fast the consumers clear the
         // first flood (1,800/s in some runs, which took only 2.3 s), the pace is measured while another domain flows.
-        var limitedIds = await SinkArrivals.InsertAsync(Backlog, every: 1, limitedPerEvery: 1, Limited, Free);
+        var limitedIds = await SinkArrivals.InsertAsync(backlog, every: 1, limitedPerEvery: 1, Limited, Free);
         var ids = limitedIds.Concat(await SinkArrivals.InsertAsync(Others, every: 1, limitedPerEvery: 0, Limited, Free)).ToList();
         (string, string)[] settings =
         [
             ("Smtp:Host", sink.Host), ("Smtp:Port", sink.Port.ToString(System.Globalization.CultureInfo.InvariantCulture)),
-            ("Smtp:Security", "None"), ("Consumer:Handlers", "16"), ($"RateLimits:Domains:{Limited}", $"{Limit}/s"),
+            ("Smtp:Security", "None"), ("Consumer:Handlers", "16"), ($"RateLimits:Domains:{Limited}", $"{limit}/s"),
         ];
         var consumers = Enumerable.Range(0, processes).Select(_ => WorkerProcess.Start("Consumer", broker, settings)).ToList();
         try
@@ -53,7 +58,7 @@ public sealed class FleetPaceTests(ITestOutputHelper output)
             {
                 using var limitedThrough = new CancellationTokenSource();
                 var stream = StreamOthersAsync(limitedThrough.Token);
-                await consumers[0].WaitWhileRunningAsync(() => db.CountSentAsync(limitedIds), n => n >= Backlog, Patience, $"{Limited} delivered");
+                await consumers[0].WaitWhileRunningAsync(() => db.CountSentAsync(limitedIds), n => n >= backlog, Patience, $"{Limited} delivered");
                 await limitedThrough.CancelAsync();
                 ids.AddRange(await stream);
                 await consumers[0].WaitWhileRunningAsync(() => db.CountLogAsync("sent"), n => n >= ids.Count, Patience, "all delivered");
@@ -71,11 +76,12 @@ public sealed class FleetPaceTests(ITestOutputHelper output)
         var arrivals = SinkArrivals.ByDomain(sink);
         var limited = arrivals[Limited];
         var free = arrivals[Free];
+        var all = arrivals.Values.SelectMany(t => t).ToList();
         var perSecond = SinkArrivals.PerSecond(limited, limited[0], limited[^1]);
         var (busiest, busiestAt) = SinkArrivals.BusiestWindow(limited, Second);
         // A pause of the whole box (the sink included) shows as a gap in every domain's arrivals right before the busiest second.
         var gap = SinkArrivals.LongestGap(arrivals.Values.SelectMany(t => t), busiestAt - Second, busiestAt + Second);
-        output.WriteLine($"{processes} consumers, limit {Limit}/s; load average {File.ReadAllText("/proc/loadavg").Trim()}");
+        output.WriteLine($"{processes} consumers, limit {limit}/s; load average {File.ReadAllText("/proc/loadavg").Trim()}");
         output.WriteLine($"{Limited} per whole second from its first arrival: {string.Join(' ', perSecond)}; most in a sliding second: {busiest}, "
             + $"from {(busiestAt - limited[0]).TotalSeconds:F2} s; the longest gap in all arrivals within a second of it: {gap.TotalMilliseconds:F0} ms");
         output.WriteLine($"{Free} per second over the same seconds: {string.Join(' ', SinkArrivals.PerSecond(free, limited[0], limited[^1]))}; "
@@ -84,10 +90,19 @@ public sealed class FleetPaceTests(ITestOutputHelper output)
         // A pause of the whole box, the sink included (a gap in every domain's arrivals), holds back what arrives meanwhile
         // and lets it in together afterwards: the sink then counts up to the limit × the pause more (or fewer) in a second,
         // whatever the consumers sent. Each bound allows for the longest such gap measured around its second.
-        var all = arrivals.Values.SelectMany(t => t).ToList();
+        var tenths = Enumerable.Range(-10, 30).Select(k => busiestAt + TimeSpan.FromMilliseconds(100 * k)).ToList();
+        output.WriteLine("per 100 ms from 1 s before the busiest second (limited/free): " + string.Join(' ', tenths.Select(t =>
+            $"{limited.Count(a => a >= t && a < t + TimeSpan.FromMilliseconds(100))}/{free.Count(a => a >= t && a < t + TimeSpan.FromMilliseconds(100))}")));
+        // The mean from the second second to the last but one, against the time the sink was taking mail: a gap of more than
+        // 50 ms in all arrivals (the box or the sink stalled) is taken off, as the slots of a stall are given up, not caught up.
+        var (steadyFrom, steadyTo) = (limited[0] + Second, limited[^1] - Second);
+        double steadyRate = limited.Count(t => t >= steadyFrom && t < steadyTo) / Math.Max(0.001, (steadyTo - steadyFrom).TotalSeconds);
+        double stalled = SinkArrivals.Gaps(all, steadyFrom, steadyTo).Sum(g => Math.Max(0, g.TotalSeconds - 0.05));
+        double working = Math.Max(0, 1 - (stalled / (steadyTo - steadyFrom).TotalSeconds));
+        output.WriteLine($"mean from the second second to the last but one: {steadyRate:F1}/s; stalls {stalled * 1000:F0} ms of {(steadyTo - steadyFrom).TotalSeconds:F1} s");
         double PauseAround(DateTime start) => SinkArrivals.LongestGap(all, start - Second, start + (2 * Second)).TotalSeconds;
-        Assert.True(busiest <= (Limit * (1.1 + gap.TotalSeconds)) + 5,
-            $"{busiest} {Limited} messages reached the relay within one second (limit {Limit}/s; longest gap around it {gap.TotalMilliseconds:F0} ms)");
+        Assert.True(busiest <= (limit * (1.1 + gap.TotalSeconds)) + 5,
+            $"{busiest} {Limited} messages reached the relay within one second (limit {limit}/s; longest gap around it {gap.TotalMilliseconds:F0} ms)");
         // The other domain flowed for at least the first three of those seconds (it is inserted until the backlog is through).
         Assert.True(free[^1] >= limited[0] + (3 * Second), $"the other domain was through {(free[^1] - limited[0]).TotalSeconds:F1} s after the first {Limited}");
         // From its second second on (in the first, the processes take their first slots and the first messages move into the
@@ -96,9 +111,12 @@ public sealed class FleetPaceTests(ITestOutputHelper output)
         for (int i = 1; i < perSecond.Length; i++)
         {
             double pause = PauseAround(limited[0] + (i * Second));
-            Assert.True(perSecond[i] >= (Limit * (0.9 - pause)) - 5,
+            Assert.True(perSecond[i] >= (limit * (0.9 - pause)) - 5,
                 $"second {i} with only {perSecond[i]} {Limited} messages (longest gap around it {pause * 1000:F0} ms): {string.Join(' ', perSecond)}");
         }
+        // The mean reaches the limit (issue 27, item 19: 188-192/s at 200/s, slots given up by handlers late to them).
+        Assert.True(steadyRate >= limit * 0.97 * working,
+            $"{steadyRate:F1} {Limited} messages per second on average (limit {limit}/s; the sink stalled {stalled * 1000:F0} ms of the time)");
         PipelineTests.AssertExactlyOnce(ids, sink.CountByNotificationId());
         Assert.Empty(await broker.DrainDeadLettersAsync());
         Assert.Equal(0u, await broker.CountAsync(RateLimitLanes.QueueName(broker.Options, Limited)));
@@ -137,7 +155,7 @@ public sealed class FleetPaceTests(ITestOutputHelper output)
         await using var broker = await TestBroker.CreateAsync(retryDelays: new RabbitMqOptions().RetryDelays);
         broker.Owns(RateLimitLanes.QueueName(broker.Options, Limited));
         await using var sink = await SmtpSink.StartAsync();
-        var ids = await SinkArrivals.InsertAsync(Backlog, every: 1, limitedPerEvery: 1, Limited, Free);
+        var ids = await SinkArrivals.InsertAsync(Limit * 8, every: 1, limitedPerEvery: 1, Limited, Free);
         DateTime back;
 
         await using (await WorkerHost.StartConsumerAsync(broker, sink, ($"RateLimits:Domains:{Limited}", $"{Limit}/s")))

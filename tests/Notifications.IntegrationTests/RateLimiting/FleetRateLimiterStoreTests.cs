@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using Dapper;
 using Microsoft.Extensions.Logging.Abstractions;
 using Microsoft.Extensions.Options;
@@ -119,6 +120,7 @@ public sealed class FleetRateLimiterStoreTests : IAsyncDisposable
 
         // The reply reaches the caller, marked as the limiter's (the relay breaker leaves it alone); the domain's interval
         // doubles for everyone leasing it.
+        var first = Stopwatch.StartNew();
         var thrown = await Assert.ThrowsAsync<SmtpSendException>(() => sender.SendAsync(email, CancellationToken.None));
         Assert.True(thrown.HandledByRateLimiter);
         Assert.Same(reply, thrown.InnerException);
@@ -126,17 +128,29 @@ public sealed class FleetRateLimiterStoreTests : IAsyncDisposable
         Assert.Equal(2.0, await FactorAsync(key));
         Assert.Equal(2 * Interval, (await _store.LeaseAsync(key, 1, Interval, TimeSpan.Zero, CancellationToken.None)).Interval);
 
-        // More replies within the second count once; a second later they compound, up to MaxSlowDown.
+        // More replies within the second count once (judged by the time they took, not assumed: a loaded machine may need
+        // longer, and then they compound); a second later they compound, up to MaxSlowDown.
         await Assert.ThrowsAsync<SmtpSendException>(() => sender.SendAsync(email, CancellationToken.None));
-        Assert.Equal(2.0, await FactorAsync(key));
-        await Task.Delay(TimeSpan.FromSeconds(1.1));
-        await Assert.ThrowsAsync<SmtpSendException>(() => sender.SendAsync(email, CancellationToken.None));
-        Assert.Equal(3.0, await FactorAsync(key));
-        Assert.Equal(3 * Interval, (await _store.LeaseAsync(key, 1, Interval, TimeSpan.Zero, CancellationToken.None)).Interval);
+        if (first.Elapsed < TimeSpan.FromSeconds(1))
+        {
+            Assert.Equal(2.0, await FactorAsync(key));
+        }
 
-        // SlowDownFor after the last reply: the configured rate again.
-        await Task.Delay(options.SlowDownFor + TimeSpan.FromMilliseconds(200));
-        Assert.Equal(Interval, (await _store.LeaseAsync(key, 1, Interval, TimeSpan.Zero, CancellationToken.None)).Interval);
+        await Eventually.WaitAsync(async () =>
+        {
+            await Assert.ThrowsAsync<SmtpSendException>(() => sender.SendAsync(email, CancellationToken.None));
+            return await FactorAsync(key);
+        }, f => f >= 3.0, TimeSpan.FromSeconds(30), "the slow-down compounded");
+        Assert.True(first.Elapsed >= TimeSpan.FromSeconds(1), $"compounded {first.Elapsed.TotalMilliseconds:F0} ms after the first reply, within its second");
+        Assert.Equal(3.0, await FactorAsync(key));
+        var capped = await _store.LeaseAsync(key, 1, Interval, TimeSpan.Zero, CancellationToken.None);
+        Assert.Equal(3 * Interval, capped.Interval);
+
+        // SlowDownFor after the last reply the database took: the configured rate again, and not before.
+        long slowUntilUs = await SlowUntilAsync(key);
+        var back = await Eventually.WaitAsync(() => _store.LeaseAsync(key, 1, Interval, TimeSpan.Zero, CancellationToken.None),
+            l => l.Interval == Interval, TimeSpan.FromSeconds(30), "the configured rate back");
+        Assert.True(back.FirstUs - (long)back.FirstIn.TotalMicroseconds >= slowUntilUs, "the configured rate came back before the slow-down ended");
     }
 
     [Fact]
@@ -166,6 +180,12 @@ public sealed class FleetRateLimiterStoreTests : IAsyncDisposable
     {
         var lease = await _store.LeaseAsync(key, count, interval, TimeSpan.Zero, CancellationToken.None);
         return (lease.FirstUs, lease.FirstUs + (count * PostgresRateLimitStore.Micros(lease.Interval)));
+    }
+
+    private static async Task<long> SlowUntilAsync(string key)
+    {
+        await using var connection = await TestDatabase.OpenAsync();
+        return await connection.ExecuteScalarAsync<long>($"SELECT slow_until_us FROM {TestDatabase.Schema}.rate_limit WHERE name = @key", new { key });
     }
 
     private static async Task<double> FactorAsync(string key)

@@ -1,6 +1,8 @@
 using Notifications.Consumer.RateLimiting;
+using Notifications.Consumer.Relay;
 using Notifications.Consumer.Telemetry;
 using Notifications.IntegrationTests.Infrastructure;
+using Polly.CircuitBreaker;
 using Xunit.Abstractions;
 
 namespace Notifications.IntegrationTests.RateLimiting;
@@ -39,9 +41,10 @@ public sealed class LaneMoveTests(ITestOutputHelper output)
         await using (await WorkerHost.StartProducerAsync(broker, ("Producer:EnvelopeSize", "50")))
         {
             await sink.WaitForMessagesAsync(200, Patience);
-            // Every RCPT refused for now (4xx) for 3 s: the breaker opens with envelopes in the handlers.
+            // Every RCPT refused for now (4xx) until the breaker opens with envelopes in the handlers.
             await sink.RestartAsync("-r RCPT");
-            await Task.Delay(TimeSpan.FromSeconds(3));
+            var relay = consumer.Get<RelayBreaker>();
+            await Eventually.WaitAsync(() => Task.FromResult(relay.State), state => state != CircuitState.Closed, Patience, "the relay breaker open");
             await sink.RestartAsync();
             // Every notification ends in the log as sent, or at most once as marked and never sent (a send cut after its
             // final "." by a restart of the relay); until then the last limited ones may still wait for their slots.

@@ -72,17 +72,18 @@ internal static class SinkArrivals
     }
 
     /// <summary>The longest time without any arrival within [<paramref name="from"/>, <paramref name="to"/>).</summary>
-    public static TimeSpan LongestGap(IEnumerable<DateTime> times, DateTime from, DateTime to)
+    public static TimeSpan LongestGap(IEnumerable<DateTime> times, DateTime from, DateTime to) =>
+        Gaps(times, from, to).DefaultIfEmpty(TimeSpan.Zero).Max();
+
+    /// <summary>The times without any arrival within [<paramref name="from"/>, <paramref name="to"/>), in order.</summary>
+    public static IEnumerable<TimeSpan> Gaps(IEnumerable<DateTime> times, DateTime from, DateTime to)
     {
-        var longest = TimeSpan.Zero;
         var last = from;
         foreach (var t in times.Where(t => t >= from && t < to).Order().Append(to))
         {
-            longest = t - last > longest ? t - last : longest;
+            yield return t - last;
             last = t;
         }
-
-        return longest;
     }
 
     /// <summary>

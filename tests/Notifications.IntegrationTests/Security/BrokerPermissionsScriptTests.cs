@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using Notifications.IntegrationTests.Infrastructure;
 using Notifications.Shared.Hosting;
 using Notifications.Shared.Messaging;
@@ -28,21 +27,9 @@ public sealed class BrokerPermissionsScriptTests
             _ => BrokerPermissions.Admin(options),
         };
 
-        var info = new ProcessStartInfo("bash") { RedirectStandardOutput = true, RedirectStandardError = true, WorkingDirectory = RepositoryLayout.Root };
-        info.ArgumentList.Add("-c");
-        info.ArgumentList.Add("source scripts/broker-users.sh && broker_permissions \"$@\"");
-        info.ArgumentList.Add("broker-users");
-        foreach (string argument in (string[])[role, exchange, queue])
-        {
-            info.ArgumentList.Add(argument);
-        }
+        var (exit, output, error) = await BashRun.RunAsync("-c", "source scripts/broker-users.sh && broker_permissions \"$@\"", "broker-users", role, exchange, queue);
 
-        using var bash = Process.Start(info)!;
-        string output = await bash.StandardOutput.ReadToEndAsync();
-        string error = await bash.StandardError.ReadToEndAsync();
-        await bash.WaitForExitAsync();
-
-        Assert.True(bash.ExitCode == 0, error);
+        Assert.True(exit == 0, error);
         Assert.Equal([expected.Configure, expected.Write, expected.Read], output.TrimEnd('\n').Split('\n'));
     }
 }

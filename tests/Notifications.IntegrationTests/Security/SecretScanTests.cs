@@ -63,19 +63,6 @@ public sealed class SecretScanTests : IDisposable
 
     public void Dispose() => Directory.Delete(_dir, recursive: true);
 
-    private async Task<(int Exit, string Output, string Error)> ScanAsync(params string[] extra)
-    {
-        var info = new ProcessStartInfo("bash") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
-        foreach (string arg in (string[])[RepositoryLayout.File("scripts", "secret-scan"), "--secrets", Path.Combine(_dir, "secrets"), "--logs", Path.Combine(_dir, "logs"), .. extra])
-        {
-            info.ArgumentList.Add(arg);
-        }
-
-        using var process = Process.Start(info)!;
-        var output = process.StandardOutput.ReadToEndAsync();
-        var error = process.StandardError.ReadToEndAsync();
-        using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(1));
-        await process.WaitForExitAsync(timeout.Token);
-        return (process.ExitCode, await output, await error);
-    }
+    private Task<(int Exit, string Output, string Error)> ScanAsync(params string[] extra) =>
+        BashRun.RunAsync([RepositoryLayout.File("scripts", "secret-scan"), "--secrets", Path.Combine(_dir, "secrets"), "--logs", Path.Combine(_dir, "logs"), .. extra]);
 }

@@ -42,7 +42,7 @@ public sealed class AtMostOnceShutdownTests
         // The handed-back copies pass through the retry queue (200 ms) back to the work queue.
         uint queued = await Eventually.WaitAsync(
             async () => await broker.CountAsync(broker.Options.Queue) + await broker.CountAsync(broker.Options.RetryQueue(1)),
-            n => n + sent >= Total, TimeSpan.FromSeconds(10), "handed-back copies queued");
+            n => n + sent >= Total, Patience, "handed-back copies queued");
 
         Assert.Contains("Shutdown timeout reached", consumer.Output, StringComparison.Ordinal);
         Assert.Equal(0, marked);

@@ -26,15 +26,16 @@ public sealed class ConsumerShutdownTests
             await broker.PublishRawAsync(MessageSerializer.Serialize(Message(id)), MessageSerializer.ContentType);
         }
 
+        // The relay answers DATA after a second: each send takes that long, and the sink shows which are under way.
+        await using var sink = await SmtpSink.StartAsync("-w 1");
         await using var consumer = WorkerProcess.Start("Consumer", broker,
-            ("Consumer:Sender", "Simulated"), ("Consumer:SimulatedSendDelay", "00:00:01"),
+            ("Smtp:Host", sink.Host), ("Smtp:Port", sink.Port.ToString(CultureInfo.InvariantCulture)), ("Smtp:Security", "None"),
             ("Consumer:Handlers", Handlers.ToString(CultureInfo.InvariantCulture)), ("Consumer:Prefetch", "32"));
-        // Each handler takes its next message the moment it finishes one, so once the first round is
-        // recorded, all handlers are in the middle of their one-second sends.
-        long sentAtSignal = await consumer.WaitWhileRunningAsync(() => db.CountLogAsync("sent"), n => n >= Handlers, Patience, "first round of sends recorded");
-        // A send is recorded before its ack is written, and a handler takes its next message only after that:
-        // give the handlers a moment to be inside their second one-second send before the signal.
-        await Task.Delay(TimeSpan.FromMilliseconds(300));
+        // The signal comes while every handler is inside a send of a later round (the first round recorded, all eight
+        // transactions open at the relay): however slow the machine, not between two sends.
+        await consumer.WaitWhileRunningAsync(() => db.CountLogAsync("sent"), n => n >= Handlers, Patience, "first round of sends recorded");
+        await consumer.WaitWhileRunningAsync(() => Task.FromResult(sink.InProgressCount()), n => n >= Handlers, Patience, "every handler mid-send");
+        long sentAtSignal = await db.CountLogAsync("sent");
         await consumer.TerminateAsync();
 
         int exitCode = await consumer.WaitForExitAsync(TimeSpan.FromSeconds(40));

@@ -33,7 +33,10 @@ public sealed class EnvelopeShutdownTests
         await using var producer = await WorkerHost.StartProducerAsync(broker, ("Producer:EnvelopeSize", "50"));
 
         await using var consumer = StartConsumer(broker, sink, mode);
-        int atSignal = await consumer.WaitWhileRunningAsync(() => Task.FromResult(sink.MessageCount()), n => n >= 2 * Handlers, Patience, "second round of sends under way");
+        // Envelopes half sent, and the signal while the handlers are inside sends (open at the relay), not between two.
+        await consumer.WaitWhileRunningAsync(() => Task.FromResult(sink.MessageCount()), n => n >= Handlers, Patience, "first round of sends done");
+        await consumer.WaitWhileRunningAsync(() => Task.FromResult(sink.InProgressCount()), n => n >= Handlers, Patience, "handlers mid-send");
+        int atSignal = sink.MessageCount();
         await consumer.TerminateAsync();
 
         int exitCode = await consumer.WaitForExitAsync(TimeSpan.FromSeconds(40));

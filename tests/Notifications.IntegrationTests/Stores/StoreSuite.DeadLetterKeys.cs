@@ -37,4 +37,18 @@ public abstract partial class StoreSuite
         Assert.Equal(recorded.Body, found.Body);
         Assert.Null(await deadLetters.FindAsync(Guid.NewGuid(), CancellationToken.None));
     }
+
+    [Fact]
+    public async Task FindRecordedAsync_RecordedAndUnknownKeys_OnlyTheRecordedOnes()
+    {
+        var (deadLetters, _) = await CreateDeadLetterStoresAsync();
+        var first = IdLess("undeserializable: bad bytes", "foo.v9", [0xC3, 0x28]);
+        var second = first with { Key = Guid.NewGuid(), Reason = "wrong content type" };
+        await deadLetters.RecordAsync([first, second], CancellationToken.None);
+
+        var found = await deadLetters.FindRecordedAsync([first.Key!.Value, Guid.NewGuid(), second.Key!.Value, first.Key!.Value], CancellationToken.None);
+
+        Assert.Equal(new[] { first.Key!.Value, second.Key!.Value }.Order(), found.Order());
+        Assert.Empty(await deadLetters.FindRecordedAsync([Guid.NewGuid()], CancellationToken.None));
+    }
 }

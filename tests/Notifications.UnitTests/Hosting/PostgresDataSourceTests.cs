@@ -65,7 +65,7 @@ public sealed class PostgresDataSourceTests
             .AddInMemoryCollection(new Dictionary<string, string?> { ["Database:ConnectionString"] = connectionString })
             .Build();
         var services = new ServiceCollection().AddSingleton<IConfiguration>(configuration);
-        services.AddNotificationsDatabase();
+        services.AddNotificationsDatabase("notifications-test", 7);
         return services.BuildServiceProvider();
     }
 }

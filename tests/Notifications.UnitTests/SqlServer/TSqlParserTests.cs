@@ -41,6 +41,14 @@ public sealed class TSqlParserTests
     }
 
     [Fact]
+    public void Parse_RoleGrantsAllowlistQuery_HasNoErrors()
+    {
+        var (_, errors) = TSqlParsing.Parse(Notifications.IntegrationTests.Security.SqlServerRoleGrants.Sql);
+
+        Assert.True(errors.Count == 0, string.Join(Environment.NewLine, errors));
+    }
+
+    [Fact]
     public void InCode_StoresAndOutbox_CoverEveryKnownStatement()
     {
         string[] expected =
@@ -50,7 +58,7 @@ public sealed class TSqlParserTests
             "SqlServerDeliveryLogStore.MarkSendingSql", "SqlServerDeliveryLogStore.ReleaseSql", "SqlServerDeliveryLogStore.RecordMaybeSentSql",
             "SqlServerOperationsStore.WindowSql", "SqlServerOperationsStore.PurgeSql",
             "SqlServerDeadLetterStore.RecordSql",
-            "SqlServerDeadLetterStore.RemoveSql", "SqlServerDeadLetterStore.FindSql", "SqlServerDeadLetterStore.RemoveAllSql",
+            "SqlServerDeadLetterStore.RemoveSql", "SqlServerDeadLetterStore.FindSql", "SqlServerDeadLetterStore.FindRecordedSql", "SqlServerDeadLetterStore.RemoveAllSql",
             "SqlServerNotificationStatusStore.StatusSql",
             "SqlServerRetentionStore.LeaseSql", "SqlServerRetentionStore.DeleteDeliveryLogSql",
             "SqlServerRetentionStore.DeleteDeadLettersSql", "SqlServerRetentionStore.RecordRunSql",
