@@ -287,7 +287,11 @@ internal sealed class ChaosRun : IAsyncDisposable
         return total;
     }
 
-    public async Task<ChaosVerdict> JudgeAsync(int scenario, string name)
+    /// <summary>
+    /// The oracle's verdict on this run. <paramref name="causes"/>: what the fault may rightly end a notification as besides
+    /// delivered, when the run is not a matrix scenario (default: <see cref="ChaosScenarios.CausesOf"/> of <paramref name="scenario"/>).
+    /// </summary>
+    public async Task<ChaosVerdict> JudgeAsync(int scenario, string name, ChaosCauses? causes = null)
     {
         var received = Receiver.CountByNotificationId();
         Violations.AddRange(Receiver.Violations());
@@ -309,7 +313,7 @@ internal sealed class ChaosRun : IAsyncDisposable
         var (budget, killedWindow) = await BudgetAsync(connection);
         return ChaosVerdict.Judge(scenario, name, Mode, Committed, RolledBack, received, deadIds, rejected, marked,
             await Db.CountAsync("outbox"), await QueuedAsync(), Elapsed, string.Join("; ", Notes.Concat(Violations)), ChaosScenarios.NoDeadLetters.Contains(scenario),
-            Violations.Count, suppressed, ChaosScenarios.CausesOf(scenario))
+            Violations.Count, suppressed, causes ?? ChaosScenarios.CausesOf(scenario))
         with
         {
             DeadLetterTable = DeadLetterTableCheck.Compare(deadLetters, deadLetterRows),
