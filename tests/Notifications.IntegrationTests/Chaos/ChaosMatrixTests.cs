@@ -19,6 +19,23 @@ public sealed class ChaosMatrixTests
     /// </summary>
     private static readonly int[] FastSubset = [2, 3, 7, 9, 13, 16, 23, 24, 26, 29];
 
+    /// <summary>
+    /// The test command runs each row of its subsets in one delivery mode, the one whose promise the fault puts most at risk:
+    /// at most once where the fault can make a second copy (a producer's republish, a redelivered envelope, a copy the relay
+    /// kept without answering), at least once where it can lose one (a killed consumer's prefetch, a refusal, an outage).
+    /// Both modes of every row: <c>scripts/chaos</c> (NOTIFICATIONS_CHAOS=full or a list). So the outage phase stays inside the
+    /// command's 25 minutes (both modes took 16.9 min of its 30.6 in CI, 2026-11-27).
+    /// </summary>
+    internal static readonly IReadOnlyDictionary<int, string> CommandMode = new Dictionary<int, string>
+    {
+        [2] = AtMostOnce, [3] = AtLeastOnce, [5] = AtLeastOnce, [4] = AtLeastOnce, [6] = AtMostOnce, [7] = AtMostOnce,
+        [8] = AtLeastOnce, [9] = AtLeastOnce, [12] = AtMostOnce, [13] = AtLeastOnce, [16] = AtLeastOnce, [23] = AtMostOnce,
+        [24] = AtMostOnce, [26] = AtLeastOnce, [29] = AtMostOnce,
+    };
+
+    private const string AtLeastOnce = "AtLeastOnce";
+    private const string AtMostOnce = "AtMostOnce";
+
     private const int BrokerCrash = 5;
 
     /// <summary>
@@ -48,10 +65,10 @@ public sealed class ChaosMatrixTests
         int rows = string.IsNullOrEmpty(choice) ? ShortRows
             : string.IsNullOrEmpty(rowsChoice) ? ChaosRun.DefaultCount : int.Parse(rowsChoice, System.Globalization.CultureInfo.InvariantCulture);
         var data = new TheoryData<int, string, int>();
+        bool command = string.IsNullOrEmpty(choice);
         foreach (int scenario in scenarios)
         {
-            data.Add(scenario, "AtLeastOnce", rows);
-            data.Add(scenario, "AtMostOnce", rows);
+            AddModes(data, scenario, rows, command);
         }
 
         // A container's port mapping does not survive its broker being killed: there, a clean restart (4) stands in for the crash.
@@ -59,11 +76,18 @@ public sealed class ChaosMatrixTests
         foreach (int scenario in string.IsNullOrEmpty(choice) || choice == "short" ? ShortSubset : [])
         {
             int variant = scenario == BrokerCrash && containerBroker ? 4 : scenario;
-            data.Add(variant, "AtLeastOnce", ShortRows);
-            data.Add(variant, "AtMostOnce", ShortRows);
+            AddModes(data, variant, ShortRows, command);
         }
 
         return data;
+    }
+
+    private static void AddModes(TheoryData<int, string, int> data, int scenario, int rows, bool command)
+    {
+        foreach (string mode in command ? [CommandMode[scenario]] : new[] { AtLeastOnce, AtMostOnce })
+        {
+            data.Add(scenario, mode, rows);
+        }
     }
 
     [Theory]
