@@ -71,10 +71,6 @@ internal static class SinkArrivals
         return busiest;
     }
 
-    /// <summary>The longest time without any arrival within [<paramref name="from"/>, <paramref name="to"/>).</summary>
-    public static TimeSpan LongestGap(IEnumerable<DateTime> times, DateTime from, DateTime to) =>
-        Gaps(times, from, to).DefaultIfEmpty(TimeSpan.Zero).Max();
-
     /// <summary>The times without any arrival within [<paramref name="from"/>, <paramref name="to"/>), in order.</summary>
     public static IEnumerable<TimeSpan> Gaps(IEnumerable<DateTime> times, DateTime from, DateTime to)
     {
