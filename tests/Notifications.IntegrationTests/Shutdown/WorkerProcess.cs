@@ -101,6 +101,15 @@ internal sealed class WorkerProcess : IAsyncDisposable
     /// <summary>The worker's process id (for /proc readings).</summary>
     public int Id => _process.Id;
 
+    /// <summary>CPU seconds the worker has used so far: utime + stime (fields 14 and 15 of /proc/&lt;pid&gt;/stat, in ticks of 1/100 s).</summary>
+    public double CpuSeconds()
+    {
+        string stat = File.ReadAllText($"/proc/{Id}/stat");
+        // The command name may hold spaces and parentheses: the fields are counted after the last ')'.
+        string[] fields = stat[(stat.LastIndexOf(')') + 2)..].Split(' ');
+        return (long.Parse(fields[11], CultureInfo.InvariantCulture) + long.Parse(fields[12], CultureInfo.InvariantCulture)) / 100.0;
+    }
+
     /// <summary>SIGKILL: a crash, no cleanup.</summary>
     public void Kill()
     {
