@@ -26,16 +26,17 @@ public sealed class WaitsAndBreakersTests(ITestOutputHelper output)
         await SinkArrivals.ClearLimitsAsync();
         await using var broker = await TestBroker.CreateAsync();
         await using var sink = await SmtpSink.StartAsync();
-        // 40 at 4/s with 16 handlers: a handler waits up to 4 s for its slot, four times the send timeout.
+        // 40 at 2/s with 16 handlers: a handler waits up to 8 s for its slot, more than twice the send timeout of 3 s, which an
+        // SMTP transaction stays well within even on a loaded machine (at 1 s, 6 of 40 timed out at a load of 56).
         var ids = await SinkArrivals.InsertAsync(40, every: 1, limitedPerEvery: 0, "unused.test", "free.test");
 
         await using (var consumer = await WorkerHost.StartConsumerAsync(broker, sink,
-            ("RateLimits:Relay", "4/s"), ("Relay:SendTimeout", "00:00:01")))
+            ("RateLimits:Relay", "2/s"), ("Relay:SendTimeout", "00:00:03")))
         await using (await WorkerHost.StartProducerAsync(broker))
         {
             await sink.WaitForMessagesAsync(ids.Count, Patience);
             var stats = consumer.Get<ConsumerStats>();
-            output.WriteLine($"{ids.Count} at 4/s: {stats.Retried} retried, {stats.DeadLettered} dead-lettered, relay breaker {consumer.Get<RelayBreaker>().State}");
+            output.WriteLine($"{ids.Count} at 2/s: {stats.Retried} retried, {stats.DeadLettered} dead-lettered, relay breaker {consumer.Get<RelayBreaker>().State}");
             Assert.Equal(0L, stats.Retried);
             Assert.Equal(CircuitState.Closed, consumer.Get<RelayBreaker>().State);
         }
