@@ -22,9 +22,6 @@ internal sealed class TestBroker : IAsyncDisposable
 
     public RabbitMqOptions Options { get; }
 
-    /// <summary>The virtual host of <see cref="RabbitMqOptions.Uri"/> (<c>/</c> when it names none), for the management API.</summary>
-    public string Vhost => Options.Uri.AbsolutePath.TrimStart('/') is { Length: > 0 } path ? Uri.UnescapeDataString(path) : "/";
-
     /// <summary>
     /// Declares the topology (unless <paramref name="declare"/> is false: then the first consumer does). <paramref name="queueType"/>
     /// and <paramref name="endpoints"/> (a cluster's host:port list) go to the workers through <see cref="Configuration"/> as well.

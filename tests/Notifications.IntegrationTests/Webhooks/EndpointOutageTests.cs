@@ -60,7 +60,7 @@ public sealed class EndpointOutageTests(ITestOutputHelper output)
         double cores = (consumer.WorkCpuSeconds() - cpuBefore) / down.Elapsed.TotalSeconds;
         long dead = await scene.Db.CountAsync("dead_letter") + await scene.Broker.CountAsync(scene.Broker.Options.DeadLetterInbox);
         using var management = BrokerManagement.Create();
-        var (_, redelivered) = await management.DeliveredFromAsync(scene.Broker.Vhost, scene.Broker.Options.Queue);
+        var (_, redelivered) = await management.DeliveredFromAsync(BrokerManagement.VhostOf(scene.Broker.Options.Uri), scene.Broker.Options.Queue);
         int envelopes = (Warmup + Rows + EnvelopeSize - 1) / EnvelopeSize;
         output.WriteLine($"{queueType}, endpoint down {down.Elapsed.TotalSeconds:F1} s after its breaker opened: consumer CPU {cores:F3} cores; "
             + $"{redelivered} redeliveries from the work queue (the broker's statistics, a few seconds behind); {dead} dead letters; "
@@ -74,7 +74,7 @@ public sealed class EndpointOutageTests(ITestOutputHelper output)
         await scene.Receiver.RestartAsync();
         await consumer.WaitWhileRunningAsync(() => Task.FromResult(ids.Count(id => scene.Accepted(id).Count > 0)), n => n == Rows, Patience,
             "every notification delivered after the endpoint returned");
-        long delivered = (await management.DeliveredFromAsync(scene.Broker.Vhost, scene.Broker.Options.Queue)).Delivered;
+        long delivered = (await management.DeliveredFromAsync(BrokerManagement.VhostOf(scene.Broker.Options.Uri), scene.Broker.Options.Queue)).Delivered;
         // Each envelope, and each single message retried before the breaker opened (one for each send that failed while the
         // first ones were delivered in the breaker's window), is handed out once, then once more each time its park ends: once
         // a break while the breaker is open, once more after.
