@@ -34,6 +34,9 @@ public sealed class ChaosMatrixTests
         [2] = AtMostOnce, [3] = AtLeastOnce, [5] = AtLeastOnce, [4] = AtLeastOnce, [6] = AtMostOnce, [7] = AtMostOnce,
         [8] = AtLeastOnce, [9] = AtLeastOnce, [12] = AtMostOnce, [13] = AtLeastOnce, [16] = AtLeastOnce, [23] = AtMostOnce,
         [24] = AtMostOnce, [26] = AtLeastOnce, [29] = AtMostOnce,
+        // An endpoint (27) or the push providers (30) down: what they turn away must be parked, none lost and none dead-lettered
+        // delivery_limit on the quorum queues. An endpoint answering after the consumer gave up (28): a second copy is the risk.
+        [27] = AtLeastOnce, [28] = AtMostOnce, [30] = AtLeastOnce,
     };
 
     private const string AtLeastOnce = "AtLeastOnce";

@@ -22,10 +22,19 @@ internal static partial class HttpChaosScenarios
 
     /// <summary>
     /// 27's outage in a short variant: longer than the run's retry delays together (15 s), so that only parking, which spends
-    /// no attempt, keeps the endpoint's notifications from being dead-lettered; and longer than the breaker's break (15 s),
-    /// so that a probe fails on the way.
+    /// no attempt, keeps the endpoint's notifications from being dead-lettered; and several of the breaker's breaks
+    /// (<see cref="Break"/>), so that probes fail on the way.
     /// </summary>
     public static readonly TimeSpan ShortOutage = TimeSpan.FromSeconds(20);
+
+    /// <summary>
+    /// The destination breakers' break in 27, 28 and 30 (<c>Relay:BreakDuration</c>, 15 s in the product): shorter than the
+    /// faults, so each fails probes and parks what it turns away again, and the breaker closes within 5 s of the fault's
+    /// end instead of up to 15 (the rows take part in the test command's outage phase).
+    /// </summary>
+    private static readonly TimeSpan Break = TimeSpan.FromSeconds(5);
+
+    private static (string Key, string Value) BreakSetting => ("Relay:BreakDuration", Break.ToString("c", System.Globalization.CultureInfo.InvariantCulture));
 
     // From the fault's start until the consumer is measured: its breakers open and the notifications it holds are parked.
     private static readonly TimeSpan Settle = TimeSpan.FromSeconds(5);
@@ -62,7 +71,7 @@ internal static partial class HttpChaosScenarios
     private static async Task ReceiverDownAsync(ChaosRun run)
     {
         var outage = run.Count < DefaultCount ? ShortOutage : TimeSpan.FromMinutes(5);
-        var consumer = run.StartConsumer();
+        var consumer = run.StartConsumer(BreakSetting);
         run.StartProducer();
         await run.WaitReceivedAsync(0.3);
         run.RelayCut("receiver stopped");
@@ -78,7 +87,7 @@ internal static partial class HttpChaosScenarios
     private static async Task ReceiverSlowAsync(ChaosRun run)
     {
         var receiver = run.Webhooks ?? throw new InvalidOperationException("scenario 28 needs webhook rows");
-        var consumer = run.StartConsumer(("Webhooks:Timeout", ConsumerTimeout.ToString("c", System.Globalization.CultureInfo.InvariantCulture)));
+        var consumer = run.StartConsumer(("Webhooks:Timeout", ConsumerTimeout.ToString("c", System.Globalization.CultureInfo.InvariantCulture)), BreakSetting);
         run.StartProducer();
         await run.WaitReceivedAsync(0.3);
         var slowFor = TimeSpan.FromSeconds(12);
@@ -102,7 +111,7 @@ internal static partial class HttpChaosScenarios
     private static async Task CredentialsRefusedAsync(ChaosRun run)
     {
         var server = run.Push ?? throw new InvalidOperationException("scenario 30 needs push rows");
-        var consumer = run.StartConsumer();
+        var consumer = run.StartConsumer(BreakSetting);
         run.StartProducer();
         await run.WaitReceivedAsync(0.3);
         var refusedFor = TimeSpan.FromSeconds(20);
@@ -134,9 +143,10 @@ internal static partial class HttpChaosScenarios
     }
 
     // The fault is over once every breaker it opened has closed again, by its own probe (the consumer's account: a destination
-    // breaker's log lines, "Circuit breaker "webhook:chaos" opened/closed after"). Until then an open breaker holds what the
-    // consumer has in hand for its BreakDuration (15 s), longer than the 10 s without movement after which the drain ends a run:
-    // a 3,000-row run, all of it within one prefetch window, was stopped there with 37 envelopes in hand (28 at most once).
+    // breaker's log lines, "Circuit breaker "webhook:chaos" opened/closed after"). Until then an open breaker keeps what it
+    // turns away for its BreakDuration (15 s in the product), which can be longer than the 10 s without movement after which the
+    // drain ends a run: a 3,000-row run, all of it within one prefetch window, was stopped there with 37 envelopes in hand (28 at
+    // most once).
     private static async Task<string> BreakersClosedAsync(Shutdown.WorkerProcess consumer)
     {
         string output = await Eventually.WaitAsync(() => Task.FromResult(consumer.Output),
