@@ -19,6 +19,12 @@ internal interface IChannel
     /// </summary>
     RelayBreaker BreakerFor(NotificationMessage message);
 
+    /// <summary>
+    /// Until when <paramref name="message"/>'s destination asked not to be sent anything (a 429 or 503 with Retry-After), or
+    /// null when it did not: the pipeline parks the message until then, unspent, and no handler waits for it.
+    /// </summary>
+    DateTimeOffset? PausedUntil(NotificationMessage message);
+
     /// <summary>The rate-limit domain (a key of <c>RateLimits:Domains</c>) <paramref name="message"/> counts against, or null.</summary>
     string? RateLimitDomain(NotificationMessage message);
 
@@ -49,6 +55,13 @@ internal readonly record struct Prepared(Outgoing? Outgoing, string? Invalid)
 /// <summary>Sends one notification of its channel. Not thread-safe unless the channel says so: each handler has its own.</summary>
 internal interface IChannelSender : IAsyncDisposable
 {
+    /// <summary>
+    /// Returns when <paramref name="outgoing"/> may be sent under the fleet's rate limits (a slot of each limit it counts
+    /// against spent). Called right before <see cref="SendAsync"/> and outside the breaker: no send timeout cuts the wait and
+    /// it is no failure. Nothing to wait for unless the channel has rate limits.
+    /// </summary>
+    Task WaitTurnAsync(Outgoing outgoing, CancellationToken cancellationToken) => Task.CompletedTask;
+
     /// <summary>
     /// Sends <paramref name="outgoing"/>; throws <see cref="SendFailedException"/> when it failed (its kind says whether
     /// it may be sent again), or <see cref="OperationCanceledException"/> when cancelled before it was handed over.

@@ -170,14 +170,17 @@ internal sealed class ConsumerChannel : IAsyncDisposable
     private async Task SettleEnvelopeAsync(
         ulong deliveryTag, long generation, EnvelopeOutcome outcome, Delivery[] items, IDictionary<string, object?>? headers)
     {
-        if (outcome.Back.Count == 0)
+        if (!outcome.MovesItems)
         {
             await (outcome.Requeue ? Acks.RequeueAsync(deliveryTag, generation) : Acks.AckAsync(deliveryTag, generation));
             return;
         }
 
-        // Some items are settled: the others go back without them, as one message at the tail, and then the envelope is acked.
-        if (await _envelopeReturn.TryAsync(deliveryTag, generation, outcome.Back.Select(i => items[i]).ToList(), headers))
+        // Some items are settled or parked: the unsettled ones go back without them, as one message at the tail, the parked ones
+        // to a delay queue as another, and then the envelope is acked.
+        var back = outcome.Back.Select(i => items[i]).ToList();
+        var parked = outcome.Parked.Select(i => items[i]).ToList();
+        if (await _envelopeReturn.TryAsync(deliveryTag, generation, back, (parked, outcome.ParkFor), headers))
         {
             return;
         }

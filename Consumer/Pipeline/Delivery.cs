@@ -60,4 +60,7 @@ internal sealed record Delivery(
 
     /// <summary>An unsettled item to the work queue's tail, with the envelope's other unfinished items once every item is settled.</summary>
     public Task ReturnWithEnvelopeAsync() => Envelope!.SettleAsync(EnvelopeIndex, ItemSettlement.Return);
+
+    /// <summary>An unsettled item parked for <paramref name="wait"/>, with the envelope's other parked items once every item is settled.</summary>
+    public Task ParkWithEnvelopeAsync(TimeSpan wait) => Envelope!.ParkAsync(EnvelopeIndex, wait);
 }

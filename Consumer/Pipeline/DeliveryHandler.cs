@@ -19,7 +19,8 @@ namespace Notifications.Consumer.Pipeline;
 /// rate-limit lanes, the channel's breaker, let the channel prepare it, then check the delivery log, send, log, ack — in the
 /// order the configured <see cref="DeliveryMode"/> prescribes. Every outcome ends in an ack, a retry or a dead letter;
 /// nothing is dropped without a trace and no exception escapes. While the SMTP relay's breaker is open a message goes back
-/// to the work queue without spending an attempt; while an endpoint's or provider's is, it is parked in a delay queue, unspent.
+/// to the work queue without spending an attempt; while its destination turns sends away (an endpoint's or provider's breaker
+/// open, a Retry-After pause) it is parked in a delay queue, unspent, and no handler waits for it.
 /// While the database or the broker fails, the delivery waits in the handler, unspent (<see cref="InfrastructureBreaker"/>).
 /// </summary>
 internal sealed class DeliveryHandler(
@@ -88,11 +89,12 @@ internal sealed class DeliveryHandler(
         }
 
         var breaker = channel.BreakerFor(message);
-        if (breaker.IsRejecting)
+        var pausedFor = PausedFor(channel, message);
+        if (pausedFor > TimeSpan.Zero || !breaker.TryPass())
         {
-            // Not even a look at the delivery log: the broker keeps the message, in its place (the relay's, which stops the
-            // consumer) or parked in a delay queue (an endpoint's or provider's, while the others' messages go on), for later.
-            await settle.RejectedAsync(delivery, breaker, cancellationToken);
+            // Not even a look at the delivery log: the broker keeps the message, in its place (the relay's breaker, which stops
+            // the consumer) or parked in a delay queue (its destination's breaker or pause, while the others' messages go on).
+            await settle.RejectedAsync(delivery, breaker, Later(breaker.RejectsFor, pausedFor), cancellationToken);
             return;
         }
 
@@ -104,7 +106,7 @@ internal sealed class DeliveryHandler(
             return;
         }
 
-        var send = new Send(channel, breaker, senders.For(channel), outgoing);
+        var send = new Send(channel, breaker, senders.For(channel), message, outgoing);
         faults.Reached("before-send");
         if (options.DeliveryMode == DeliveryMode.AtMostOnce)
         {
@@ -119,12 +121,18 @@ internal sealed class DeliveryHandler(
         }
     }
 
-    // One send's parts: its channel, the breaker it goes through, this handler's sender of the channel, what it sends.
-    private readonly record struct Send(IChannel Channel, RelayBreaker Breaker, IChannelSender Sender, Outgoing Outgoing)
+    // One send's parts: its channel, the breaker it goes through, this handler's sender of the channel, the notification and
+    // what it sends.
+    private readonly record struct Send(IChannel Channel, RelayBreaker Breaker, IChannelSender Sender, NotificationMessage Message, Outgoing Outgoing)
     {
         public long NotificationId => Outgoing.NotificationId;
 
-        public Task RunAsync(CancellationToken cancellationToken) => Breaker.SendAsync(Sender, Outgoing, cancellationToken);
+        // The wait for its rate-limit slots comes first, outside the breaker: no send timeout cuts it and it is no failure.
+        public async Task RunAsync(CancellationToken cancellationToken)
+        {
+            await Sender.WaitTurnAsync(Outgoing, cancellationToken);
+            await Breaker.SendAsync(Sender, Outgoing, cancellationToken);
+        }
     }
 
     private NotificationMessage? Decode(Delivery delivery, out string? reason)
@@ -183,12 +191,12 @@ internal sealed class DeliveryHandler(
         }
         catch (BrokenCircuitException)
         {
-            await settle.RejectedAsync(delivery, send.Breaker, cancellationToken);
+            await settle.RejectedAsync(delivery, send.Breaker, send.Breaker.RejectsFor, cancellationToken);
             return;
         }
-        catch (Exception ex) when (IsNotSent(ex) && send.Breaker.State != CircuitState.Closed)
+        catch (Exception ex) when (IsNotSent(ex) && IsTurnedAway(send))
         {
-            await settle.ReturnUnspentAsync(delivery, send.Breaker, send.NotificationId, cancellationToken);
+            await settle.ReturnUnspentAsync(delivery, send.Breaker, ParkFor(send), send.NotificationId, cancellationToken);
             return;
         }
         catch (Exception ex) when (RelayBreaker.IsRelayFailure(ex))
@@ -255,21 +263,21 @@ internal sealed class DeliveryHandler(
             stats.AddHeldBack(send.Breaker);
         }
 
-        bool unspent = send.Breaker.State != CircuitState.Closed || ex is BrokenCircuitException;
+        bool unspent = IsTurnedAway(send) || ex is BrokenCircuitException;
         switch (ex)
         {
             case var notSent when IsNotSentAtMostOnce(notSent) && delivery.Envelope is null:
                 // Not sent (refused before the message was taken, cut off, or turned away by the breaker), and acked: a copy
-                // (unspent if the breaker is not closed, parked or into the work queue; else a retry), then the mark goes.
+                // (unspent if its destination turns sends away, parked or into the work queue; else a retry), then the mark goes.
                 await (unspent
-                    ? handBack.UnspentAsync(delivery, send.NotificationId, send.Breaker, cancellationToken)
+                    ? handBack.UnspentAsync(delivery, send.NotificationId, send.Breaker, ParkFor(send), cancellationToken)
                     : handBack.RetryAsync(delivery, send.NotificationId, Describe(ex), cancellationToken));
                 break;
             case var notSent when IsNotSentAtMostOnce(notSent):
                 // An envelope item, not acked (the broker keeps its envelope): the mark goes, then the item is settled.
                 await log.ReleaseAsync(send.NotificationId, cancellationToken);
                 await (unspent
-                    ? settle.ReturnUnspentAsync(delivery, send.Breaker, send.NotificationId, cancellationToken)
+                    ? settle.ReturnUnspentAsync(delivery, send.Breaker, ParkFor(send), send.NotificationId, cancellationToken)
                     : settle.RetryOrDeadLetterAsync(delivery, Describe(ex), cancellationToken));
                 break;
             case SendFailedException { Kind: SendFailureKind.Permanent } failed:
@@ -348,6 +356,19 @@ internal sealed class DeliveryHandler(
         var now = time.GetUtcNow();
         stats.AddDelivered(now - outgoing.CreatedAt, now, timings);
     }
+
+    // How much is left of the Retry-After pause of the message's destination (zero when it is not paused).
+    private TimeSpan PausedFor(IChannel channel, NotificationMessage message) =>
+        channel.PausedUntil(message) is { } until && until - time.GetUtcNow() is var left && left > TimeSpan.Zero ? left : TimeSpan.Zero;
+
+    // The send's destination turns sends away for now: its breaker is not closed (the failure may just have opened it), or
+    // it answered with a Retry-After pause (this failure, or another handler's meanwhile).
+    private bool IsTurnedAway(Send send) => send.Breaker.State != CircuitState.Closed || PausedFor(send.Channel, send.Message) > TimeSpan.Zero;
+
+    // How long a message its destination turned away is parked: until the breaker's probe or the pause's end, whichever is later.
+    private TimeSpan ParkFor(Send send) => Later(send.Breaker.RejectsFor, PausedFor(send.Channel, send.Message));
+
+    private static TimeSpan Later(TimeSpan a, TimeSpan b) => a > b ? a : b;
 
     // Sure not to have reached the server as a message: refused or cut off before it was handed over, or never tried. At
     // least once also counts an error answer that leaves it maybe delivered (MaybeDelivered) as not sent: it sends again.

@@ -4,6 +4,7 @@ using Notifications.Consumer.Infrastructure;
 using Notifications.Consumer.Pipeline;
 using Notifications.Consumer.Relay;
 using Notifications.Consumer.Settling;
+using Notifications.Shared.Contract;
 using Notifications.Shared.Hosting;
 using Notifications.Shared.Messaging;
 using RabbitMQ.Client;
@@ -124,15 +125,16 @@ internal sealed partial class RateLimitLanes(
         ? settings.Options.LanePrefetch
         : (int)Math.Clamp(Math.Ceiling(rate.PerSecond), 10, 2_000);
 
-    // One message at a time: wait while the relay breaker turns sends away, then for room to hand it over, then for the
-    // domain's slot, and hand it over at once.
+    // One message at a time: an email waits while the relay breaker turns sends away (its handler could only hand it back);
+    // then each waits for room to hand it over, then for the domain's slot, and is handed over at once. A webhook or a push
+    // goes on whatever the relay's breaker does: its own destination's breaker or pause, if any, parks it in the handler.
     private async Task PumpAsync(Lane lane, CancellationToken stop)
     {
         try
         {
             await foreach (var delivery in lane.Waiting.Reader.ReadAllAsync(stop))
             {
-                while (relay.IsRejecting)
+                while (relay.IsRejecting && IsEmail(delivery))
                 {
                     await Task.Delay(TimeSpan.FromMilliseconds(250), stop);
                 }
@@ -146,6 +148,11 @@ internal sealed partial class RateLimitLanes(
         {
         }
     }
+
+    // A message that cannot be read is the handler's to dead-letter: nothing to wait for.
+    private static bool IsEmail(Delivery delivery) =>
+        (delivery.Message ?? (MessageSerializer.TryDeserialize(delivery.Body, out var message, out _) ? message : null))?.ChannelName
+        == NotificationChannels.Email;
 
     // A lane channel closed by a channel error is not recovered by the client: open it again. One closed with its connection is
     // the client's to recover, after the connection and the topology: not while that recovery is under way.

@@ -3,16 +3,16 @@ using Notifications.Consumer.Channels.Email;
 namespace Notifications.Consumer.RateLimiting;
 
 /// <summary>
-/// Around a handler's sender: every send waits for its slot under <c>RateLimits:Relay</c> (when set), a send to a
-/// limited domain spends the domain's slot held for it (or waits for a new one) right before the transaction, and a
-/// "slow down" reply lowers the rate of its destination for the whole fleet — the recipient's domain when that
-/// domain has a limit, else the relay when it has one. The reply is rethrown marked
+/// Around a handler's sender: before every send (<see cref="WaitTurnAsync"/>, outside the relay's breaker and its send
+/// timeout) it waits for its slot under <c>RateLimits:Relay</c> (when set), and a send to a limited domain spends the
+/// domain's slot held for it (or waits for a new one); a "slow down" reply lowers the rate of its destination for the whole
+/// fleet — the recipient's domain when that domain has a limit, else the relay when it has one. The reply is rethrown marked
 /// <see cref="Channels.SendFailedException.HandledByRateLimiter"/>: the message takes the ordinary retry path, and the relay breaker
 /// leaves the pacing to the limiter (it would otherwise stop every domain for its break, and the slow-down would end unseen).
 /// </summary>
 internal sealed class RateLimitedEmailSender(IEmailSender inner, FleetRateLimiter limiter, RateLimitSettings settings) : IEmailSender
 {
-    public async Task SendAsync(EmailMessage message, CancellationToken cancellationToken)
+    public async Task WaitTurnAsync(EmailMessage message, CancellationToken cancellationToken)
     {
         if (settings.Relay is { } relay)
         {
@@ -23,7 +23,10 @@ internal sealed class RateLimitedEmailSender(IEmailSender inner, FleetRateLimite
         {
             await limiter.SpendAsync(RateLimitSettings.DomainKey(domain), rate, cancellationToken);
         }
+    }
 
+    public async Task SendAsync(EmailMessage message, CancellationToken cancellationToken)
+    {
         try
         {
             await inner.SendAsync(message, cancellationToken);

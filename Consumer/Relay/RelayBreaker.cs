@@ -25,6 +25,7 @@ internal sealed class RelayBreaker
     private readonly Lock _gate = new();
     private readonly BreakerClock _clock;
     private bool _countedOpen;
+    private DateTimeOffset _probeTakenUntil;
 
     /// <summary>The SMTP relay's breaker: the consumer stops consuming while it is open (<see cref="RelayGate"/>).</summary>
     public RelayBreaker(IOptions<RelayOptions> options, ConsumerMetrics metrics, TimeProvider time, ILogger<RelayBreaker> logger)
@@ -78,13 +79,62 @@ internal sealed class RelayBreaker
     /// <summary>When the breaker lets the next send through as a probe (meaningful while open).</summary>
     public DateTimeOffset ProbeAt => _clock.ProbeAt;
 
-    /// <summary>A send now would be turned away: open and not yet due for a probe, or a probe is under way.</summary>
+    /// <summary>A send now would be turned away: open and not yet due for a probe, its due probe taken by another send, or a probe under way.</summary>
     public bool IsRejecting => State switch
     {
         CircuitState.HalfOpen or CircuitState.Isolated => true,
-        CircuitState.Open => _time.GetUtcNow() < ProbeAt,
+        CircuitState.Open => _time.GetUtcNow() is var now && (now < ProbeAt || now < ProbeTakenUntil),
         _ => false,
     };
+
+    /// <summary>
+    /// True when a send may go now: the breaker is closed, or open with its probe due and not yet taken, and this send takes it
+    /// (for a tenth of a break: one that then does not reach the breaker leaves the probe to the next). False turns the send
+    /// away, so that of the messages waiting for the probe one is sent and the others are not even looked up meanwhile.
+    /// </summary>
+    public bool TryPass()
+    {
+        var state = State;
+        if (state != CircuitState.Open)
+        {
+            return state == CircuitState.Closed;
+        }
+
+        var now = _time.GetUtcNow();
+        lock (_gate)
+        {
+            if (now < _clock.ProbeAt || now < _probeTakenUntil)
+            {
+                return false;
+            }
+
+            _probeTakenUntil = now + (Options.BreakDuration / 10);
+            return true;
+        }
+    }
+
+    /// <summary>
+    /// How long sends will still be turned away, about: the rest of the break while it is open; a whole break while its probe
+    /// is taken or under way (when a failed probe's next break ends); zero while it is closed or its probe is due.
+    /// </summary>
+    public TimeSpan RejectsFor => State switch
+    {
+        CircuitState.HalfOpen or CircuitState.Isolated => Options.BreakDuration,
+        CircuitState.Open when _time.GetUtcNow() is var now && now < ProbeAt => ProbeAt - now,
+        CircuitState.Open when _time.GetUtcNow() < ProbeTakenUntil => Options.BreakDuration,
+        _ => TimeSpan.Zero,
+    };
+
+    private DateTimeOffset ProbeTakenUntil
+    {
+        get
+        {
+            lock (_gate)
+            {
+                return _probeTakenUntil;
+            }
+        }
+    }
 
     /// <summary>
     /// Sends through the breaker. Throws <see cref="BrokenCircuitException"/> without sending while the breaker

@@ -9,10 +9,10 @@ namespace Notifications.Consumer.Settling;
 
 /// <summary>
 /// The ways a handler ends a delivery other than a send: a retry through its delay queue, a dead letter (recorded, then
-/// published), a requeue or a park while a breaker is open, a forward to a rate-limit lane. Each publishes its copy with a
-/// confirm before the original is acked. A copy the broker (or the dead letter's record, the database) does not take for
-/// now is tried again until it goes through, the original kept meanwhile, unspent (<see cref="InfrastructureBreaker"/>);
-/// one that fails otherwise gives the original back after a pause.
+/// published), a requeue while the relay's breaker is open or a park while a destination turns sends away, a forward to a
+/// rate-limit lane. Each publishes its copy with a confirm before the original is acked. A copy the broker (or the dead
+/// letter's record, the database) does not take for now is tried again until it goes through, the original kept meanwhile,
+/// unspent (<see cref="InfrastructureBreaker"/>); one that fails otherwise gives the original back after a pause.
 /// </summary>
 internal sealed class DeliverySettler(
     OutboundPublisher outbound, InfrastructureBreaker infrastructure, RabbitMqOptions rabbit, ConsumerStats stats, ILogger logger)
@@ -89,26 +89,36 @@ internal sealed class DeliverySettler(
         }
     }
 
-    // Turned away by the open breaker before any send, attempt unchanged. The relay's: back into the work queue in its place
-    // (basic.nack with requeue), where no consumer takes it until the breaker closes. An endpoint's or provider's: parked in a
-    // delay queue for about the breaker's break, while this consumer goes on with the other destinations' messages.
-    public async Task RejectedAsync(Delivery delivery, RelayBreaker breaker, CancellationToken cancellationToken)
+    // Turned away before any send, attempt unchanged. By the relay's open breaker: back into the work queue in its place
+    // (basic.nack with requeue), where no consumer takes it until the breaker closes. By its destination (an endpoint's or
+    // provider's breaker open, or a Retry-After pause): parked for parkFor, while this consumer goes on with the other
+    // destinations' messages.
+    public async Task RejectedAsync(Delivery delivery, RelayBreaker breaker, TimeSpan parkFor, CancellationToken cancellationToken)
     {
         stats.AddHeldBack(breaker);
-        if (breaker.Gated || delivery.SettlesWithEnvelope)
+        if (breaker.Gated)
         {
             await delivery.RequeueAsync();
             return;
         }
 
-        await ParkAsync(delivery, breaker, cancellationToken);
+        await ParkAsync(delivery, parkFor, cancellationToken);
     }
 
-    private async Task ParkAsync(Delivery delivery, RelayBreaker breaker, CancellationToken cancellationToken)
+    // Parked in a delay queue for wait, attempt unchanged, until about when its destination takes sends again: then it is
+    // handed out again, and one still turned away is parked again. An envelope item is settled in its envelope, parked with
+    // the envelope's other parked items as one message once the last item is settled: nothing brings it back with the envelope.
+    private async Task ParkAsync(Delivery delivery, TimeSpan wait, CancellationToken cancellationToken)
     {
+        if (delivery.SettlesWithEnvelope)
+        {
+            await delivery.ParkWithEnvelopeAsync(wait);
+            return;
+        }
+
         try
         {
-            await infrastructure.RunAsync(ct => outbound.ParkAsync(delivery, breaker.Options.BreakDuration, ct), cancellationToken);
+            await infrastructure.RunAsync(ct => outbound.ParkAsync(delivery, wait, ct), cancellationToken);
             await delivery.AckAsync();
         }
         catch (Exception ex) when (!cancellationToken.IsCancellationRequested)
@@ -117,22 +127,23 @@ internal sealed class DeliverySettler(
         }
     }
 
-    // A send that failed with its breaker not closed: a copy with the same attempt goes to the work queue's tail (not
-    // its head, where the next probe would take the same message again), or is parked (an endpoint's or provider's
-    // breaker), then the original is acked.
-    // An envelope item not settled yet goes back with its envelope's other unfinished items, as one message, never on its
-    // own beside an envelope that a sibling's requeue would bring back with it.
-    public async Task ReturnUnspentAsync(Delivery delivery, RelayBreaker breaker, long notificationId, CancellationToken cancellationToken)
+    // A send that failed with its destination turning sends away (its breaker not closed, or a Retry-After pause), attempt
+    // unchanged. The relay's: a copy goes to the work queue's tail (not its head, where the
+    // next probe would take the same message again), then the original is acked; an envelope item not settled yet goes back
+    // with its envelope's other unfinished items, as one message, never on its own beside an envelope that a sibling's requeue
+    // would bring back with it. An endpoint's or provider's: parked.
+    public async Task ReturnUnspentAsync(
+        Delivery delivery, RelayBreaker breaker, TimeSpan parkFor, long notificationId, CancellationToken cancellationToken)
     {
-        if (delivery.SettlesWithEnvelope)
+        if (!breaker.Gated)
         {
-            await delivery.ReturnWithEnvelopeAsync();
+            await ParkAsync(delivery, parkFor, cancellationToken);
             return;
         }
 
-        if (!breaker.Gated)
+        if (delivery.SettlesWithEnvelope)
         {
-            await ParkAsync(delivery, breaker, cancellationToken);
+            await delivery.ReturnWithEnvelopeAsync();
             return;
         }
 

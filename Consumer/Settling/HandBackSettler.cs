@@ -22,13 +22,14 @@ internal sealed class HandBackSettler(
     private static readonly TimeSpan AbortedTimeout = TimeSpan.FromSeconds(5);
 
     /// <summary>
-    /// Not sent while its breaker is not closed: a copy with the same attempt, parked in a delay queue (an endpoint's or a
-    /// provider's breaker) or at the tail of the work queue (the relay's).
+    /// Not sent while its destination turns sends away: a copy with the same attempt, parked in a delay queue for
+    /// <paramref name="parkFor"/> (an endpoint's or a provider's breaker, a Retry-After pause) or at the tail of the work
+    /// queue (the relay's breaker).
     /// </summary>
-    public Task UnspentAsync(Delivery delivery, long notificationId, RelayBreaker breaker, CancellationToken cancellationToken) =>
+    public Task UnspentAsync(Delivery delivery, long notificationId, RelayBreaker breaker, TimeSpan parkFor, CancellationToken cancellationToken) =>
         HandBackAsync(notificationId, ct => breaker.Gated
             ? outbound.ReturnAsync(delivery, ct)
-            : outbound.ParkAsync(delivery, breaker.Options.BreakDuration, ct), cancellationToken);
+            : outbound.ParkAsync(delivery, parkFor, ct), cancellationToken);
 
     /// <summary>Not sent, for <paramref name="reason"/>: a retry through its delay queue, or after the last attempt a dead letter.</summary>
     public Task RetryAsync(Delivery delivery, long notificationId, string reason, CancellationToken cancellationToken) =>

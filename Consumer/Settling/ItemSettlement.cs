@@ -14,4 +14,10 @@ internal enum ItemSettlement
 
     /// <summary>Not sent while the relay is down: back to the tail of the work queue, attempt unchanged, so the next probe takes another.</summary>
     Return,
+
+    /// <summary>
+    /// Not sent, its destination turning sends away for now (an endpoint's or provider's breaker open, a Retry-After pause):
+    /// parked in a delay queue, attempt unchanged, with the envelope's other parked items, until about when it takes sends again.
+    /// </summary>
+    Park,
 }

@@ -18,6 +18,8 @@ internal sealed class OutboundPublisher(IConnection connection, RabbitMqOptions 
     : IAsyncDisposable
 {
     private static readonly TimeSpan PublishTimeout = TimeSpan.FromSeconds(30);
+    // A park is never shorter: a destination turning sends away for a moment is not asked again at once.
+    private static readonly TimeSpan MinimumPark = TimeSpan.FromMilliseconds(100);
     private readonly SemaphoreSlim _open = new(1, 1);
     private PublisherChannel? _channel;
 
@@ -35,10 +37,10 @@ internal sealed class OutboundPublisher(IConnection connection, RabbitMqOptions 
     }
 
     /// <summary>
-    /// Parks the delivery for about <paramref name="wait"/> with the same attempt (headers unchanged): in its lane's delay
-    /// queue of the longest delay up to <paramref name="wait"/> (the first if none is that short), from where it returns to the
-    /// work queue. For a message whose destination's breaker is open while the consumer goes on with the others' messages.
-    /// Without delay queues it goes to the work queue's tail.
+    /// Parks the delivery for <paramref name="wait"/> with the same attempt (headers unchanged), in its lane's delay queues
+    /// (<see cref="ParkingQueue"/>), from where it returns to the work queue. For a message whose destination turns sends
+    /// away for now (its breaker open, a Retry-After pause) while the consumer goes on with the others' messages. Without
+    /// delay queues it goes to the work queue's tail.
     /// </summary>
     public Task ParkAsync(Delivery delivery, TimeSpan wait, CancellationToken cancellationToken)
     {
@@ -47,17 +49,43 @@ internal sealed class OutboundPublisher(IConnection connection, RabbitMqOptions 
             return ReturnAsync(delivery, cancellationToken);
         }
 
-        int queue = 1;
-        for (int i = 2; i <= rabbit.RetryDelays.Length; i++)
+        var (queue, expiration) = ParkingQueue(delivery.Source.Lane.RetriesVia, wait);
+        return PublishAsync(queue, delivery, CopyHeaders(delivery), cancellationToken, expiration);
+    }
+
+    /// <summary>
+    /// Parks some items of one envelope for <paramref name="wait"/> as one message with the envelope's headers (the same
+    /// attempt): a new envelope of them, or the item itself when it is one.
+    /// </summary>
+    public Task ParkAsync(IReadOnlyList<Delivery> items, IDictionary<string, object?>? envelopeHeaders, TimeSpan wait, CancellationToken cancellationToken)
+    {
+        var first = items[0];
+        if (items.Count == 1 || rabbit.RetryDelays.Length == 0)
         {
-            if (rabbit.RetryDelays[i - 1] <= wait)
+            return items.Count == 1 ? ParkAsync(first, wait, cancellationToken) : ReturnAsync(items, envelopeHeaders, cancellationToken);
+        }
+
+        var (queue, expiration) = ParkingQueue(first.Source.Lane.RetriesVia, wait);
+        var body = EnvelopeSerializer.Pack(items.Select(i => i.Body).ToArray());
+        var headers = envelopeHeaders is null ? [] : new Dictionary<string, object?>(envelopeHeaders);
+        return PublishAsync(queue, MessageSerializer.ContentType, EnvelopeSerializer.EnvelopeType, null, body, headers, cancellationToken, expiration);
+    }
+
+    // The shortest delay queue that holds a message at least wait (the longest when none does), with wait as its expiration:
+    // it returns when wait is over, or, behind a message that expires later, at the latest after that queue's own delay.
+    private (string Queue, string Expiration) ParkingQueue(string workQueue, TimeSpan wait)
+    {
+        wait = TimeSpan.FromTicks(Math.Max(wait.Ticks, MinimumPark.Ticks));
+        int queue = rabbit.RetryDelays.Length;
+        for (int i = rabbit.RetryDelays.Length; i >= 1; i--)
+        {
+            if (rabbit.RetryDelays[i - 1] >= wait)
             {
                 queue = i;
             }
         }
 
-        string expiration = ((long)rabbit.RetryDelays[queue - 1].TotalMilliseconds).ToString(CultureInfo.InvariantCulture);
-        return PublishAsync(RabbitMqOptions.RetryQueue(delivery.Source.Lane.RetriesVia, queue), delivery, CopyHeaders(delivery), cancellationToken, expiration);
+        return (RabbitMqOptions.RetryQueue(workQueue, queue), ((long)wait.TotalMilliseconds).ToString(CultureInfo.InvariantCulture));
     }
 
     /// <summary>Puts a copy at the tail of its lane's work queue with the same attempt (headers unchanged).</summary>

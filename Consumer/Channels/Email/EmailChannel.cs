@@ -20,6 +20,9 @@ internal sealed class EmailChannel(RelayBreaker relay, NotificationRenderer rend
 
     public RelayBreaker BreakerFor(NotificationMessage message) => relay;
 
+    /// <summary>Never: an SMTP server's "slow down" reply lowers the fleet's rate instead (<see cref="RateLimitedEmailSender"/>).</summary>
+    public DateTimeOffset? PausedUntil(NotificationMessage message) => null;
+
     public string? RateLimitDomain(NotificationMessage message) =>
         message.Recipient is { } recipient ? RateLimitSettings.DomainOf(recipient) : null;
 
@@ -58,6 +61,8 @@ internal sealed class EmailChannel(RelayBreaker relay, NotificationRenderer rend
     // The handler's own SMTP connection, behind the channel-agnostic face.
     private sealed class Sender(IEmailSender email) : IChannelSender
     {
+        public Task WaitTurnAsync(Outgoing outgoing, CancellationToken cancellationToken) => email.WaitTurnAsync((EmailMessage)outgoing, cancellationToken);
+
         public Task SendAsync(Outgoing outgoing, CancellationToken cancellationToken) => email.SendAsync((EmailMessage)outgoing, cancellationToken);
 
         public ValueTask DisposeAsync() => email.DisposeAsync();

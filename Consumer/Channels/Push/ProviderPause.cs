@@ -1,9 +1,9 @@
 namespace Notifications.Consumer.Channels.Push;
 
 /// <summary>
-/// A provider's Retry-After in this process: after a 429 or 503 that named one, every handler's next request to that provider
-/// waits until then (capped by <see cref="PushOptions.MaxRetryAfter"/>). The fleet's rate for it goes down through the rate
-/// limiter as well when the provider's host has a limit.
+/// A provider's Retry-After in this process: after a 429 or 503 that named one (capped by <see cref="PushOptions.MaxRetryAfter"/>),
+/// no handler sends to that provider until then; its notifications are parked in a delay queue meanwhile, unspent. The fleet's
+/// rate for it goes down through the rate limiter as well when the provider's host has a limit.
 /// </summary>
 internal sealed class ProviderPause(TimeProvider time)
 {
@@ -29,10 +29,6 @@ internal sealed class ProviderPause(TimeProvider time)
         }
     }
 
-    /// <summary>Returns when the pause is over.</summary>
-    public Task WaitAsync(CancellationToken cancellationToken)
-    {
-        var wait = Until - time.GetUtcNow();
-        return wait > TimeSpan.Zero ? Task.Delay(wait, time, cancellationToken) : Task.CompletedTask;
-    }
+    /// <summary>When requests to the provider may go again, or null when it is not paused.</summary>
+    public DateTimeOffset? PausedUntil => Until is var until && until > time.GetUtcNow() ? until : null;
 }

@@ -5,15 +5,18 @@ using Notifications.Shared.Data;
 namespace Notifications.Consumer.Channels.Push;
 
 /// <summary>
-/// Mobile push to FCM and APNs: the request body built (and its size checked) when the message is prepared, one breaker and
-/// one fleet rate-limit domain (its base URL's host) per provider, one shared HTTP/2 client per provider, and an unregistered
-/// device token suppressing its recipient. docs/push.md.
+/// Mobile push to FCM and APNs: the request body built (and its size checked) when the message is prepared, one breaker, one
+/// Retry-After pause and one fleet rate-limit domain (its base URL's host) per provider, one shared HTTP/2 client per provider,
+/// and an unregistered device token suppressing its recipient. docs/push.md.
 /// </summary>
 internal sealed class PushChannel(PushProviders providers, PushSender sender) : IChannel
 {
     public string Name => NotificationChannels.Push;
 
     public RelayBreaker BreakerFor(NotificationMessage message) => ProviderOf(message).Link.Breaker;
+
+    /// <summary>Until when the provider asked (Retry-After) not to be sent anything.</summary>
+    public DateTimeOffset? PausedUntil(NotificationMessage message) => ProviderOf(message).Link.Pause.PausedUntil;
 
     public string? RateLimitDomain(NotificationMessage message) => ProviderOf(message).Link.Host;
 

@@ -30,7 +30,10 @@ public sealed class PushOptions : IValidatableObject
     [Range(typeof(TimeSpan), "00:00:00.100", "00:05:00")]
     public TimeSpan Timeout { get; set; } = TimeSpan.FromSeconds(10);
 
-    /// <summary>The longest Retry-After (of a 429 or 503) this process waits before its next request to that provider.</summary>
+    /// <summary>
+    /// The longest Retry-After (of a 429 or 503) this process pauses its requests to that provider for; the provider's notifications
+    /// are parked in a delay queue meanwhile, without spending an attempt or holding a handler.
+    /// </summary>
     [Range(typeof(TimeSpan), "00:00:00", "00:05:00")]
     public TimeSpan MaxRetryAfter { get; set; } = TimeSpan.FromSeconds(60);
 

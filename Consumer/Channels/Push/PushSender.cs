@@ -8,10 +8,11 @@ using Polly.Timeout;
 namespace Notifications.Consumer.Channels.Push;
 
 /// <summary>
-/// Sends a push notification over its provider's shared HTTP/2 client; thread-safe, so one serves every handler. A 2xx is
-/// delivered; any other answer or a request cut off throws <see cref="PushSendException"/> (<see cref="PushFailures"/>). A 429
-/// or 503 pauses this process's requests to that provider for its Retry-After and, when the provider's host has a fleet rate
-/// limit, slows the fleet down (then the breaker leaves it to the limiter).
+/// Sends a push notification over its provider's shared HTTP/2 client; thread-safe, so one serves every handler. Its turn
+/// spends a slot of the provider host's fleet rate limit, when it has one. A 2xx is delivered; any other answer or a request
+/// cut off throws <see cref="PushSendException"/> (<see cref="PushFailures"/>). A 429 or 503 pauses this process's requests to
+/// that provider for its Retry-After (its notifications are parked meanwhile, <see cref="ProviderPause"/>) and, when the
+/// provider's host has a fleet rate limit, slows the fleet down (then the breaker leaves it to the limiter).
 /// </summary>
 internal sealed class PushSender(
     PushProviders providers, FleetRateLimiter limiter, RateLimitSettings limits, IOptions<PushOptions> options, TimeProvider time,
@@ -19,16 +20,18 @@ internal sealed class PushSender(
 {
     private static readonly MediaTypeHeaderValue Json = new("application/json");
 
+    public Task WaitTurnAsync(Outgoing outgoing, CancellationToken cancellationToken)
+    {
+        string host = providers.For(((PushNotification)outgoing).Provider).Link.Host;
+        return limits.Domains.TryGetValue(host, out var rate)
+            ? limiter.SpendAsync(RateLimitSettings.DomainKey(host), rate, cancellationToken)
+            : Task.CompletedTask;
+    }
+
     public async Task SendAsync(Outgoing outgoing, CancellationToken cancellationToken)
     {
         var push = (PushNotification)outgoing;
         var provider = providers.For(push.Provider);
-        await provider.Link.Pause.WaitAsync(cancellationToken);
-        if (limits.Domains.TryGetValue(provider.Link.Host, out var rate))
-        {
-            await limiter.SpendAsync(RateLimitSettings.DomainKey(provider.Link.Host), rate, cancellationToken);
-        }
-
         using var content = new TrackedContent(push.Body, Json);
         using var request = await CreateRequestAsync(provider, push, content, cancellationToken);
         using var response = await SendAsync(provider, request, content, cancellationToken);

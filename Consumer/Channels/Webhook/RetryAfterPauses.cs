@@ -3,8 +3,9 @@ using System.Collections.Concurrent;
 namespace Notifications.Consumer.Channels.Webhook;
 
 /// <summary>
-/// The hosts that answered 429 or 503 with Retry-After, and until when: every handler of this process waits for a host's
-/// pause before sending to it again (the fleet's limiter slows a host with a configured rate down for every process as well).
+/// The hosts that answered 429 or 503 with Retry-After, and until when: no handler of this process sends to a paused host;
+/// its notifications are parked in a delay queue until the pause ends, unspent (the fleet's limiter slows a host with a
+/// configured rate down for every process as well).
 /// </summary>
 internal sealed class RetryAfterPauses(TimeProvider time)
 {
@@ -17,17 +18,4 @@ internal sealed class RetryAfterPauses(TimeProvider time)
     /// <summary>When sends to <paramref name="host"/> may go again, or null when it is not paused.</summary>
     public DateTimeOffset? PausedUntil(string host) =>
         _until.TryGetValue(host, out var until) && until > time.GetUtcNow() ? until : null;
-
-    /// <summary>Returns when <paramref name="host"/> is not paused.</summary>
-    public async Task WaitAsync(string host, CancellationToken cancellationToken)
-    {
-        while (PausedUntil(host) is { } until)
-        {
-            var wait = until - time.GetUtcNow();
-            if (wait > TimeSpan.Zero)
-            {
-                await Task.Delay(wait, time, cancellationToken);
-            }
-        }
-    }
 }

@@ -10,7 +10,8 @@ namespace Notifications.Consumer.Channels.Webhook;
 /// <summary>
 /// Webhooks per Standard Webhooks: the row's recipient names a registered endpoint (<see cref="WebhookEndpoints"/>), its
 /// subject is the event type, its data the payload's data. One breaker per endpoint (ungated: while it is open that
-/// endpoint's messages are parked, the others go on), rate limits per endpoint host, one shared HTTP client per kind.
+/// endpoint's messages are parked, the others go on), rate limits and Retry-After pauses per endpoint host (a paused host's
+/// messages are parked too), one shared HTTP client per kind.
 /// </summary>
 internal sealed class WebhookChannel(
     WebhookEndpoints endpoints, WebhookSenderParts parts, IHttpClientFactory clients, IOptions<RelayOptions> relay,
@@ -35,8 +36,11 @@ internal sealed class WebhookChannel(
             ? _breakers.GetOrAdd(endpoint.Name, name => NewBreaker("webhook:" + name))
             : _unknown ??= NewBreaker("webhook:(unknown endpoint)");
 
-    public string? RateLimitDomain(NotificationMessage message) =>
-        endpoints.Find(message.Recipient) is { } endpoint && Uri.TryCreate(endpoint.Url, UriKind.Absolute, out var url) ? url.IdnHost : null;
+    /// <summary>Until when the endpoint's host asked (Retry-After) not to be sent anything; a name no endpoint has is never paused.</summary>
+    public DateTimeOffset? PausedUntil(NotificationMessage message) => HostOf(message) is { } host ? parts.Pauses.PausedUntil(host) : null;
+
+    /// <summary>The endpoint's host: its rate limits and Retry-After pauses are the host's, shared by the endpoints on it.</summary>
+    public string? RateLimitDomain(NotificationMessage message) => HostOf(message);
 
     public async ValueTask<Prepared> PrepareAsync(NotificationMessage message, CancellationToken cancellationToken)
     {
@@ -64,15 +68,19 @@ internal sealed class WebhookChannel(
 
     public IChannelSender CreateSender() => new WebhookSender(parts, clients.CreateClient(PublicClient), clients.CreateClient(PrivateClient));
 
-    // The relay's ratio and break; a send's limit spans an attempt's timeout and the longest Retry-After pause it may wait out.
+    // The relay's ratio and break; a send's limit is an attempt's timeout, which cuts it first, and a margin (reading the
+    // answer's first bytes). No Retry-After pause and no rate-limit slot is waited for inside it.
     private static RelayOptions BreakerOptions(RelayOptions relay, WebhookOptions webhooks) => new()
     {
         FailureRatio = relay.FailureRatio,
         MinimumThroughput = relay.MinimumThroughput,
         SamplingDuration = relay.SamplingDuration,
         BreakDuration = relay.BreakDuration,
-        SendTimeout = webhooks.Timeout + webhooks.MaxRetryAfter + TimeSpan.FromSeconds(5),
+        SendTimeout = webhooks.Timeout + TimeSpan.FromSeconds(5),
     };
+
+    private string? HostOf(NotificationMessage message) =>
+        endpoints.Find(message.Recipient) is { } endpoint && Uri.TryCreate(endpoint.Url, UriKind.Absolute, out var url) ? url.IdnHost : null;
 
     private RelayBreaker NewBreaker(string name) => new(name, _breakerOptions, gated: false, metrics, parts.Time, logger);
 }

@@ -24,8 +24,8 @@ internal sealed class WebhookOptions : IValidatableObject
     public TimeSpan RefreshOverlap { get; set; } = TimeSpan.FromSeconds(30);
 
     /// <summary>
-    /// The longest a 429 or 503's Retry-After pauses sends to its host (a longer one is cut to this): a send to a paused host
-    /// waits for the pause's end.
+    /// The longest a 429 or 503's Retry-After pauses sends to its host (a longer one is cut to this): a paused host's
+    /// notifications are parked in a delay queue until the pause's end, without spending an attempt or holding a handler.
     /// </summary>
     [Range(typeof(TimeSpan), "00:00:00", "00:10:00")]
     public TimeSpan MaxRetryAfter { get; set; } = TimeSpan.FromSeconds(60);

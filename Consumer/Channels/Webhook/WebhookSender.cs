@@ -8,25 +8,28 @@ using Polly.Timeout;
 namespace Notifications.Consumer.Channels.Webhook;
 
 /// <summary>
-/// Sends one webhook: waits out its host's Retry-After pause and spends its host's rate-limit slot (when the host has one),
-/// signs it (<see cref="WebhookSigner"/>), POSTs it through the shared client of its kind (private addresses allowed or
-/// not) and classifies the answer (<see cref="WebhookFailures"/>). A 410 disables the endpoint in the table; a slow-down
-/// pauses the host here and lowers its rate for the fleet. Thread-safe: the handlers' senders share the clients.
+/// Sends one webhook: its turn spends its host's rate-limit slot (when the host has one), then the send signs it
+/// (<see cref="WebhookSigner"/>), POSTs it through the shared client of its kind (private addresses allowed or not) and
+/// classifies the answer (<see cref="WebhookFailures"/>). A 410 disables the endpoint in the table; a slow-down with
+/// Retry-After pauses the host in this process (its notifications are parked meanwhile, <see cref="RetryAfterPauses"/>) and
+/// any slow-down lowers its rate for the fleet. Thread-safe: the handlers' senders share the clients.
 /// </summary>
 internal sealed class WebhookSender(WebhookSenderParts parts, HttpClient publicOnly, HttpClient privateAllowed) : IChannelSender
 {
     private const int ExcerptBytes = 300;
     private static readonly MediaTypeHeaderValue JsonUtf8 = new("application/json") { CharSet = "utf-8" };
 
+    public Task WaitTurnAsync(Outgoing outgoing, CancellationToken cancellationToken)
+    {
+        string host = ((WebhookRequest)outgoing).Host;
+        return parts.RateLimits.Domains.TryGetValue(host, out var rate)
+            ? parts.Limiter.SpendAsync(RateLimitSettings.DomainKey(host), rate, cancellationToken)
+            : Task.CompletedTask;
+    }
+
     public async Task SendAsync(Outgoing outgoing, CancellationToken cancellationToken)
     {
         var request = (WebhookRequest)outgoing;
-        await parts.Pauses.WaitAsync(request.Host, cancellationToken);
-        if (parts.RateLimits.Domains.TryGetValue(request.Host, out var rate))
-        {
-            await parts.Limiter.SpendAsync(RateLimitSettings.DomainKey(request.Host), rate, cancellationToken);
-        }
-
         var now = parts.Time.GetUtcNow();
         using var content = new TrackedContent(Encoding.UTF8.GetBytes(request.Body), JsonUtf8);
         using var message = new HttpRequestMessage(HttpMethod.Post, request.Url)

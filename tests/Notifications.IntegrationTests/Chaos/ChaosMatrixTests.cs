@@ -6,7 +6,8 @@ namespace Notifications.IntegrationTests.Chaos;
 /// The fault matrix: each scenario × delivery mode with 10,000 notifications, judged by the oracle.
 /// The test command runs a fast subset, and short variants (fewer rows) of the scenarios that guard the
 /// README's broker, network and relay promises; <c>scripts/chaos</c> (NOTIFICATIONS_CHAOS=full) runs all at full length. Scenarios
-/// 20-22 run on the 3-node cluster of <c>scripts/cluster</c> with quorum queues; 27-29 send webhooks, counted at a webhook receiver; 30 pushes, counted at the push server.
+/// 20-22 run on the 3-node cluster of <c>scripts/cluster</c> with quorum queues; 27-29 send webhooks, counted at a webhook receiver; 30 pushes, counted at the push server,
+/// all four on quorum queues of the machine's broker (classic ones with NOTIFICATIONS_CHAOS_QUEUES=classic).
 /// Each verdict is appended to .run/chaos/results.tsv for the table scripts/chaos prints.
 /// </summary>
 [Collection("services")]
@@ -16,8 +17,10 @@ public sealed class ChaosMatrixTests
     /// <summary>
     /// Not 31 and 32 (the broker's own dead letters): <c>DeadLetterInboxTests</c> proves the same in the test command's first
     /// phase in seconds (expiry, delivery limit, a recorder killed before its ack); the outage phase is the command's long pole.
+    /// The HTTP channels' rows 27-30 run on quorum queues, as the stacks deploy them (27 with the endpoint down for
+    /// <see cref="HttpChaosScenarios.ShortOutage"/>).
     /// </summary>
-    private static readonly int[] FastSubset = [2, 3, 7, 9, 13, 16, 23, 24, 26, 29];
+    private static readonly int[] FastSubset = [2, 3, 7, 9, 13, 16, 23, 24, 26, 27, 28, 29, 30];
 
     /// <summary>
     /// The test command runs each row of its subsets in one delivery mode, the one whose promise the fault puts most at risk:
@@ -31,6 +34,9 @@ public sealed class ChaosMatrixTests
         [2] = AtMostOnce, [3] = AtLeastOnce, [5] = AtLeastOnce, [4] = AtLeastOnce, [6] = AtMostOnce, [7] = AtMostOnce,
         [8] = AtLeastOnce, [9] = AtLeastOnce, [12] = AtMostOnce, [13] = AtLeastOnce, [16] = AtLeastOnce, [23] = AtMostOnce,
         [24] = AtMostOnce, [26] = AtLeastOnce, [29] = AtMostOnce,
+        // An endpoint (27) or the push providers (30) down: what they turn away must be parked, none lost and none dead-lettered
+        // delivery_limit on the quorum queues. An endpoint answering after the consumer gave up (28): a second copy is the risk.
+        [27] = AtLeastOnce, [28] = AtMostOnce, [30] = AtLeastOnce,
     };
 
     private const string AtLeastOnce = "AtLeastOnce";
@@ -95,8 +101,10 @@ public sealed class ChaosMatrixTests
     public async Task Scenario_FaultMidRun_ModeKeepsItsPromise(int scenario, string mode, int rows)
     {
         var (name, inject) = ChaosScenarios.All[scenario];
+        bool brokersDeadLetters = DeadLetterChaosScenarios.Quorum.Contains(scenario);
         await using var run = await ChaosRun.StartAsync(mode, onCluster: ChaosScenarios.OnCluster.Contains(scenario), count: rows,
-            channel: HttpChaosScenarios.ChannelOf(scenario), quorum: DeadLetterChaosScenarios.Quorum.Contains(scenario));
+            channel: HttpChaosScenarios.ChannelOf(scenario), quorum: brokersDeadLetters || HttpChaosScenarios.OnQuorum(scenario),
+            deliveryLimit: brokersDeadLetters ? DeadLetterChaosScenarios.DeliveryLimit : null);
 
         await inject(run);
         await run.DrainAsync();

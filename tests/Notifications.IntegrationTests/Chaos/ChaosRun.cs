@@ -77,10 +77,11 @@ internal sealed class ChaosRun : IAsyncDisposable
     /// scenarios — quorum queues on the 3-node cluster of <c>scripts/cluster</c> (started when missing), with
     /// the workers given all three nodes as <c>RabbitMq:Endpoints</c>. The rows are of <paramref name="channel"/>: emails;
     /// webhooks to one endpoint registered for a receiver started here; or pushes to a push server started here. <paramref name="quorum"/>:
-    /// quorum queues on the machine's broker, with the delivery limit of <see cref="DeadLetterChaosScenarios.DeliveryLimit"/>.
+    /// quorum queues on the machine's broker, with <paramref name="deliveryLimit"/> (the product's unless given).
     /// </summary>
     public static async Task<ChaosRun> StartAsync(
-        string mode, bool onCluster = false, int count = DefaultCount, string channel = NotificationChannels.Email, bool quorum = false)
+        string mode, bool onCluster = false, int count = DefaultCount, string channel = NotificationChannels.Email, bool quorum = false,
+        int? deliveryLimit = null)
     {
         var db = await TestDatabase.CleanAsync();
         // Long enough that a few seconds of SMTP 4xx are retried, not dead-lettered.
@@ -93,7 +94,8 @@ internal sealed class ChaosRun : IAsyncDisposable
         var broker = onCluster
             ? await TestBroker.CreateAsync(TestCluster.Uri, delays, Notifications.Shared.Hosting.RabbitQueueType.Quorum, TestCluster.Endpoints)
             : quorum
-                ? await TestBroker.CreateAsync(VhostUri, delays, Notifications.Shared.Hosting.RabbitQueueType.Quorum, deliveryLimit: DeadLetterChaosScenarios.DeliveryLimit)
+                ? await TestBroker.CreateAsync(VhostUri, delays, Notifications.Shared.Hosting.RabbitQueueType.Quorum,
+                    deliveryLimit: deliveryLimit ?? new Notifications.Shared.Hosting.RabbitMqOptions().DeliveryLimit)
                 : await TestBroker.CreateAsync(VhostUri, delays);
         var sink = await SmtpSink.StartAsync();
         switch (channel)

@@ -24,7 +24,9 @@ internal static class ChaosScenarios
     /// <summary>
     /// What each scenario's fault may rightly end a notification as besides delivered (<see cref="ChaosCauses"/>): 13's 5xx
     /// seconds and 26's refused recipients reject for good (and suppress the address); 31 and 32 are the broker's own dead
-    /// letters. No other scenario causes a dead letter: one there (a relay or broker outage given up on) counts as lost.
+    /// letters. No other scenario causes a dead letter: one there (a relay or broker outage given up on) counts as lost. Nor
+    /// do the HTTP channels' 27-30: an endpoint down or late, a provider refusing our credentials, is transient and parks
+    /// what it turns away (a <c>delivery_limit</c> dead letter of a requeue loop, or a suppression, would be a loss).
     /// </summary>
     public static ChaosCauses CausesOf(int scenario) => scenario switch
     {

@@ -85,13 +85,22 @@ internal sealed class BrokerManagement : IDisposable
     /// How many messages were ever published into <paramref name="queue"/>, as the broker's statistics say (they are
     /// emitted every few seconds: wait for them to settle).
     /// </summary>
-    public async Task<long> PublishedIntoAsync(string vhost, string queue)
+    public Task<long> PublishedIntoAsync(string vhost, string queue) => MessageStatAsync(vhost, queue, "publish");
+
+    /// <summary>
+    /// How often <paramref name="queue"/> handed a message to a consumer (deliveries and gets), and how many of those were
+    /// redeliveries (a message handed out again after a requeue or a closed channel), as the broker's statistics say.
+    /// </summary>
+    public async Task<(long Delivered, long Redelivered)> DeliveredFromAsync(string vhost, string queue) =>
+        (await MessageStatAsync(vhost, queue, "deliver_get"), await MessageStatAsync(vhost, queue, "redeliver"));
+
+    private async Task<long> MessageStatAsync(string vhost, string queue, string name)
     {
         using var response = await _http.GetAsync(new Uri($"api/queues/{Escape(vhost)}/{Escape(queue)}", UriKind.Relative));
         response.EnsureSuccessStatusCode();
         using var json = JsonDocument.Parse(await response.Content.ReadAsStringAsync());
-        return json.RootElement.TryGetProperty("message_stats", out var stats) && stats.TryGetProperty("publish", out var publish)
-            ? publish.GetInt64()
+        return json.RootElement.TryGetProperty("message_stats", out var stats) && stats.TryGetProperty(name, out var value)
+            ? value.GetInt64()
             : 0;
     }
 

@@ -164,10 +164,11 @@ public sealed class FleetRateLimiterStoreTests : IAsyncDisposable
         await using var sender = new RateLimitedEmailSender(
             new FailingSender(new SmtpSendException(SendFailureKind.Transient, 450, "RCPT TO: 450 4.2.1 Mailbox busy")), limiter, settings);
 
-        var thrown = await Assert.ThrowsAsync<SmtpSendException>(() => sender.SendAsync(
-            new EmailMessage(1, "someone@other.test", "s", "b", false, DateTimeOffset.UtcNow), CancellationToken.None));
+        var email = new EmailMessage(1, "someone@other.test", "s", "b", false, DateTimeOffset.UtcNow);
+        await sender.WaitTurnAsync(email, CancellationToken.None);
+        var thrown = await Assert.ThrowsAsync<SmtpSendException>(() => sender.SendAsync(email, CancellationToken.None));
 
-        // The send spent a slot of the domain (its row exists), and the reply slowed nothing down.
+        // The send's turn spent a slot of the domain (its row exists), and the reply slowed nothing down.
         Assert.False(thrown.HandledByRateLimiter);
         await using var connection = await TestDatabase.OpenAsync();
         Assert.Equal(0L, await connection.ExecuteScalarAsync<long>($"SELECT count(*) FROM {TestDatabase.Schema}.rate_limit WHERE slow_until_us <> 0"));

@@ -45,7 +45,7 @@ public sealed class FleetRateTests(ITestOutputHelper output)
         }
 
         // Both processes took their share (the limit is the fleet's, not one process's): each says so as it stops.
-        double cpuSeconds = CpuSeconds(first) + CpuSeconds(second);
+        double cpuSeconds = first.CpuSeconds() + second.CpuSeconds();
         long[] delivered = [await StoppedAsync(first), await StoppedAsync(second)];
         var arrivals = SinkArrivals.ByDomain(sink);
         var limited = arrivals[Limited];
@@ -68,14 +68,6 @@ public sealed class FleetRateTests(ITestOutputHelper output)
         PipelineTests.AssertExactlyOnce(ids, sink.CountByNotificationId());
         Assert.Empty(await broker.DrainDeadLettersAsync());
         Assert.Equal(0u, await broker.CountAsync(RateLimitLanes.QueueName(broker.Options, Limited)));
-    }
-
-    // utime + stime of the process (fields 14 and 15 of /proc/<pid>/stat, in clock ticks of 1/100 s).
-    private static double CpuSeconds(WorkerProcess consumer)
-    {
-        string stat = File.ReadAllText($"/proc/{consumer.Id}/stat");
-        string[] fields = stat[(stat.LastIndexOf(')') + 2)..].Split(' ');
-        return (long.Parse(fields[11], System.Globalization.CultureInfo.InvariantCulture) + long.Parse(fields[12], System.Globalization.CultureInfo.InvariantCulture)) / 100.0;
     }
 
     private static async Task<long> StoppedAsync(WorkerProcess consumer)

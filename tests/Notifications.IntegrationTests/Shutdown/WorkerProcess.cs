@@ -101,6 +101,27 @@ internal sealed class WorkerProcess : IAsyncDisposable
     /// <summary>The worker's process id (for /proc readings).</summary>
     public int Id => _process.Id;
 
+    /// <summary>CPU seconds the worker has used so far: utime + stime (fields 14 and 15 of /proc/&lt;pid&gt;/stat, in ticks of 1/100 s).</summary>
+    public double CpuSeconds() => StatCpuSeconds($"/proc/{Id}/stat");
+
+    /// <summary>
+    /// <see cref="CpuSeconds"/> but the runtime's tiered compiler's (its thread <c>.NET Tiered Com</c>): the one-off compiling of
+    /// code run for the first time, or often enough to be compiled again, which goes on for a minute or more after a start and
+    /// says nothing about what the worker's work costs.
+    /// </summary>
+    public double WorkCpuSeconds() => CpuSeconds() - Directory.EnumerateDirectories($"/proc/{Id}/task")
+        .Select(task => Path.Combine(task, "stat"))
+        .Where(stat => File.Exists(stat) && File.ReadAllText(stat).Contains("(.NET Tiered Com)", StringComparison.Ordinal))
+        .Sum(StatCpuSeconds);
+
+    private static double StatCpuSeconds(string path)
+    {
+        string stat = File.ReadAllText(path);
+        // The command name may hold spaces and parentheses: the fields are counted after the last ')'.
+        string[] fields = stat[(stat.LastIndexOf(')') + 2)..].Split(' ');
+        return (long.Parse(fields[11], CultureInfo.InvariantCulture) + long.Parse(fields[12], CultureInfo.InvariantCulture)) / 100.0;
+    }
+
     /// <summary>SIGKILL: a crash, no cleanup.</summary>
     public void Kill()
     {

@@ -34,6 +34,10 @@ internal sealed class WebhookScene : IAsyncDisposable
     /// <summary>The endpoint's signing secret, which the receiver knows.</summary>
     public string Secret { get; }
 
+    /// <summary>
+    /// A clean scene: the broker's queues of <paramref name="queueType"/> with <paramref name="retryDelays"/> (the test broker's
+    /// short ones unless given).
+    /// </summary>
     public static async Task<WebhookScene> StartAsync(
         IReadOnlyList<string>? receiverSecrets = null, string? secret = null, RabbitQueueType queueType = RabbitQueueType.Classic,
         TimeSpan[]? retryDelays = null)

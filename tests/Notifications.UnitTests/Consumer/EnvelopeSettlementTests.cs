@@ -87,4 +87,54 @@ public sealed class EnvelopeSettlementTests
 
         Assert.Equal([EnvelopeOutcome.Ack], _settled);
     }
+
+    // Issue 27 (1): items turned away by an open endpoint breaker were requeued with the envelope, which came back at once,
+    // over and over (a quorum queue counts each time toward its delivery limit). Parked, they leave it for a delay queue.
+    [Fact]
+    public void ParkAsync_EveryItemParked_ParkedTogetherNotRequeued()
+    {
+        var envelope = Envelope(3);
+
+        _ = envelope.ParkAsync(0, TimeSpan.FromSeconds(15));
+        _ = envelope.ParkAsync(2, TimeSpan.FromSeconds(9));
+        _ = envelope.ParkAsync(1, TimeSpan.FromSeconds(12));
+
+        var outcome = Assert.Single(_settled);
+        Assert.False(outcome.Requeue);
+        Assert.Empty(outcome.Back);
+        Assert.Equal([0, 1, 2], outcome.Parked);
+        Assert.Equal(TimeSpan.FromSeconds(9), outcome.ParkFor);
+    }
+
+    [Fact]
+    public void ParkAsync_SomeDoneSomeParkedOneRequeued_EachToItsPlace()
+    {
+        var envelope = Envelope(4);
+
+        _ = envelope.SettleAsync(0, ItemSettlement.Done);
+        _ = envelope.ParkAsync(1, TimeSpan.FromSeconds(15));
+        _ = envelope.SettleAsync(2, ItemSettlement.Requeue);
+        _ = envelope.ParkAsync(3, TimeSpan.FromSeconds(15));
+
+        var outcome = Assert.Single(_settled);
+        Assert.False(outcome.Requeue);
+        Assert.Equal([2], outcome.Back);
+        Assert.Equal([1, 3], outcome.Parked);
+        Assert.True(outcome.MovesItems);
+    }
+
+    // Not requeued whole even with no item done: the whole envelope in its place would bring the parked items back at once.
+    [Fact]
+    public void ParkAsync_OneParkedRestRequeued_RequeuedOnesToTheTailParkedOneParked()
+    {
+        var envelope = Envelope(2);
+
+        _ = envelope.SettleAsync(0, ItemSettlement.Requeue);
+        _ = envelope.ParkAsync(1, TimeSpan.FromSeconds(15));
+
+        var outcome = Assert.Single(_settled);
+        Assert.False(outcome.Requeue);
+        Assert.Equal([0], outcome.Back);
+        Assert.Equal([1], outcome.Parked);
+    }
 }

@@ -79,6 +79,62 @@ public sealed class RelayBreakerTests : IDisposable
     }
 
     [Fact]
+    public async Task RejectsFor_ClosedOpenAndProbeDue_NothingTheRestOfTheBreakNothing()
+    {
+        Assert.Equal(TimeSpan.Zero, _breaker.RejectsFor);
+        await FailAsync(4, new SmtpSendException(SendFailureKind.Transient, null, "connect: connection refused"));
+        Assert.Equal(TimeSpan.FromSeconds(15), _breaker.RejectsFor);
+
+        _time.Advance(TimeSpan.FromSeconds(10));
+        Assert.Equal(TimeSpan.FromSeconds(5), _breaker.RejectsFor);
+        _time.Advance(TimeSpan.FromSeconds(5));
+        Assert.Equal(TimeSpan.Zero, _breaker.RejectsFor);
+    }
+
+    // Issue 27 (1): every message parked until the probe came back at once and went through to the delivery log; one is the probe.
+    [Fact]
+    public async Task TryPass_ProbeDue_OneSendTakesItTheOthersAreTurnedAwayForABreak()
+    {
+        Assert.True(_breaker.TryPass());
+        await FailAsync(4, new SmtpSendException(SendFailureKind.Transient, null, "connect: connection refused"));
+        Assert.False(_breaker.TryPass());
+        _time.Advance(TimeSpan.FromSeconds(15));
+
+        Assert.False(_breaker.IsRejecting);
+        Assert.True(_breaker.TryPass());
+        Assert.False(_breaker.TryPass());
+        Assert.True(_breaker.IsRejecting);
+        Assert.Equal(TimeSpan.FromSeconds(15), _breaker.RejectsFor);
+
+        // The send that took it never came: a tenth of a break later the next may take it.
+        _time.Advance(TimeSpan.FromSeconds(1.5));
+        Assert.True(_breaker.TryPass());
+    }
+
+    [Fact]
+    public async Task RejectsFor_ProbeUnderWay_AWholeBreak()
+    {
+        await FailAsync(4, new SmtpSendException(SendFailureKind.Transient, null, "connect: connection refused"));
+        _time.Advance(TimeSpan.FromSeconds(15));
+        var probeSent = new TaskCompletionSource();
+        var answer = new TaskCompletionSource();
+        _sender.Next = null;
+        _sender.OnSend = () =>
+        {
+            probeSent.SetResult();
+            return answer.Task;
+        };
+
+        var probe = _breaker.SendAsync(_sender, Email, CancellationToken.None);
+        await probeSent.Task;
+        Assert.Equal(CircuitState.HalfOpen, _breaker.State);
+        Assert.Equal(TimeSpan.FromSeconds(15), _breaker.RejectsFor);
+        answer.SetResult();
+        await probe;
+        Assert.Equal(TimeSpan.Zero, _breaker.RejectsFor);
+    }
+
+    [Fact]
     public async Task SendAsync_PermanentFailuresOnly_StaysClosed()
     {
         await FailAsync(20, new SmtpSendException(SendFailureKind.Permanent, 550, "RCPT TO: 550 no such user"));

@@ -3,7 +3,7 @@ using Notifications.UnitTests.Consumer;
 
 namespace Notifications.UnitTests.Push;
 
-/// <summary>A provider's Retry-After: the latest end wins; no pause, no wait.</summary>
+/// <summary>A provider's Retry-After: the latest end wins; paused until then, not after.</summary>
 public sealed class ProviderPauseTests
 {
     [Fact]
@@ -19,17 +19,17 @@ public sealed class ProviderPauseTests
     }
 
     [Fact]
-    public void WaitAsync_NoPauseOrPauseOver_CompletesAtOnce()
+    public void PausedUntil_NoPauseOrPauseOver_Null()
     {
         var time = new ManualTime(DateTimeOffset.UtcNow);
         var pause = new ProviderPause(time);
-        Assert.True(pause.WaitAsync(CancellationToken.None).IsCompletedSuccessfully);
+        Assert.Null(pause.PausedUntil);
 
-        pause.Extend(time.GetUtcNow().AddSeconds(3));
-        var waiting = pause.WaitAsync(CancellationToken.None);
+        var until = time.GetUtcNow().AddSeconds(3);
+        pause.Extend(until);
+        Assert.Equal(until, pause.PausedUntil);
+
         time.Advance(TimeSpan.FromSeconds(3));
-
-        Assert.False(waiting.IsCompleted);
-        Assert.True(pause.WaitAsync(CancellationToken.None).IsCompletedSuccessfully);
+        Assert.Null(pause.PausedUntil);
     }
 }
