@@ -1,8 +1,6 @@
 using System.Net;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Hosting;
-using Microsoft.AspNetCore.Hosting.Server;
-using Microsoft.AspNetCore.Hosting.Server.Features;
 using Microsoft.AspNetCore.Http;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
@@ -59,19 +57,20 @@ internal sealed class UnsubscribeServer(UnsubscribeRequests requests, LegacyUnsu
         app.MapGet(Path, requests.ShowAsync);
         app.MapPost(Path, requests.UnsubscribeAsync);
         app.MapFallback("{**path}", NotFoundAsync);
-        try
+        IOException? failure = null;
+        var bound = await EndpointStart.StartAsync(app, ex =>
         {
-            await app.StartAsync(cancellationToken);
-        }
-        catch (IOException ex)
-        {
+            failure = ex;
             UnsubscribeLog.ServerFailed(_logger, o.Address, o.Port, ex);
-            await app.DisposeAsync();
-            throw;
+        }, cancellationToken);
+        if (bound is null)
+        {
+            // The public page is the worker's whole job: it stops (event 5001).
+            System.Runtime.ExceptionServices.ExceptionDispatchInfo.Throw(failure!);
         }
 
         _app = app;
-        Address = new Uri(app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()!.Addresses.First());
+        Address = bound;
         UnsubscribeLog.ServerStarted(_logger, Address);
         if (legacy.Enabled)
         {

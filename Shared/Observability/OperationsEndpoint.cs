@@ -3,8 +3,6 @@ using System.Text;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Diagnostics.HealthChecks;
 using Microsoft.AspNetCore.Hosting;
-using Microsoft.AspNetCore.Hosting.Server;
-using Microsoft.AspNetCore.Hosting.Server.Features;
 using Microsoft.AspNetCore.Http;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Diagnostics.HealthChecks;
@@ -62,20 +60,13 @@ public sealed class OperationsEndpoint(
         }
 
         app.MapFallback("{**path}", NotFoundAsync);
-        try
+        if (await EndpointStart.StartAsync(app, ex => SharedLog.OperationsEndpointFailed(_logger, o.Address, o.Port, ex), cancellationToken) is not { } bound)
         {
-            await app.StartAsync(cancellationToken);
-        }
-        catch (IOException ex)
-        {
-            SharedLog.OperationsEndpointFailed(_logger, o.Address, o.Port, ex);
-            await app.DisposeAsync();
             return;
         }
 
         _app = app;
-        var bound = app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()!.Addresses.First();
-        Address = new Uri(bound);
+        Address = bound;
         SharedLog.OperationsEndpointStarted(_logger, Address);
     }
 

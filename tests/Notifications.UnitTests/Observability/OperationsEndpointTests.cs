@@ -39,6 +39,21 @@ public sealed class OperationsEndpointTests : IAsyncLifetime
     }
 
     [Fact]
+    public async Task Start_PortAlreadyBound_NoAddressNoThrow_TheFirstStillAnswers()
+    {
+        // The second endpoint asks for the port the first one holds: the worker keeps running without metrics and health.
+        var port = _endpoint.Address!.Port;
+        await using var second = new OperationsEndpoint(_meters, _services.GetRequiredService<HealthCheckService>(),
+            Options.Create(new OperationsOptions { Port = port }), NullLoggerFactory.Instance);
+
+        await second.StartAsync(CancellationToken.None);
+
+        Assert.Null(second.Address);
+        using var answer = await Http.GetAsync(new Uri(_endpoint.Address, "/health/live"));
+        Assert.Equal(HttpStatusCode.OK, answer.StatusCode);
+    }
+
+    [Fact]
     public async Task Live_UnhealthyCheckTaggedOnlyReady_200WithoutIt()
     {
         var (status, body) = await SendAsync(HttpMethod.Get, "health/live");
