@@ -33,10 +33,12 @@ public sealed class WebhookErrorAnswerTests
         await using (var consumer = await WorkerHost.StartConsumerAsync(scene.Broker, scene.Sink, ("Consumer:DeliveryMode", "AtMostOnce")))
         await using (await WorkerHost.StartProducerAsync(scene.Broker))
         {
-            // Settled as unknown, or (the defect) sent a second time: whichever comes first ends the wait.
+            // Settled as unknown and its reason recorded, or (the defect) sent a second time: whichever comes first ends the wait.
+            // The handler counts the unknown outcome before it records the reason: on a busy machine the consumer was stopped
+            // between the two (the record cancelled, the status 'in_flight') when the wait ended on the count alone.
             var stats = consumer.Get<ConsumerStats>();
-            await Eventually.WaitAsync(() => Task.FromResult((stats.Unknown, scene.Receiver.CountFor(WebhookScene.Key(id)))),
-                s => s.Unknown == 1 || s.Item2 > 1, Patience, "the outcome settled");
+            await Eventually.WaitAsync(async () => (stats.Unknown, (await StatusProbe.GetAsync(id)).State, scene.Receiver.CountFor(WebhookScene.Key(id))),
+                s => (s.Unknown == 1 && s.State == "maybe_sent") || s.Item3 > 1, Patience, "the outcome settled and recorded");
 
             // Nothing left anywhere that could bring it back: no copy in any queue, the outbox empty, the mark in place.
             Assert.Equal(1, scene.Receiver.CountFor(WebhookScene.Key(id)));
