@@ -29,6 +29,21 @@ public sealed class ChannelNotificationsTests
         Assert.Contains(expected, refused.Message, StringComparison.Ordinal);
     }
 
+    // .NET's '$' also matches before a final "\n": each pattern ends in \z, so a trailing newline is refused.
+    [Theory]
+    [InlineData("billing\n", "invoice.paid", "endpoint name")]
+    [InlineData("billing", "invoice.paid\n", "event type")]
+    public void Webhook_TrailingNewline_Throws(string endpoint, string type, string expected) =>
+        Assert.Contains(expected, Assert.Throws<ArgumentException>(() => NewNotification.Webhook(endpoint, type, "{}")).Message, StringComparison.Ordinal);
+
+    [Fact]
+    public void Push_TrailingNewlineInAnFcmToken_Throws() =>
+        Assert.Contains("FCM registration token", Assert.Throws<ArgumentException>(() => NewNotification.Push("fcm:abc\n", "t", "b")).Message, StringComparison.Ordinal);
+
+    [Fact]
+    public void OutboxSchemaName_TrailingNewline_Throws() =>
+        Assert.Throws<ArgumentException>(() => OutboxSchemaName.Checked("notifications\n", "schema"));
+
     [Fact]
     public void Push_TitleTextAndData_ChannelPushWithTheDataAsAJsonObjectOfStrings()
     {
