@@ -15,6 +15,6 @@ internal static partial class OutboxSchemaName
         return Plain().IsMatch(schema) ? schema : throw new ArgumentException($"'{schema}' is not a plain schema name.", paramName);
     }
 
-    [GeneratedRegex("^[A-Za-z_][A-Za-z0-9_]{0,62}$")]
+    [GeneratedRegex("^[A-Za-z_][A-Za-z0-9_]{0,62}\\z")]
     private static partial Regex Plain();
 }

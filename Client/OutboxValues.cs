@@ -31,6 +31,8 @@ internal sealed record OutboxValues(NewNotification Notification, string? TraceP
             throw new ArgumentException($"A {notification.Channel} notification has no {field}: that is email's.", nameof(notification));
         }
 
+        EmailFields.Check(notification);
+
         return new OutboxValues(
             notification, TraceParentOf(notification), PriorityColumn(notification.Priority), IdempotencyKeyOf(notification), MessageHeaderValues.Of(notification));
     }

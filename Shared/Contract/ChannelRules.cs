@@ -150,15 +150,15 @@ internal static partial class ChannelRules
 
     private static string Truncate(string? value) => value is null ? "" : value.Length <= 64 ? value : value[..64] + "...";
 
-    [GeneratedRegex("^[a-z0-9][a-z0-9._-]*$", RegexOptions.CultureInvariant)]
+    [GeneratedRegex("^[a-z0-9][a-z0-9._-]*\\z", RegexOptions.CultureInvariant)]
     private static partial Regex EndpointNamePattern();
 
-    [GeneratedRegex("^[A-Za-z0-9._:-]+$", RegexOptions.CultureInvariant)]
+    [GeneratedRegex("^[A-Za-z0-9._:-]+\\z", RegexOptions.CultureInvariant)]
     private static partial Regex EventTypePattern();
 
-    [GeneratedRegex("^[A-Za-z0-9_:-]+$", RegexOptions.CultureInvariant)]
+    [GeneratedRegex("^[A-Za-z0-9_:-]+\\z", RegexOptions.CultureInvariant)]
     private static partial Regex FcmTokenPattern();
 
-    [GeneratedRegex("^[0-9a-fA-F]{64,200}$", RegexOptions.CultureInvariant)]
+    [GeneratedRegex("^[0-9a-fA-F]{64,200}\\z", RegexOptions.CultureInvariant)]
     private static partial Regex ApnsTokenPattern();
 }

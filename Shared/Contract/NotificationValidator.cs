@@ -1,5 +1,3 @@
-using System.Net.Mail;
-
 namespace Notifications.Shared.Contract;
 
 /// <summary>
@@ -10,16 +8,13 @@ namespace Notifications.Shared.Contract;
 public static class NotificationValidator
 {
     /// <summary>The outbox's recipient column, in characters (RFC 5321: local part 64 + @ + domain 255).</summary>
-    public const int MaxRecipientLength = 320;
+    public const int MaxRecipientLength = EmailRules.MaxRecipientLength;
 
-    /// <summary>
-    /// The outbox's subject column, in characters. Taken from RFC 5322's 998, which limits a header line in
-    /// octets, not the subject: MimeKit folds and encodes a long subject into lines well under it.
-    /// </summary>
-    public const int MaxSubjectLength = 998;
+    /// <summary>The outbox's subject column, in characters (<see cref="EmailRules.MaxSubjectLength"/>).</summary>
+    public const int MaxSubjectLength = EmailRules.MaxSubjectLength;
 
     /// <summary>The largest body sent, in characters: a notification, not a file transfer (the column has no limit).</summary>
-    public const int MaxBodyLength = 1024 * 1024;
+    public const int MaxBodyLength = EmailRules.MaxBodyLength;
 
     /// <summary>Null when <paramref name="message"/> is valid; otherwise why it is not.</summary>
     public static string? Validate(NotificationMessage message)
@@ -50,24 +45,24 @@ public static class NotificationValidator
         if (message.IsTemplated)
         {
             // The subject and bodies do not exist yet: the consumer validates them once rendered (Validate again).
-            return ValidateRecipient(message.Recipient) ?? ValidateTemplate(message) ?? MessageHeaders.Validate(message);
+            return EmailRules.Recipient(message.Recipient) ?? ValidateTemplate(message) ?? MessageHeaders.Validate(message);
         }
 
-        return ValidateRecipient(message.Recipient) ?? ValidateSubject(message.Subject)
-            ?? ValidateBody(message.Body) ?? MessageHeaders.Validate(message);
+        return EmailRules.Recipient(message.Recipient) ?? EmailRules.Subject(message.Subject)
+            ?? EmailRules.Body(message.Body) ?? MessageHeaders.Validate(message);
     }
 
     /// <summary>The outbox's template_name column, in characters.</summary>
-    public const int MaxTemplateNameLength = 200;
+    public const int MaxTemplateNameLength = EmailRules.MaxTemplateNameLength;
 
     /// <summary>The outbox's locale column, in characters (BCP 47 tags are at most 35 in practice).</summary>
-    public const int MaxLocaleLength = 35;
+    public const int MaxLocaleLength = EmailRules.MaxLocaleLength;
 
     private static string? ValidateTemplate(NotificationMessage message)
     {
-        if (string.IsNullOrWhiteSpace(message.TemplateName) || Characters(message.TemplateName) > MaxTemplateNameLength)
+        if (EmailRules.TemplateName(message.TemplateName) is { } nameError)
         {
-            return $"invalid template name: empty or longer than {MaxTemplateNameLength} characters";
+            return nameError;
         }
 
         if (message.Subject is not null || message.Body is not null)
@@ -75,84 +70,18 @@ public static class NotificationValidator
             return "invalid templated notification: it carries a subject or body as well as a template";
         }
 
-        if (message.Locale is { } locale && (locale.Length == 0 || Characters(locale) > MaxLocaleLength))
-        {
-            return $"invalid locale: empty or longer than {MaxLocaleLength} characters";
-        }
-
-        return message.TemplateData is null ? "invalid template data: missing" : null;
+        return EmailRules.Locale(message.Locale) ?? (message.TemplateData is null ? "invalid template data: missing" : null);
     }
 
     /// <summary>True when the notification's expiry lies before <paramref name="now"/>.</summary>
     public static bool IsExpired(NotificationMessage message, DateTimeOffset now) =>
         message.ExpiresAt is { } expiresAt && expiresAt <= now;
 
-    private static string? ValidateRecipient(string? recipient)
-    {
-        if (string.IsNullOrWhiteSpace(recipient))
-        {
-            return "invalid recipient: empty";
-        }
-
-        if (Characters(recipient) > MaxRecipientLength)
-        {
-            return $"invalid recipient: longer than {MaxRecipientLength} characters";
-        }
-
-        if (recipient.AsSpan().IndexOfAny('\r', '\n') >= 0)
-        {
-            return "invalid recipient: contains CR or LF (header injection)";
-        }
-
-        // MailAddress also accepts "Name <a@b>" and comments; a recipient here is one bare address.
-        bool bare = MailAddress.TryCreate(recipient, out var address)
-            && address.Address == recipient
-            && !recipient.Any(c => char.IsWhiteSpace(c) || char.IsControl(c) || c is '<' or '>' or '(' or ')' or ',' or ';');
-        return bare ? null : $"invalid recipient: '{Truncate(recipient)}' is not a single e-mail address";
-    }
-
-    private static string? ValidateSubject(string? subject)
-    {
-        if (subject is null)
-        {
-            return "invalid subject: missing";
-        }
-
-        if (Characters(subject) > MaxSubjectLength)
-        {
-            return $"invalid subject: longer than {MaxSubjectLength} characters";
-        }
-
-        return subject.Any(char.IsControl) ? "invalid subject: contains CR, LF or another control character (header injection)" : null;
-    }
-
-    private static string? ValidateBody(string? body) => body switch
-    {
-        null => "invalid body: missing",
-        { Length: > MaxBodyLength } when Characters(body) is var length && length > MaxBodyLength
-            => $"invalid body: {length} characters, the limit is {MaxBodyLength}",
-        _ => null,
-    };
-
     /// <summary>
     /// Code points, as PostgreSQL's varchar(n) and SQL Server's check constraints count them. A surrogate
     /// pair is one; a lone surrogate (invalid UTF-16) counts as one as well.
     /// </summary>
-    public static int Characters(string text)
-    {
-        ArgumentNullException.ThrowIfNull(text);
-        int pairs = 0;
-        for (int i = 0; i + 1 < text.Length; i++)
-        {
-            if (char.IsSurrogatePair(text[i], text[i + 1]))
-            {
-                pairs++;
-                i++;
-            }
-        }
-
-        return text.Length - pairs;
-    }
+    public static int Characters(string text) => EmailRules.Characters(text);
 
     internal static string Truncate(string value) => value.Length <= 64 ? value : value[..64] + "...";
 }
