@@ -46,8 +46,8 @@ internal sealed class TestDatabase
     }
 
     /// <summary>
-    /// Inserts <paramref name="count"/> notifications in one statement, every other one with an empty recipient (the consumer
-    /// dead-letters it at once, with its reason): the producer packs both kinds into the same envelopes. As the owner (the
+    /// Inserts <paramref name="count"/> notifications in one statement, every other one with a recipient the table takes and the
+    /// consumer dead-letters at once, with its reason (consecutive dots, migration 023): the producer packs both kinds into the same envelopes. As the owner (the
     /// app's login may not read the recipients back).
     /// </summary>
     public async Task<(IReadOnlyList<long> Valid, IReadOnlyList<long> Invalid)> InsertHalfInvalidAsync(int count)
@@ -55,11 +55,12 @@ internal sealed class TestDatabase
         await using var connection = await OpenAsync();
         var rows = (await connection.QueryAsync<(long Id, string Recipient)>($"""
             INSERT INTO {Schema}.outbox (recipient, subject, body)
-            SELECT CASE WHEN g % 2 = 0 THEN '' ELSE 'user' || g || '@example.com' END, 'Order shipped #' || g, 'Hello'
+            SELECT CASE WHEN g % 2 = 0 THEN 'user..' || g || '@example.com' ELSE 'user' || g || '@example.com' END, 'Order shipped #' || g, 'Hello'
             FROM generate_series(1, @Count) AS g
             RETURNING id, recipient
             """, new { Count = count })).ToList();
-        return (rows.Where(r => r.Recipient.Length > 0).Select(r => r.Id).ToList(), rows.Where(r => r.Recipient.Length == 0).Select(r => r.Id).ToList());
+        return (rows.Where(r => !r.Recipient.Contains("..", StringComparison.Ordinal)).Select(r => r.Id).ToList(),
+            rows.Where(r => r.Recipient.Contains("..", StringComparison.Ordinal)).Select(r => r.Id).ToList());
     }
 
     /// <summary>Inserts one row as given (for bad input); returns its id.</summary>

@@ -11,7 +11,8 @@ namespace Notifications.IntegrationTests.Pipeline;
 /// <summary>
 /// The bad-input catalogue of RELIABILITY.md, as outbox rows and as raw bytes on the queue, in one
 /// pipeline run among valid notifications: each bad input gets a clear error and is kept with its
-/// reason (dead-letter queue, rejected table, or the database refusing the insert at the source);
+/// reason (dead-letter queue, rejected table, or the database refusing the insert at the source: what the table's checks can
+/// say, migration 023, it refuses; the finer address syntax and the body's size reach the consumer);
 /// every valid notification is delivered exactly once; no worker stops.
 /// </summary>
 [Collection("services")]
@@ -33,17 +34,18 @@ public sealed class BadInputCatalogueTests
         await AssertInsertRefusedAsync("INSERT INTO notifications.outbox (id, recipient, subject, body) VALUES (-5, 'a@example.com', 's', 'b')", "outbox_id_positive");
         await AssertInsertRefusedAsync($"INSERT INTO notifications.outbox (recipient, subject, body) VALUES ('a@example.com', '{new string('s', 999)}', 'b')", "too long");
         await AssertInsertRefusedAsync("INSERT INTO notifications.outbox (recipient, subject, body) VALUES ('a@example.com', 's', convert_from('\\xc328'::bytea, 'UTF8'))", "invalid byte sequence");
+        // Migration 023's checks (the whole corpus: Client/BadInputCorpusTests).
+        await AssertInsertRefusedAsync("INSERT INTO notifications.outbox (recipient, subject, body) VALUES ('', 'empty', 'b')", "outbox_email_recipient_one_address");
+        await AssertInsertRefusedAsync("INSERT INTO notifications.outbox (recipient, subject, body) VALUES ('not-an-address', 'invalid', 'b')", "outbox_email_recipient_one_address");
+        await AssertInsertRefusedAsync("INSERT INTO notifications.outbox (recipient, subject, body) VALUES ('a@example.com' || chr(13) || chr(10) || 'Bcc: victim@example.com', 'crlf', 'b')", "outbox_email_recipient_one_address");
+        await AssertInsertRefusedAsync("INSERT INTO notifications.outbox (recipient, subject, body) VALUES ('Eve <e@example.com>', 'display name', 'b')", "outbox_email_recipient_one_address");
+        await AssertInsertRefusedAsync("INSERT INTO notifications.outbox (recipient, subject, body) VALUES ('x@example.com; DROP TABLE outbox', 'sql', 'b')", "outbox_email_recipient_one_address");
+        await AssertInsertRefusedAsync("INSERT INTO notifications.outbox (recipient, subject, body) VALUES ('b@example.com', 'Hi' || chr(13) || chr(10) || 'Bcc: victim@example.com', 'b')", "outbox_subject_one_line");
 
         // Rows that reach the pipeline: (id, where it must end up, expected reason).
         var deadRows = new Dictionary<long, string>
         {
-            [await db.InsertRawAsync("", "empty")] = "invalid recipient: empty",
-            [await db.InsertRawAsync("   ", "blank")] = "invalid recipient: empty",
-            [await db.InsertRawAsync("not-an-address", "invalid")] = "not a single e-mail address",
-            [await db.InsertRawAsync("a@example.com\r\nBcc: victim@example.com", "crlf")] = "header injection",
-            [await db.InsertRawAsync("b@example.com", "Hi\r\nBcc: victim@example.com")] = "header injection",
-            [await db.InsertRawAsync("Eve <e@example.com>", "display name")] = "not a single e-mail address",
-            [await db.InsertRawAsync("x@example.com; DROP TABLE outbox", "sql in recipient")] = "not a single e-mail address",
+            [await db.InsertRawAsync("a..b@example.com", "consecutive dots")] = "not a single e-mail address",
             [await db.InsertRawAsync("big@example.com", "10 MB body", new string('x', 10 * 1024 * 1024))] = "invalid body",
             [await InsertAsync("INSERT INTO notifications.outbox (recipient, subject, body, expires_at) VALUES ('late@example.com', 'expired', 'b', now() - interval '1 minute') RETURNING id")] = "expired at",
         };

@@ -75,7 +75,7 @@ public sealed class EnvelopeShutdownTests
     // Issue 27 (9): at shutdown the handlers stopped mid-envelope and the envelope went back whole, its settled items with
     // it: the next consumer published each dead letter already made a second time (a redelivered item finishes the dead
     // letter its attempt recorded). Only the unsettled items may go back. Envelopes of 50, every other row dead-lettered
-    // at once (an empty recipient), the others slow to send, SIGTERM with envelopes half-done; counted at the dead queue.
+    // at once (a recipient with consecutive dots), the others slow to send, SIGTERM with envelopes half-done; counted at the dead queue.
     [Theory]
     [InlineData("AtLeastOnce", RabbitQueueType.Classic)]
     [InlineData("AtMostOnce", RabbitQueueType.Classic)]
