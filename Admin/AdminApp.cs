@@ -7,7 +7,8 @@ namespace Notifications.Admin;
 /// <summary>
 /// The command tree: <c>status</c>, <c>dead-letters list|show|requeue</c>, <c>purge outbox|dead-letters</c>,
 /// <c>show &lt;id&gt;</c>, <c>cleanup</c>, <c>suppression add|remove|list</c>, <c>templates put|list|preview</c>,
-/// <c>webhooks add|list|disable|enable|rotate-secret</c>, <c>migrate</c>.
+/// <c>webhooks add|list|disable|enable|rotate-secret</c>, <c>categories put|list</c>, <c>subscribers show</c>, <c>topics list</c>,
+/// <c>migrate</c>.
 /// Every command has --help; bad arguments exit 2, unreachable services 3, a failed or declined operation 1.
 /// </summary>
 internal static class AdminApp
@@ -27,7 +28,7 @@ internal static class AdminApp
     public static async Task<int> RunAsync(
         string[] args, AdminConsole console, IReadOnlyDictionary<string, string?>? settings = null, CancellationToken cancellationToken = default)
     {
-        var root = new RootCommand("Notifications admin: status, one notification's status (show), dead letters, purge, retention cleanup, the suppression list, templates, webhook endpoints, database migrations (migrate). Configuration as the workers read it (appsettings.json, RabbitMq__Uri, Database__ConnectionString, ...).");
+        var root = new RootCommand("Notifications admin: status, one notification's status (show), dead letters, purge, retention cleanup, the suppression list, templates, webhook endpoints, the audience registry (categories, subscribers, topics), database migrations (migrate). Configuration as the workers read it (appsettings.json, RabbitMq__Uri, Database__ConnectionString, ...).");
         root.Options.Add(RabbitMqOption);
         root.Options.Add(DatabaseOption);
         Func<ParseResult, AdminContext> context = parsed => new AdminContext(Configuration(parsed, settings));
@@ -39,6 +40,9 @@ internal static class AdminApp
         root.Subcommands.Add(SuppressionCommands.Create(context, console));
         root.Subcommands.Add(TemplateCommands.Create(context, console));
         root.Subcommands.Add(WebhookCommands.Create(context, console));
+        root.Subcommands.Add(CategoryCommands.Create(context, console));
+        root.Subcommands.Add(SubscriberCommands.Create(context, console));
+        root.Subcommands.Add(TopicCommands.Create(context, console));
         root.Subcommands.Add(MigrateCommand.Create(context, console));
 
         // No response files: '@example.com' is a domain to suppress, not a file of arguments to read.

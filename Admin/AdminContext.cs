@@ -4,6 +4,7 @@ using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Options;
 using Notifications.Shared.Data;
+using Notifications.Shared.Data.Audiences;
 using Notifications.Shared.Hosting;
 using Notifications.Shared.Retention;
 using Notifications.Shared.Templates;
@@ -52,6 +53,8 @@ internal sealed class AdminContext : IAsyncDisposable
     public ISuppressionStore Suppression => Store<ISuppressionStore>();
 
     public IWebhookEndpointStore WebhookEndpoints => Store<IWebhookEndpointStore>();
+
+    public IAudienceStore Audiences => Store<IAudienceStore>();
 
     public RetentionOptions RetentionOptions => Resolve<RetentionOptions>();
 

@@ -12,6 +12,8 @@ internal sealed class PostgresOutboxDialect : IOutboxDialect
 
     public string PackageId => "Notifications.Client.PostgreSql";
 
+    public IRegistryDialect Registry => PostgresRegistryDialect.Instance;
+
     public async Task<long> EnqueueAsync(DbTransaction transaction, OutboxValues values, string schema, CancellationToken cancellationToken)
     {
         if (values.IdempotencyKey is null)

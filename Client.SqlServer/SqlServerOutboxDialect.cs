@@ -12,6 +12,8 @@ internal sealed class SqlServerOutboxDialect : IOutboxDialect
 
     public string PackageId => "Notifications.Client.SqlServer";
 
+    public IRegistryDialect Registry => SqlServerRegistryDialect.Instance;
+
     public async Task<long> EnqueueAsync(DbTransaction transaction, OutboxValues values, string schema, CancellationToken cancellationToken)
     {
         string sql = values.IdempotencyKey is null ? InsertSql(schema) : InsertOnceSql(schema);

@@ -7,15 +7,7 @@ internal sealed class DbNotificationOutbox(IOutboxDialect dialect, string schema
 {
     public Task<long> EnqueueAsync(DbTransaction transaction, NewNotification notification, CancellationToken cancellationToken = default)
     {
-        ArgumentNullException.ThrowIfNull(transaction);
-        var connection = NotificationOutbox.ConnectionOf(transaction);
-        if (!dialect.ConnectionType.IsInstanceOfType(connection))
-        {
-            throw new ArgumentException(
-                $"The transaction is on a {connection.GetType().Name}; the client is set up for {dialect.ConnectionType.Name} ({dialect.PackageId}).",
-                nameof(transaction));
-        }
-
+        OutboxDialects.CheckTransaction(dialect, transaction);
         return dialect.EnqueueAsync(transaction, OutboxValues.Of(notification), schema, cancellationToken);
     }
 

@@ -18,6 +18,9 @@ internal interface IOutboxDialect
     /// <summary>Inserts <paramref name="values"/> in <paramref name="transaction"/>; returns the notification's id (the first one's for a repeated idempotency key).</summary>
     Task<long> EnqueueAsync(DbTransaction transaction, OutboxValues values, string schema, CancellationToken cancellationToken);
 
+    /// <summary>The audience registry's statements in this database (<see cref="DbSubscriberRegistry"/>).</summary>
+    IRegistryDialect Registry { get; }
+
     /// <summary>
     /// The query of the schema's <c>notification_status(@Id)</c> function: one row of notification_id, state, at, attempts,
     /// not_before, reason, detail (read by <see cref="NotificationStatusReader"/>).

@@ -7,7 +7,7 @@ namespace Notifications.Client;
 public static class NotificationsClientServiceCollectionExtensions
 {
     /// <summary>
-    /// Registers <see cref="INotificationOutbox"/> (a singleton) for the provider <paramref name="configure"/> chooses:
+    /// Registers <see cref="INotificationOutbox"/> and <see cref="ISubscriberRegistry"/> (singletons) for the provider <paramref name="configure"/> chooses:
     /// <c>options.UsePostgreSql(connectionString)</c> (package <c>Notifications.Client.PostgreSql</c>) or
     /// <c>options.UseSqlServer(connectionString)</c> (<c>Notifications.Client.SqlServer</c>), each also with a factory of the
     /// app's own data source or connections; and <see cref="NotificationsClientOptions.Schema"/>.
@@ -27,6 +27,7 @@ public static class NotificationsClientServiceCollectionExtensions
         var connections = options.Connections!;
         services.TryAddSingleton(connections);
         services.TryAddSingleton<INotificationOutbox>(sp => new DbNotificationOutbox(dialect, schema, sp.GetRequiredService<OutboxConnections>()));
+        services.TryAddSingleton<ISubscriberRegistry>(new DbSubscriberRegistry(dialect, schema));
         return services;
     }
 }

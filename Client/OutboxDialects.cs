@@ -29,6 +29,23 @@ internal static class OutboxDialects
     [DynamicDependency(DynamicallyAccessedMemberTypes.PublicConstructors, SqlServerDialect, SqlServerPackage)]
     public static IOutboxDialect For(DbConnection connection) => Found.GetOrAdd(connection.GetType(), Load);
 
+    /// <summary>
+    /// The check of a transaction the app hands to a client set up for <paramref name="dialect"/> (the outbox, the subscriber
+    /// registry): open, and on that dialect's connection type.
+    /// </summary>
+    /// <exception cref="ArgumentException">The transaction is finished, or on another driver's connection.</exception>
+    public static void CheckTransaction(IOutboxDialect dialect, DbTransaction transaction)
+    {
+        ArgumentNullException.ThrowIfNull(transaction);
+        var connection = NotificationOutbox.ConnectionOf(transaction);
+        if (!dialect.ConnectionType.IsInstanceOfType(connection))
+        {
+            throw new ArgumentException(
+                $"The transaction is on a {connection.GetType().Name}; the client is set up for {dialect.ConnectionType.Name} ({dialect.PackageId}).",
+                nameof(transaction));
+        }
+    }
+
     private static IOutboxDialect Load(Type connectionType)
     {
         for (var type = connectionType; type is not null; type = type.BaseType)

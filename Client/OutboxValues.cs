@@ -110,7 +110,8 @@ internal sealed record OutboxValues(NewNotification Notification, string? TraceP
 
     private static string? NullIfEmpty(string value) => value.Length == 0 ? null : value;
 
-    private static void Add(DbCommand command, string name, DbType type, object? value)
+    /// <summary>Adds a typed parameter (null as DBNull); the registry's commands use it too.</summary>
+    internal static void Add(DbCommand command, string name, DbType type, object? value)
     {
         var parameter = command.CreateParameter();
         parameter.ParameterName = name;

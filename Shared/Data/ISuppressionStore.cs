@@ -9,6 +9,8 @@ public interface ISuppressionStore
     /// <summary>
     /// Adds <paramref name="key"/> (see <see cref="SuppressionKeys"/>). An entry already in force is left as it is unless
     /// the new one widens its scope from bulk to all; a removed one is revived. True if a row was inserted or changed.
+    /// With reason <see cref="SuppressionReasons.Unregistered"/>, the audience registry's push contact points of the key are
+    /// marked dead (dead_at, dead_reason = <paramref name="detail"/>), so no fan-out picks them again.
     /// </summary>
     Task<bool> AddAsync(string key, string reason, string scope, string? detail, CancellationToken cancellationToken);
 

@@ -2,6 +2,7 @@ using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Options;
 using Notifications.Shared.Data;
+using Notifications.Shared.Data.Audiences;
 using Notifications.Shared.Data.Postgres;
 using Notifications.Shared.Data.SqlServer;
 using Notifications.Shared.Retention;
@@ -39,6 +40,11 @@ public static class StatusHostingExtensions
         {
             DatabaseProvider.Postgres => new PostgresWebhookEndpointStore(sp.GetRequiredService<NpgsqlDataSource>(), Options(sp)),
             _ => new SqlServerWebhookEndpointStore(Options(sp)),
+        });
+        services.AddSingleton<IAudienceStore>(sp => Options(sp).Provider switch
+        {
+            DatabaseProvider.Postgres => new PostgresAudienceStore(sp.GetRequiredService<NpgsqlDataSource>(), Options(sp)),
+            _ => new SqlServerAudienceStore(Options(sp)),
         });
         services.AddOptions<RetentionOptions>().BindConfiguration(RetentionOptions.SectionName).ValidateDataAnnotations().ValidateOnStart();
         services.AddSingleton(sp => sp.GetRequiredService<IOptions<RetentionOptions>>().Value);

@@ -18,6 +18,7 @@ internal sealed class PostgresSuppressionStore : ISuppressionStore
     private readonly string _loadSql;
     private readonly string _findSql;
     private readonly string _recordSuppressedSql;
+    private readonly string _markDeadSql;
 
     public PostgresSuppressionStore(NpgsqlDataSource dataSource, DatabaseOptions options)
     {
@@ -44,6 +45,11 @@ internal sealed class PostgresSuppressionStore : ISuppressionStore
         _loadSql = $"""SELECT {Columns} FROM "{s}".suppression WHERE removed_at IS NULL ORDER BY changed_at DESC LIMIT @Limit""";
         // The key column compares bytes (COLLATE "C", 022): the keys come made by SuppressionKeys, and the primary key serves the lookup.
         _findSql = $"""SELECT {Columns} FROM "{s}".suppression WHERE address = ANY(@Keys) AND removed_at IS NULL""";
+        // Only the push contact points of the key: an unregistered token is one device, whoever's it is.
+        _markDeadSql = $"""
+            UPDATE "{s}".contact_point SET dead_at = now(), dead_reason = @Detail
+            WHERE channel = 'push' AND address = @Key AND dead_at IS NULL
+            """;
         _recordSuppressedSql = $"""
             INSERT INTO "{s}".delivery_log (notification_id, status, created_at, attempts)
             SELECT id, 'suppressed', created_at, attempts FROM unnest(@Ids, @CreatedAts, @Attempts) AS n(id, created_at, attempts)
@@ -51,8 +57,18 @@ internal sealed class PostgresSuppressionStore : ISuppressionStore
             """;
     }
 
-    public async Task<bool> AddAsync(string key, string reason, string scope, string? detail, CancellationToken cancellationToken) =>
-        await ExecuteAsync(_addSql, new { Key = key, Reason = reason, Scope = scope, Detail = SuppressionRow.TruncateDetail(detail) }, cancellationToken) > 0;
+    public async Task<bool> AddAsync(string key, string reason, string scope, string? detail, CancellationToken cancellationToken)
+    {
+        var parameters = new { Key = key, Reason = reason, Scope = scope, Detail = SuppressionRow.TruncateDetail(detail) };
+        bool changed = await ExecuteAsync(_addSql, parameters, cancellationToken) > 0;
+        // A statement of its own, run only for this reason: the unsubscribe page's role may not touch the registry.
+        if (reason == SuppressionReasons.Unregistered)
+        {
+            await ExecuteAsync(_markDeadSql, parameters, cancellationToken);
+        }
+
+        return changed;
+    }
 
     public async Task<bool> RemoveAsync(string key, CancellationToken cancellationToken) =>
         await ExecuteAsync(_removeSql, new { Key = key }, cancellationToken) > 0;

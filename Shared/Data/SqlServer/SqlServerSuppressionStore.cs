@@ -48,6 +48,11 @@ internal sealed class SqlServerSuppressionStore : ISuppressionStore
             WHERE removed_at IS NULL
               AND address IN (SELECT j.k COLLATE Latin1_General_100_BIN2 FROM OPENJSON(@Keys) WITH (k nvarchar(640) '$') AS j);
             """;
+        // Only the push contact points of the key: an unregistered token is one device, whoever's it is.
+        MarkDeadSql = $"""
+            UPDATE [{s}].[contact_point] SET dead_at = SYSUTCDATETIME(), dead_reason = @Detail
+            WHERE channel = 'push' AND address = @Key AND dead_at IS NULL;
+            """;
         RecordSuppressedSql = $"""
             INSERT INTO [{s}].[delivery_log] (notification_id, status, created_at, attempts)
             SELECT j.id, 'suppressed', MAX(j.created_at), MAX(j.attempts)
@@ -71,8 +76,20 @@ internal sealed class SqlServerSuppressionStore : ISuppressionStore
 
     internal string RecordSuppressedSql { get; }
 
-    public async Task<bool> AddAsync(string key, string reason, string scope, string? detail, CancellationToken cancellationToken) =>
-        await ExecuteAsync(AddSql, new { Key = key, Reason = reason, Scope = scope, Detail = SuppressionRow.TruncateDetail(detail) }, cancellationToken) > 0;
+    internal string MarkDeadSql { get; }
+
+    public async Task<bool> AddAsync(string key, string reason, string scope, string? detail, CancellationToken cancellationToken)
+    {
+        var parameters = new { Key = key, Reason = reason, Scope = scope, Detail = SuppressionRow.TruncateDetail(detail) };
+        bool changed = await ExecuteAsync(AddSql, parameters, cancellationToken) > 0;
+        // A statement of its own, run only for this reason: the unsubscribe page's role may not touch the registry.
+        if (reason == SuppressionReasons.Unregistered)
+        {
+            await ExecuteAsync(MarkDeadSql, parameters, cancellationToken);
+        }
+
+        return changed;
+    }
 
     public async Task<bool> RemoveAsync(string key, CancellationToken cancellationToken) =>
         await ExecuteAsync(RemoveSql, new { Key = key }, cancellationToken) > 0;

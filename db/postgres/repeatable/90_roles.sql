@@ -6,7 +6,8 @@
 --   CREATE ROLE notifications_producer_login LOGIN PASSWORD '<secret>' IN ROLE notifications_producer;
 -- The login that applies the migrations (here `notifications`) owns the schema and is used for migrations only.
 -- Apply by hand with: psql -v schema=notifications -f repeatable/90_roles.sql
---   notifications_app       business apps (Notifications.Client): enqueue, and ask notification_status
+--   notifications_app       business apps (Notifications.Client): enqueue, ask notification_status, write the audience
+--                           registry (subscribers, contact points, subscriptions, preferences; categories read only)
 --   notifications_producer  Producer/: claims (DELETE ... RETURNING) outbox rows, counts the backlog, records rejects
 --   notifications_consumer  Consumer/: the delivery log, dead letters, rate limits, suppression, templates (read),
 --                           webhook endpoints (read, disable), the retention cleanup; never the outbox
@@ -61,6 +62,15 @@ GRANT INSERT, SELECT (id) ON :"schema".outbox TO notifications_app;
 GRANT USAGE ON SEQUENCE :"schema".outbox_id_seq TO notifications_app;
 GRANT INSERT, SELECT (idempotency_key, notification_id) ON :"schema".idempotency_key TO notifications_app;
 GRANT EXECUTE ON FUNCTION :"schema".notification_status(bigint) TO notifications_app, notifications_admin;
+-- The audience registry (025, docs/audiences.md), written by the client's ISubscriberRegistry: upserts (INSERT ... ON
+-- CONFLICT DO UPDATE), devices added and removed, subscriptions, preferences. Categories are the admin's: the app reads
+-- them (a critical one refuses an opt-out). Identity columns take their ids without a grant on their sequences.
+GRANT SELECT, INSERT, UPDATE ON :"schema".subscriber TO notifications_app;
+GRANT SELECT, INSERT, UPDATE, DELETE ON :"schema".contact_point TO notifications_app;
+GRANT SELECT, INSERT ON :"schema".topic TO notifications_app;
+GRANT SELECT, INSERT, DELETE ON :"schema".subscription TO notifications_app;
+GRANT SELECT ON :"schema".category TO notifications_app;
+GRANT SELECT, INSERT, UPDATE, DELETE ON :"schema".preference TO notifications_app;
 
 -- SELECT ... FOR UPDATE (the claim, the retention cleanup's batches) needs UPDATE on at least one column of the
 -- table: each such role gets it on one timestamp column only (the worst such an UPDATE could do is move that time).
@@ -78,6 +88,8 @@ GRANT SELECT, INSERT, UPDATE ON :"schema".suppression TO notifications_consumer;
 GRANT SELECT ON :"schema".template TO notifications_consumer;
 GRANT SELECT, UPDATE ON :"schema".webhook_endpoint TO notifications_consumer;
 GRANT SELECT, UPDATE ON :"schema".retention TO notifications_consumer;
+-- An unregistered push token marks its contact points dead (the suppression store's add): that, and nothing else of the registry.
+GRANT SELECT (channel, address, dead_at), UPDATE (dead_at, dead_reason) ON :"schema".contact_point TO notifications_consumer;
 GRANT SELECT, DELETE, UPDATE (created_at) ON :"schema".idempotency_key TO notifications_consumer;
 
 -- The admin tool: status and purge (outbox count and DELETE), the delivery window, release of 'sending' marks and
@@ -90,6 +102,9 @@ GRANT SELECT, UPDATE ON :"schema".retention TO notifications_admin;
 GRANT SELECT, INSERT, UPDATE ON :"schema".suppression TO notifications_admin;
 GRANT SELECT, INSERT ON :"schema".template TO notifications_admin;
 GRANT SELECT, INSERT, UPDATE ON :"schema".webhook_endpoint TO notifications_admin;
+-- The audience registry: read (subscribers show, topics list), categories and their defaults put, operators' edits.
+GRANT SELECT, INSERT, UPDATE, DELETE ON :"schema".subscriber, :"schema".contact_point, :"schema".topic, :"schema".subscription,
+      :"schema".category, :"schema".category_default, :"schema".preference TO notifications_admin;
 
 -- The unsubscribe process: the suppression store's add (INSERT ... ON CONFLICT (address) DO UPDATE ... WHERE on the
 -- old row's removed_at and scope). The upsert needs SELECT on every column it reads, EXCLUDED's (reason, detail)

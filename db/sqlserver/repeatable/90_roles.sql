@@ -25,6 +25,15 @@ GRANT SELECT ON [$(Schema)].[outbox] ([id]) TO [notifications_app];
 GRANT SELECT, INSERT ON [$(Schema)].[idempotency_key] TO [notifications_app];
 GRANT SELECT ON [$(Schema)].[notification_status] TO [notifications_app], [notifications_admin];
 GO
+-- The app: the audience registry (025, docs/audiences.md), written by the client's ISubscriberRegistry (MERGE upserts,
+-- devices added and removed, subscriptions, preferences); categories are the admin's, read only.
+GRANT SELECT, INSERT, UPDATE ON [$(Schema)].[subscriber] TO [notifications_app];
+GRANT SELECT, INSERT, UPDATE, DELETE ON [$(Schema)].[contact_point] TO [notifications_app];
+GRANT SELECT, INSERT ON [$(Schema)].[topic] TO [notifications_app];
+GRANT SELECT, INSERT, DELETE ON [$(Schema)].[subscription] TO [notifications_app];
+GRANT SELECT ON [$(Schema)].[category] TO [notifications_app];
+GRANT SELECT, INSERT, UPDATE, DELETE ON [$(Schema)].[preference] TO [notifications_app];
+GO
 -- The producer: the claim (DELETE ... OUTPUT DELETED.* WITH (READPAST)), the backlog count, the rejects (MERGE).
 GRANT SELECT, DELETE ON [$(Schema)].[outbox] TO [notifications_producer];
 GRANT SELECT, INSERT, UPDATE ON [$(Schema)].[rejected] TO [notifications_producer];
@@ -38,6 +47,9 @@ GRANT SELECT ON [$(Schema)].[template] TO [notifications_consumer];
 GRANT SELECT, UPDATE ON [$(Schema)].[webhook_endpoint] TO [notifications_consumer];
 GRANT SELECT, UPDATE ON [$(Schema)].[retention] TO [notifications_consumer];
 GRANT SELECT, DELETE ON [$(Schema)].[idempotency_key] TO [notifications_consumer];
+-- An unregistered push token marks its contact points dead (the suppression store's add): that, and nothing else of the registry.
+GRANT SELECT ([channel], [address], [dead_at]) ON [$(Schema)].[contact_point] TO [notifications_consumer];
+GRANT UPDATE ([dead_at], [dead_reason]) ON [$(Schema)].[contact_point] TO [notifications_consumer];
 GO
 -- The admin tool: status and purge, the delivery window, release and cleanup, dead-letter records, the catalogues.
 GRANT SELECT, DELETE ON [$(Schema)].[outbox] TO [notifications_admin];
@@ -48,6 +60,14 @@ GRANT SELECT, UPDATE ON [$(Schema)].[retention] TO [notifications_admin];
 GRANT SELECT, INSERT, UPDATE ON [$(Schema)].[suppression] TO [notifications_admin];
 GRANT SELECT, INSERT ON [$(Schema)].[template] TO [notifications_admin];
 GRANT SELECT, INSERT, UPDATE ON [$(Schema)].[webhook_endpoint] TO [notifications_admin];
+-- The audience registry: read (subscribers show, topics list), categories and their defaults put, operators' edits.
+GRANT SELECT, INSERT, UPDATE, DELETE ON [$(Schema)].[subscriber] TO [notifications_admin];
+GRANT SELECT, INSERT, UPDATE, DELETE ON [$(Schema)].[contact_point] TO [notifications_admin];
+GRANT SELECT, INSERT, UPDATE, DELETE ON [$(Schema)].[topic] TO [notifications_admin];
+GRANT SELECT, INSERT, UPDATE, DELETE ON [$(Schema)].[subscription] TO [notifications_admin];
+GRANT SELECT, INSERT, UPDATE, DELETE ON [$(Schema)].[category] TO [notifications_admin];
+GRANT SELECT, INSERT, UPDATE, DELETE ON [$(Schema)].[category_default] TO [notifications_admin];
+GRANT SELECT, INSERT, UPDATE, DELETE ON [$(Schema)].[preference] TO [notifications_admin];
 GO
 -- The unsubscribe process (the public page): the suppression store's add (MERGE on address, matched on removed_at and
 -- scope), nothing else; it reads no address but the one it writes. (INSERT has no column list in SQL Server.)

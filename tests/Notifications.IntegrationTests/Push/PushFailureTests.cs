@@ -26,9 +26,11 @@ public sealed class PushFailureTests
         await using var world = await PushWorld.StartAsync();
         string token = provider == "fcm" ? PushWorld.NewFcmToken() : PushWorld.NewApnsToken();
         string recipient = PushWorld.Recipient(provider, token);
+        string goodRecipient = PushWorld.Recipient(provider, provider == "fcm" ? PushWorld.NewFcmToken() : PushWorld.NewApnsToken());
         world.Server.Log.MarkUnregistered(token);
+        await PushWorld.RegisterDevicesAsync("ana", recipient, goodRecipient);
         var (first, firstMarker) = await world.InsertAsync(recipient);
-        var (good, _) = await world.InsertAsync(PushWorld.Recipient(provider, provider == "fcm" ? PushWorld.NewFcmToken() : PushWorld.NewApnsToken()));
+        var (good, _) = await world.InsertAsync(goodRecipient);
 
         await using var consumer = await world.StartConsumerAsync(more: ("Consumer:DeliveryMode", mode));
         await using (await world.StartProducerAsync())
@@ -37,7 +39,10 @@ public sealed class PushFailureTests
             Assert.Contains($"push {provider} permanent failure", reason, StringComparison.Ordinal);
             Assert.Contains(answer, reason, StringComparison.Ordinal);
             Assert.Equal("unregistered", await PushWorld.SuppressionReasonAsync(recipient));
+            // The registry's device is dead too, so no fan-out picks it again; the good device stays alive.
+            Assert.Contains(answer, await PushWorld.ContactPointDeadReasonAsync(recipient) ?? "(alive)", StringComparison.Ordinal);
             await Eventually.WaitAsync(() => PushWorld.LogStatusAsync(good), s => s == "sent", Patience, "the good row sent");
+            Assert.Null(await PushWorld.ContactPointDeadReasonAsync(goodRecipient));
 
             var (later, laterMarker) = await world.InsertAsync(recipient);
             await Eventually.WaitAsync(() => PushWorld.LogStatusAsync(later), s => s == "suppressed", Patience, "the later row suppressed");
@@ -58,6 +63,7 @@ public sealed class PushFailureTests
         string gone = token.ToLowerInvariant();
         string other = token.ToUpperInvariant();
         world.Server.Log.MarkUnregistered(gone);
+        await PushWorld.RegisterDevicesAsync("ana", PushWorld.Recipient(provider, gone), PushWorld.Recipient(provider, other));
         var (first, _) = await world.InsertAsync(PushWorld.Recipient(provider, gone));
 
         await using (await world.StartConsumerAsync())
@@ -73,6 +79,8 @@ public sealed class PushFailureTests
 
         var rows = await SuppressionRowsAsync();
         Assert.Equal([(PushWorld.Recipient(provider, gone), "unregistered")], rows);
+        Assert.NotNull(await PushWorld.ContactPointDeadReasonAsync(PushWorld.Recipient(provider, gone)));
+        Assert.Null(await PushWorld.ContactPointDeadReasonAsync(PushWorld.Recipient(provider, other)));
     }
 
     private static async Task<List<(string Address, string Reason)>> SuppressionRowsAsync()

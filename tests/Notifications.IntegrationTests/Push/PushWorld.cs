@@ -124,6 +124,27 @@ internal sealed class PushWorld : IAsyncDisposable
             $"SELECT reason FROM {TestDatabase.Schema}.suppression WHERE address = @recipient AND removed_at IS NULL", new { recipient });
     }
 
+    /// <summary>A subscriber with a push contact point for each of <paramref name="recipients"/> in the audience registry.</summary>
+    public static async Task RegisterDevicesAsync(string subscriberId, params string[] recipients)
+    {
+        await using var connection = await TestDatabase.OpenAsync();
+        long id = await connection.ExecuteScalarAsync<long>(
+            $"INSERT INTO {TestDatabase.Schema}.subscriber (external_id) VALUES (@subscriberId) RETURNING id", new { subscriberId });
+        await connection.ExecuteAsync(
+            $"INSERT INTO {TestDatabase.Schema}.contact_point (subscriber_id, channel, address) SELECT @id, 'push', unnest(@recipients)",
+            new { id, recipients });
+    }
+
+    /// <summary>The registry's dead mark of the push contact point <paramref name="recipient"/> (its reason; null while alive).</summary>
+    public static async Task<string?> ContactPointDeadReasonAsync(string recipient)
+    {
+        await using var connection = await TestDatabase.OpenAsync();
+        return await connection.QuerySingleAsync<string?>($"""
+            SELECT CASE WHEN dead_at IS NULL THEN NULL ELSE coalesce(dead_reason, '(no reason)') END
+            FROM {TestDatabase.Schema}.contact_point WHERE channel = 'push' AND address = @recipient
+            """, new { recipient });
+    }
+
     public static async Task ClearRateLimitsAsync()
     {
         await using var connection = await TestDatabase.OpenAsync();

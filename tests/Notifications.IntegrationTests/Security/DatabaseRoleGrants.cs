@@ -72,6 +72,9 @@ internal static class DatabaseRoleGrants
         """;
 
     // PostgreSQL's defaults for PUBLIC, and the schema's USAGE every role gets. Declared before the allowlist that uses it.
+    // The audience registry's tables (025), all of which the admin tool may edit. Declared before the allowlist that uses it.
+    private static readonly string[] Registry = ["subscriber", "contact_point", "topic", "subscription", "category", "category_default", "preference"];
+
     private static readonly string[] Everyone = ["database: CONNECT", "database: TEMPORARY", "schema public: USAGE", "schema notifications: USAGE"];
 
     /// <summary>
@@ -86,6 +89,9 @@ internal static class DatabaseRoleGrants
             "table notifications.outbox: INSERT", "column notifications.outbox.id: SELECT", "sequence notifications.outbox_id_seq: USAGE",
             "table notifications.idempotency_key: INSERT", "column notifications.idempotency_key.idempotency_key: SELECT",
             "column notifications.idempotency_key.notification_id: SELECT", "function notifications.notification_status(p_id bigint): EXECUTE",
+            .. Table("subscriber", "SELECT", "INSERT", "UPDATE"), .. Table("contact_point", "SELECT", "INSERT", "UPDATE", "DELETE"),
+            .. Table("topic", "SELECT", "INSERT"), .. Table("subscription", "SELECT", "INSERT", "DELETE"), .. Table("category", "SELECT"),
+            .. Table("preference", "SELECT", "INSERT", "UPDATE", "DELETE"),
         ],
         [DatabaseRole.Producer] =
         [
@@ -101,6 +107,7 @@ internal static class DatabaseRoleGrants
             .. Table("rate_limit", "SELECT", "INSERT", "UPDATE"), .. Table("suppression", "SELECT", "INSERT", "UPDATE"),
             .. Table("template", "SELECT"), .. Table("webhook_endpoint", "SELECT", "UPDATE"), .. Table("retention", "SELECT", "UPDATE"),
             .. Table("idempotency_key", "SELECT", "DELETE"), "column notifications.idempotency_key.created_at: UPDATE",
+            .. Column("contact_point", "SELECT", "channel", "address", "dead_at"), .. Column("contact_point", "UPDATE", "dead_at", "dead_reason"),
         ],
         [DatabaseRole.Admin] =
         [
@@ -111,6 +118,7 @@ internal static class DatabaseRoleGrants
             .. Table("idempotency_key", "SELECT", "DELETE"), "column notifications.idempotency_key.created_at: UPDATE",
             .. Table("retention", "SELECT", "UPDATE"), .. Table("suppression", "SELECT", "INSERT", "UPDATE"), .. Table("template", "SELECT", "INSERT"),
             .. Table("webhook_endpoint", "SELECT", "INSERT", "UPDATE"), "function notifications.notification_status(p_id bigint): EXECUTE",
+            .. Registry.SelectMany(t => Table(t, "SELECT", "INSERT", "UPDATE", "DELETE")),
         ],
         [DatabaseRole.Unsubscribe] =
         [

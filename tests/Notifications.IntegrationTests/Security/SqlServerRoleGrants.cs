@@ -42,12 +42,18 @@ internal static class SqlServerRoleGrants
         WHERE g.name IN (N'notifications_app', N'notifications_producer', N'notifications_consumer', N'notifications_admin', N'notifications_unsubscribe');
         """;
 
+    // The audience registry's tables (025), all of which the admin tool may edit. Declared before the allowlist that uses it.
+    private static readonly string[] Registry = ["subscriber", "contact_point", "topic", "subscription", "category", "category_default", "preference"];
+
     /// <summary>The allowlist by role name: what 90_roles.sql grants; <c>public</c> nothing here.</summary>
     public static readonly IReadOnlyDictionary<string, string[]> Allowed = new Dictionary<string, string[]>(StringComparer.Ordinal)
     {
         ["notifications_app"] =
         [
             "object outbox: INSERT", "column outbox.id: SELECT", .. Object("idempotency_key", "SELECT", "INSERT"), "object notification_status: SELECT",
+            .. Object("subscriber", "SELECT", "INSERT", "UPDATE"), .. Object("contact_point", "SELECT", "INSERT", "UPDATE", "DELETE"),
+            .. Object("topic", "SELECT", "INSERT"), .. Object("subscription", "SELECT", "INSERT", "DELETE"), .. Object("category", "SELECT"),
+            .. Object("preference", "SELECT", "INSERT", "UPDATE", "DELETE"),
         ],
         ["notifications_producer"] = [.. Object("outbox", "SELECT", "DELETE"), .. Object("rejected", "SELECT", "INSERT", "UPDATE")],
         ["notifications_consumer"] =
@@ -55,12 +61,14 @@ internal static class SqlServerRoleGrants
             .. Object("delivery_log", "SELECT", "INSERT", "UPDATE", "DELETE"), .. Object("dead_letter", "SELECT", "INSERT", "DELETE"),
             .. Object("rate_limit", "SELECT", "INSERT", "UPDATE"), .. Object("suppression", "SELECT", "INSERT", "UPDATE"), .. Object("template", "SELECT"),
             .. Object("webhook_endpoint", "SELECT", "UPDATE"), .. Object("retention", "SELECT", "UPDATE"), .. Object("idempotency_key", "SELECT", "DELETE"),
+            .. Column("contact_point", "SELECT", "channel", "address", "dead_at"), .. Column("contact_point", "UPDATE", "dead_at", "dead_reason"),
         ],
         ["notifications_admin"] =
         [
             .. Object("outbox", "SELECT", "DELETE"), .. Object("delivery_log", "SELECT", "DELETE"), .. Object("dead_letter", "SELECT", "DELETE"),
             .. Object("idempotency_key", "SELECT", "DELETE"), .. Object("retention", "SELECT", "UPDATE"), .. Object("suppression", "SELECT", "INSERT", "UPDATE"),
             .. Object("template", "SELECT", "INSERT"), .. Object("webhook_endpoint", "SELECT", "INSERT", "UPDATE"), "object notification_status: SELECT",
+            .. Registry.SelectMany(t => Object(t, "SELECT", "INSERT", "UPDATE", "DELETE")),
         ],
         ["notifications_unsubscribe"] =
         [

@@ -72,6 +72,13 @@ public sealed class TSqlParserTests
             "SqlServerWebhookEndpointStore.DisableSql", "SqlServerWebhookEndpointStore.EnableSql", "SqlServerWebhookEndpointStore.RotateSql",
             "SqlServerWebhookEndpointStore.ChangesSql",
             "SqlServerMigrationDialect.LockSql", "SqlServerMigrationDialect.JournalExistsSql", "SqlServerMigrationDialect.JournalSql",
+            "SqlServerSuppressionStore.MarkDeadSql",
+            "SqlServerAudienceStore.PutCategorySql", "SqlServerAudienceStore.CategoriesSql", "SqlServerAudienceStore.CategoryDefaultsSql",
+            "SqlServerAudienceStore.SubscriberSql", "SqlServerAudienceStore.ContactPointsSql", "SqlServerAudienceStore.TopicsSql",
+            "SqlServerAudienceStore.PreferencesSql", "SqlServerAudienceStore.ListTopicsSql",
+            "SqlServerRegistryDialect.UpsertSubscriberSql", "SqlServerRegistryDialect.FindSubscriberSql", "SqlServerRegistryDialect.AddContactPointSql",
+            "SqlServerRegistryDialect.RemoveContactPointSql", "SqlServerRegistryDialect.EnsureTopicSql", "SqlServerRegistryDialect.SubscribeSql",
+            "SqlServerRegistryDialect.UnsubscribeSql", "SqlServerRegistryDialect.FindCategorySql", "SqlServerRegistryDialect.SetPreferenceSql",
         ];
 
         Assert.Empty(expected.Except(TSqlStatements.InCode.Keys));
@@ -97,6 +104,7 @@ public sealed class TSqlParserTests
         Assert.Contains("016_message_headers.sql", files);
         Assert.Contains("018_webhook_endpoints.sql", files);
         Assert.Contains("019_outbox_urgent_notify.sql", files);
+        Assert.Contains("025_audiences.sql", files);
         Assert.Contains("repeatable/10_notification_status.sql", files);
         Assert.Contains("repeatable/90_roles.sql", files);
         Assert.Contains("022_suppression_exact_keys.sql", files);

@@ -11,7 +11,7 @@ namespace Notifications.UnitTests.SqlServer;
 /// <summary>
 /// Every piece of T-SQL the project runs: each internal <c>*Sql</c> property of the SQL Server stores
 /// (found by reflection, so a new statement is covered without being listed), the SQL Server inserts of
-/// the client's SQL Server package (<see cref="SqlServerOutboxDialect"/>), the migrator's own, and every batch of db/sqlserver
+/// the client's SQL Server package (<see cref="SqlServerOutboxDialect"/>, <see cref="SqlServerRegistryDialect"/>), the migrator's own, and every batch of db/sqlserver
 /// (numbered and repeatable) as <c>notifications-admin migrate</c> sends it.
 /// </summary>
 internal static class TSqlStatements
@@ -49,6 +49,7 @@ internal static class TSqlStatements
                      new SqlServerSuppressionStore(Options),
                      new SqlServerTemplateStore(Options),
                      new SqlServerWebhookEndpointStore(Options),
+                     new SqlServerAudienceStore(Options),
                  })
         {
             var properties = store.GetType()
@@ -63,6 +64,13 @@ internal static class TSqlStatements
         statements[$"{nameof(SqlServerOutboxDialect)}.{nameof(SqlServerOutboxDialect.InsertSql)}"] = SqlServerOutboxDialect.InsertSql(Schema);
         statements[$"{nameof(SqlServerOutboxDialect)}.{nameof(SqlServerOutboxDialect.InsertOnceSql)}"] = SqlServerOutboxDialect.InsertOnceSql(Schema);
         statements[$"{nameof(SqlServerOutboxDialect)}.{nameof(SqlServerOutboxDialect.StatusSql)}"] = SqlServerOutboxDialect.Instance.StatusSql(Schema);
+        // The client's audience registry: every statement of its SQL Server dialect.
+        var registry = SqlServerRegistryDialect.Instance.Sql(Schema);
+        foreach (var property in registry.GetType().GetProperties().Where(p => p.PropertyType == typeof(string)))
+        {
+            statements[$"{nameof(SqlServerRegistryDialect)}.{property.Name}"] = (string)property.GetValue(registry)!;
+        }
+
         statements[$"{nameof(SqlServerMigrationDialect)}.{nameof(SqlServerMigrationDialect.LockSql)}"] = SqlServerMigrationDialect.LockSql;
         statements[$"{nameof(SqlServerMigrationDialect)}.{nameof(SqlServerMigrationDialect.JournalExistsSql)}"] = SqlServerMigrationDialect.JournalExistsSql;
         statements[$"{nameof(SqlServerMigrationDialect)}.{nameof(SqlServerMigrationDialect.JournalSql)}"] = SqlServerMigrationDialect.JournalSql(Schema);

@@ -1,0 +1,25 @@
+namespace Notifications.Shared.Data.Audiences;
+
+/// <summary>
+/// The audience registry (db/*/025_audiences.sql; docs/audiences.md) as the admin tool and the workers read it, one
+/// implementation per SQL dialect. Apps write subscribers, contact points, subscriptions and preferences through the client
+/// package (ISubscriberRegistry); categories and their defaults are the operators'. Names and ids come checked
+/// (AudienceRules).
+/// </summary>
+public interface IAudienceStore
+{
+    /// <summary>
+    /// Creates or replaces category <paramref name="name"/>: whether it is critical, its description, and its per-channel
+    /// defaults (exactly <paramref name="defaults"/>; a channel not named gets it). Preferences of its subscribers stay.
+    /// </summary>
+    Task PutCategoryAsync(string name, bool critical, string? description, IReadOnlyDictionary<string, bool> defaults, CancellationToken cancellationToken);
+
+    /// <summary>Every category with its defaults, by name.</summary>
+    Task<IReadOnlyList<AudienceCategory>> ListCategoriesAsync(CancellationToken cancellationToken);
+
+    /// <summary>The subscriber of the app's id <paramref name="externalId"/>, with its contact points, topics and preferences; null if none.</summary>
+    Task<SubscriberDetails?> FindSubscriberAsync(string externalId, CancellationToken cancellationToken);
+
+    /// <summary>The topics by name, each with its number of subscriptions, at most <paramref name="limit"/>.</summary>
+    Task<IReadOnlyList<TopicEntry>> ListTopicsAsync(int limit, CancellationToken cancellationToken);
+}

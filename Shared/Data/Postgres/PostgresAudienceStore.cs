@@ -1,0 +1,88 @@
+using Dapper;
+using Notifications.Shared.Data.Audiences;
+using Notifications.Shared.Hosting;
+using Npgsql;
+
+namespace Notifications.Shared.Data.Postgres;
+
+/// <summary>The audience registry on PostgreSQL.</summary>
+internal sealed class PostgresAudienceStore : IAudienceStore
+{
+    private readonly NpgsqlDataSource _dataSource;
+    private readonly int _timeoutSeconds;
+    private readonly string _putCategorySql;
+    private readonly string _categoriesSql;
+    private readonly string _categoryDefaultsSql;
+    private readonly string _subscriberSql;
+    private readonly string _contactPointsSql;
+    private readonly string _topicsSql;
+    private readonly string _preferencesSql;
+    private readonly string _listTopicsSql;
+
+    public PostgresAudienceStore(NpgsqlDataSource dataSource, DatabaseOptions options)
+    {
+        _dataSource = dataSource;
+        _timeoutSeconds = (int)options.CommandTimeout.TotalSeconds;
+        string s = options.Schema;
+        _putCategorySql = $"""
+            INSERT INTO "{s}".category (name, critical, description) VALUES (@Name, @Critical, @Description)
+            ON CONFLICT (name) DO UPDATE SET critical = EXCLUDED.critical, description = EXCLUDED.description, updated_at = now();
+            DELETE FROM "{s}".category_default WHERE category = @Name;
+            INSERT INTO "{s}".category_default (category, channel, enabled)
+            SELECT @Name, channel, enabled FROM unnest(@Channels::varchar[], @Enabled::boolean[]) AS d (channel, enabled)
+            """;
+        _categoriesSql = $"""SELECT name, critical, description, updated_at FROM "{s}".category ORDER BY name""";
+        _categoryDefaultsSql = $"""SELECT category, channel, enabled FROM "{s}".category_default""";
+        _subscriberSql = $"""SELECT id, external_id, locale, time_zone, created_at, updated_at FROM "{s}".subscriber WHERE external_id = @Id""";
+        _contactPointsSql = $"""
+            SELECT channel AS Channel, address AS Address, app_id AS AppId, last_seen_at AS LastSeenAt, dead_at AS DeadAt, dead_reason AS DeadReason
+            FROM "{s}".contact_point WHERE subscriber_id = @Id ORDER BY channel, address
+            """;
+        _topicsSql = $"""
+            SELECT t.name FROM "{s}".subscription AS x JOIN "{s}".topic AS t ON t.id = x.topic_id WHERE x.subscriber_id = @Id ORDER BY t.name
+            """;
+        _preferencesSql = $"""
+            SELECT category AS Category, channel AS Channel, enabled AS Enabled FROM "{s}".preference WHERE subscriber_id = @Id ORDER BY category, channel
+            """;
+        _listTopicsSql = $"""
+            SELECT t.name AS Name, t.created_at AS CreatedAt, (SELECT count(*) FROM "{s}".subscription AS x WHERE x.topic_id = t.id) AS Subscribers
+            FROM "{s}".topic AS t ORDER BY t.name LIMIT @Limit
+            """;
+    }
+
+
+    public async Task PutCategoryAsync(
+        string name, bool critical, string? description, IReadOnlyDictionary<string, bool> defaults, CancellationToken cancellationToken)
+    {
+        await using var connection = await _dataSource.OpenConnectionAsync(cancellationToken);
+        await using var transaction = await connection.BeginTransactionAsync(cancellationToken);
+        await connection.ExecuteAsync(Command(_putCategorySql, new
+        {
+            Name = name, Critical = critical, Description = description,
+            Channels = defaults.Keys.ToArray(), Enabled = defaults.Values.ToArray(),
+        }, cancellationToken, transaction));
+        await transaction.CommitAsync(cancellationToken);
+    }
+
+    public async Task<IReadOnlyList<AudienceCategory>> ListCategoriesAsync(CancellationToken cancellationToken)
+    {
+        await using var connection = await _dataSource.OpenConnectionAsync(cancellationToken);
+        return await AudienceReads.CategoriesAsync(connection, _categoriesSql, _categoryDefaultsSql, (sql, p) => Command(sql, p, cancellationToken));
+    }
+
+    public async Task<SubscriberDetails?> FindSubscriberAsync(string externalId, CancellationToken cancellationToken)
+    {
+        await using var connection = await _dataSource.OpenConnectionAsync(cancellationToken);
+        return await AudienceReads.SubscriberAsync(
+            connection, (_subscriberSql, _contactPointsSql, _topicsSql, _preferencesSql), externalId, (sql, p) => Command(sql, p, cancellationToken));
+    }
+
+    public async Task<IReadOnlyList<TopicEntry>> ListTopicsAsync(int limit, CancellationToken cancellationToken)
+    {
+        await using var connection = await _dataSource.OpenConnectionAsync(cancellationToken);
+        return [.. await connection.QueryAsync<TopicEntry>(Command(_listTopicsSql, new { Limit = limit }, cancellationToken))];
+    }
+
+    private CommandDefinition Command(string sql, object? parameters, CancellationToken cancellationToken, NpgsqlTransaction? transaction = null) =>
+        new(sql, parameters, transaction, _timeoutSeconds, cancellationToken: cancellationToken);
+}

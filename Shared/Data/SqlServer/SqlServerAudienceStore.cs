@@ -1,0 +1,103 @@
+using System.Text.Json;
+using Dapper;
+using Microsoft.Data.SqlClient;
+using Notifications.Shared.Data.Audiences;
+using Notifications.Shared.Hosting;
+
+namespace Notifications.Shared.Data.SqlServer;
+
+/// <summary>The audience registry on SQL Server.</summary>
+internal sealed class SqlServerAudienceStore : IAudienceStore
+{
+    private readonly string _connectionString;
+    private readonly int _timeoutSeconds;
+
+    public SqlServerAudienceStore(DatabaseOptions options)
+    {
+        _connectionString = options.ConnectionString;
+        _timeoutSeconds = (int)options.CommandTimeout.TotalSeconds;
+        string s = options.Schema;
+        // Read as UTC datetime2, the type PostgreSQL's timestamptz arrives as (one row type for both dialects).
+        static string Utc(string column) => $"CAST(SWITCHOFFSET({column}, '+00:00') AS datetime2(3))";
+        PutCategorySql = $"""
+            SET XACT_ABORT ON;
+            BEGIN TRANSACTION;
+            MERGE [{s}].[category] WITH (HOLDLOCK) AS t
+            USING (SELECT @Name AS name) AS src ON t.name = src.name
+            WHEN MATCHED THEN UPDATE SET critical = @Critical, description = @Description, updated_at = SYSUTCDATETIME()
+            WHEN NOT MATCHED THEN INSERT (name, critical, description) VALUES (src.name, @Critical, @Description);
+            DELETE FROM [{s}].[category_default] WHERE category = @Name;
+            INSERT INTO [{s}].[category_default] (category, channel, enabled)
+            SELECT @Name, d.channel, d.enabled FROM OPENJSON(@Defaults) WITH (channel varchar(8) '$.channel', enabled bit '$.enabled') AS d;
+            COMMIT TRANSACTION;
+            """;
+        CategoriesSql = $"SELECT name, critical, description, {Utc("updated_at")} AS updated_at FROM [{s}].[category] ORDER BY name;";
+        CategoryDefaultsSql = $"SELECT category, channel, enabled FROM [{s}].[category_default];";
+        SubscriberSql = $"""
+            SELECT id, external_id, locale, time_zone, {Utc("created_at")} AS created_at, {Utc("updated_at")} AS updated_at
+            FROM [{s}].[subscriber] WHERE external_id = @Id;
+            """;
+        ContactPointsSql = $"""
+            SELECT channel AS Channel, address AS Address, app_id AS AppId, {Utc("last_seen_at")} AS LastSeenAt, {Utc("dead_at")} AS DeadAt,
+                   dead_reason AS DeadReason
+            FROM [{s}].[contact_point] WHERE subscriber_id = @Id ORDER BY channel, address;
+            """;
+        TopicsSql = $"""
+            SELECT t.name FROM [{s}].[subscription] AS x JOIN [{s}].[topic] AS t ON t.id = x.topic_id WHERE x.subscriber_id = @Id ORDER BY t.name;
+            """;
+        PreferencesSql = $"""
+            SELECT category AS Category, channel AS Channel, enabled AS Enabled FROM [{s}].[preference] WHERE subscriber_id = @Id ORDER BY category, channel;
+            """;
+        ListTopicsSql = $"""
+            SELECT TOP (@Limit) t.name AS Name, {Utc("t.created_at")} AS CreatedAt,
+                   (SELECT COUNT_BIG(*) FROM [{s}].[subscription] AS x WHERE x.topic_id = t.id) AS Subscribers
+            FROM [{s}].[topic] AS t ORDER BY t.name;
+            """;
+    }
+
+    internal string PutCategorySql { get; }
+
+    internal string CategoriesSql { get; }
+
+    internal string CategoryDefaultsSql { get; }
+
+    internal string SubscriberSql { get; }
+
+    internal string ContactPointsSql { get; }
+
+    internal string TopicsSql { get; }
+
+    internal string PreferencesSql { get; }
+
+    internal string ListTopicsSql { get; }
+
+    public async Task PutCategoryAsync(
+        string name, bool critical, string? description, IReadOnlyDictionary<string, bool> defaults, CancellationToken cancellationToken)
+    {
+        string json = JsonSerializer.Serialize(defaults.Select(d => new Dictionary<string, object> { ["channel"] = d.Key, ["enabled"] = d.Value }));
+        await using var connection = new SqlConnection(_connectionString);
+        await connection.ExecuteAsync(Command(PutCategorySql, new { Name = name, Critical = critical, Description = description, Defaults = json }, cancellationToken));
+    }
+
+    public async Task<IReadOnlyList<AudienceCategory>> ListCategoriesAsync(CancellationToken cancellationToken)
+    {
+        await using var connection = new SqlConnection(_connectionString);
+        return await AudienceReads.CategoriesAsync(connection, CategoriesSql, CategoryDefaultsSql, (sql, p) => Command(sql, p, cancellationToken));
+    }
+
+    public async Task<SubscriberDetails?> FindSubscriberAsync(string externalId, CancellationToken cancellationToken)
+    {
+        await using var connection = new SqlConnection(_connectionString);
+        return await AudienceReads.SubscriberAsync(
+            connection, (SubscriberSql, ContactPointsSql, TopicsSql, PreferencesSql), externalId, (sql, p) => Command(sql, p, cancellationToken));
+    }
+
+    public async Task<IReadOnlyList<TopicEntry>> ListTopicsAsync(int limit, CancellationToken cancellationToken)
+    {
+        await using var connection = new SqlConnection(_connectionString);
+        return [.. await connection.QueryAsync<TopicEntry>(Command(ListTopicsSql, new { Limit = limit }, cancellationToken))];
+    }
+
+    private CommandDefinition Command(string sql, object? parameters, CancellationToken cancellationToken) =>
+        new(sql, parameters, commandTimeout: _timeoutSeconds, cancellationToken: cancellationToken);
+}

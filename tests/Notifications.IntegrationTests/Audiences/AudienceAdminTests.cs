@@ -1,0 +1,132 @@
+using Dapper;
+using Notifications.IntegrationTests.Infrastructure;
+using Notifications.IntegrationTests.Operations;
+
+namespace Notifications.IntegrationTests.Audiences;
+
+/// <summary>
+/// <c>scripts/admin categories put|list</c>, <c>subscribers show</c> and <c>topics list</c> in process, as the admin role, on
+/// the real PostgreSQL: what they write is read back from the tables, what they print from the registry an app left.
+/// </summary>
+[Collection("services")]
+public sealed class AudienceAdminTests
+{
+    [Fact]
+    public async Task CategoriesPut_CriticalWithDefaults_InTheTablesAndListed()
+    {
+        await TestDatabase.CleanAsync();
+        await using var broker = await TestBroker.CreateAsync();
+
+        var put = await AdminRun.InProcessAsync(broker, "", "categories", "put", "security", "--critical", "--description", "Sign-in codes", "--default", "push=off");
+        var again = await AdminRun.InProcessAsync(broker, "", "categories", "put", "marketing", "--default", "email=on", "--default", "push=off");
+        var list = await AdminRun.InProcessAsync(broker, "", "categories", "list");
+
+        Assert.True(put.ExitCode == 0, put.Error);
+        Assert.Contains("Put category security (critical: cannot be opted out; defaults: email on, push off)", put.Output, StringComparison.Ordinal);
+        Assert.Equal(0, again.ExitCode);
+        await using var connection = await TestDatabase.OpenAsync();
+        var defaults = (await connection.QueryAsync<(string, string, bool)>(
+            $"SELECT category, channel, enabled FROM {TestDatabase.Schema}.category_default ORDER BY category, channel")).ToList();
+        Assert.Equal([("marketing", "email", true), ("marketing", "push", false), ("security", "push", false)], defaults);
+        Assert.Contains("2 categories", list.Output, StringComparison.Ordinal);
+        Assert.Matches(@"security\s+critical\s+email on, push off\s+Sign-in codes", list.Output);
+    }
+
+    [Fact]
+    public async Task CategoriesPut_AgainWithFewerDefaults_ReplacesThem()
+    {
+        await TestDatabase.CleanAsync();
+        await using var broker = await TestBroker.CreateAsync();
+
+        await AdminRun.InProcessAsync(broker, "", "categories", "put", "orders", "--critical", "--default", "push=off");
+        var replaced = await AdminRun.InProcessAsync(broker, "", "categories", "put", "orders");
+
+        Assert.Equal(0, replaced.ExitCode);
+        await using var connection = await TestDatabase.OpenAsync();
+        Assert.False(await connection.ExecuteScalarAsync<bool>($"SELECT critical FROM {TestDatabase.Schema}.category WHERE name = 'orders'"));
+        Assert.Equal(0, await connection.ExecuteScalarAsync<long>($"SELECT count(*) FROM {TestDatabase.Schema}.category_default"));
+    }
+
+    [Theory]
+    [InlineData("Security", "invalid category name: 'Security'")]
+    [InlineData("orders --default sms=on", "invalid channel: 'sms'")]
+    [InlineData("orders --default push=maybe", "expected CHANNEL=on or CHANNEL=off")]
+    [InlineData("orders --default push=on --default push=off", "push is named twice")]
+    public async Task CategoriesPut_BadInput_Exit2WithTheRule(string arguments, string expected)
+    {
+        var db = await TestDatabase.CleanAsync();
+        await using var broker = await TestBroker.CreateAsync();
+
+        var (exit, _, error) = await AdminRun.InProcessAsync(broker, "", ["categories", "put", .. arguments.Split(' ')]);
+
+        Assert.Equal(2, exit);
+        Assert.Contains(expected, error, StringComparison.Ordinal);
+        Assert.Equal(0, await db.CountAsync("category"));
+    }
+
+    [Fact]
+    public async Task SubscribersShow_ARegisteredPerson_EveryContactPointTopicAndPreference()
+    {
+        await TestDatabase.CleanAsync();
+        await using var broker = await TestBroker.CreateAsync();
+        await AdminRun.InProcessAsync(broker, "", "categories", "put", "marketing");
+        await using (var connection = await TestDatabase.OpenAsync())
+        {
+            string s = TestDatabase.Schema;
+            await connection.ExecuteAsync($"""
+                INSERT INTO {s}.subscriber (external_id, locale, time_zone) VALUES ('ana-1', 'pt-BR', 'Europe/Lisbon');
+                INSERT INTO {s}.contact_point (subscriber_id, channel, address, app_id, dead_at, dead_reason)
+                SELECT id, 'push', 'fcm:tok-1', 'com.example.shop', now(), 'push fcm permanent failure: 404 UNREGISTERED' FROM {s}.subscriber
+                UNION ALL SELECT id, 'email', 'ana@example.com', NULL, NULL, NULL FROM {s}.subscriber;
+                INSERT INTO {s}.topic (name) VALUES ('breaking-news'), ('empty');
+                INSERT INTO {s}.subscription (topic_id, subscriber_id) SELECT t.id, x.id FROM {s}.topic AS t, {s}.subscriber AS x WHERE t.name = 'breaking-news';
+                INSERT INTO {s}.preference (subscriber_id, category, channel, enabled) SELECT id, 'marketing', 'email', false FROM {s}.subscriber;
+                """);
+        }
+
+        var show = await AdminRun.InProcessAsync(broker, "", "subscribers", "show", "ana-1");
+        var topics = await AdminRun.InProcessAsync(broker, "", "topics", "list");
+
+        Assert.True(show.ExitCode == 0, show.Error);
+        Assert.Contains("Subscriber ana-1: locale pt-BR, time zone Europe/Lisbon", show.Output, StringComparison.Ordinal);
+        Assert.Contains("2 contact points", show.Output, StringComparison.Ordinal);
+        Assert.Matches(@"email\s+ana@example.com; alive", show.Output);
+        Assert.Matches(@"push\s+fcm:tok-1 \(app com.example.shop\); dead since .* UTC: push fcm permanent failure: 404 UNREGISTERED", show.Output);
+        Assert.Contains("1 topic: breaking-news", show.Output, StringComparison.Ordinal);
+        Assert.Matches(@"marketing\s+email\s+opted out", show.Output);
+        Assert.Equal(0, topics.ExitCode);
+        Assert.Contains("2 topics", topics.Output, StringComparison.Ordinal);
+        Assert.Matches(@"breaking-news\s+1 subscriber\s", topics.Output);
+        Assert.Matches(@"empty\s+0 subscribers", topics.Output);
+    }
+
+    [Fact]
+    public async Task SubscribersShow_UnknownOrBadId_Exit1OrExit2WithWhy()
+    {
+        await TestDatabase.CleanAsync();
+        await using var broker = await TestBroker.CreateAsync();
+
+        var unknown = await AdminRun.InProcessAsync(broker, "", "subscribers", "show", "nobody");
+        var bad = await AdminRun.InProcessAsync(broker, "", "subscribers", "show", "has space");
+
+        Assert.Equal(1, unknown.ExitCode);
+        Assert.Contains("there is no subscriber 'nobody'", unknown.Error, StringComparison.Ordinal);
+        Assert.Equal(2, bad.ExitCode);
+        Assert.Contains("invalid subscriber id: 'has space'", bad.Error, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Help_EachAudienceCommand_SaysWhatItDoes()
+    {
+        await using var broker = await TestBroker.CreateAsync();
+
+        var categories = await AdminRun.InProcessAsync(broker, "", "categories", "put", "--help");
+        var subscribers = await AdminRun.InProcessAsync(broker, "", "subscribers", "show", "--help");
+        var topics = await AdminRun.InProcessAsync(broker, "", "topics", "list", "--help");
+
+        Assert.Contains("CHANNEL=on|off", categories.Output, StringComparison.Ordinal);
+        Assert.Contains("--critical", categories.Output, StringComparison.Ordinal);
+        Assert.Contains("contact points", subscribers.Output, StringComparison.Ordinal);
+        Assert.Contains("--limit", topics.Output, StringComparison.Ordinal);
+    }
+}
