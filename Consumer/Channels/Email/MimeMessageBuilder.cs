@@ -20,8 +20,9 @@ internal sealed class MimeMessageBuilder(string from, string messageIdDomain)
     // Longest subject written as it is: "Subject: " and it fill the 78 characters RFC 5322 2.1.1 recommends per line.
     private const int RawSubjectLimit = 78 - 9;
 
-    // Formatted once; each message gets a clone, as a header can belong to one header list only.
-    private readonly Header fromHeader = new(Encoding.UTF8, HeaderId.From, from);
+    // Formatted once; each message gets a clone, as a header can belong to one header list only. The mailbox's text
+    // (a name quoted where it needs it) is parsed and encoded again by MimeKit: a non-ASCII name as RFC 2047 words.
+    private readonly Header fromHeader = new(Encoding.UTF8, HeaderId.From, FromAddress.Parse(from).ToString());
     private readonly bool rawMessageId = IsPlainAscii(messageIdDomain);
 
     /// <summary>
