@@ -23,6 +23,7 @@ GO
 GRANT INSERT ON [$(Schema)].[outbox] TO [notifications_app];
 GRANT SELECT ON [$(Schema)].[outbox] ([id]) TO [notifications_app];
 GRANT SELECT, INSERT ON [$(Schema)].[idempotency_key] TO [notifications_app];
+GRANT INSERT ON [$(Schema)].[attachment] TO [notifications_app];
 GRANT SELECT ON [$(Schema)].[notification_status] TO [notifications_app], [notifications_admin];
 GO
 -- The producer: the claim (DELETE ... OUTPUT DELETED.* WITH (READPAST)), the backlog count, the rejects (MERGE).
@@ -38,12 +39,15 @@ GRANT SELECT ON [$(Schema)].[template] TO [notifications_consumer];
 GRANT SELECT, UPDATE ON [$(Schema)].[webhook_endpoint] TO [notifications_consumer];
 GRANT SELECT, UPDATE ON [$(Schema)].[retention] TO [notifications_consumer];
 GRANT SELECT, DELETE ON [$(Schema)].[idempotency_key] TO [notifications_consumer];
+-- Attached files: read to send, deleted by the retention cleanup with their notification's records.
+GRANT SELECT, DELETE ON [$(Schema)].[attachment] TO [notifications_consumer];
 GO
 -- The admin tool: status and purge, the delivery window, release and cleanup, dead-letter records, the catalogues.
 GRANT SELECT, DELETE ON [$(Schema)].[outbox] TO [notifications_admin];
 GRANT SELECT, DELETE ON [$(Schema)].[delivery_log] TO [notifications_admin];
 GRANT SELECT, DELETE ON [$(Schema)].[dead_letter] TO [notifications_admin];
 GRANT SELECT, DELETE ON [$(Schema)].[idempotency_key] TO [notifications_admin];
+GRANT SELECT, DELETE ON [$(Schema)].[attachment] TO [notifications_admin];
 GRANT SELECT, UPDATE ON [$(Schema)].[retention] TO [notifications_admin];
 GRANT SELECT, INSERT, UPDATE ON [$(Schema)].[suppression] TO [notifications_admin];
 GRANT SELECT, INSERT ON [$(Schema)].[template] TO [notifications_admin];

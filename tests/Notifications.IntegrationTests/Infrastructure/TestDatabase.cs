@@ -12,7 +12,7 @@ internal sealed class TestDatabase
     public static async Task<TestDatabase> CleanAsync()
     {
         await using var connection = await OpenAsync();
-        await connection.ExecuteAsync($"TRUNCATE {Schema}.outbox, {Schema}.delivery_log, {Schema}.rejected, {Schema}.dead_letter, {Schema}.idempotency_key, {Schema}.suppression, {Schema}.template");
+        await connection.ExecuteAsync($"TRUNCATE {Schema}.outbox, {Schema}.delivery_log, {Schema}.rejected, {Schema}.dead_letter, {Schema}.idempotency_key, {Schema}.suppression, {Schema}.template, {Schema}.attachment");
         await connection.ExecuteAsync($"UPDATE {Schema}.retention SET lease_until = '-infinity', holder = NULL, last_run_at = NULL, max_deleted_id = NULL");
         return new TestDatabase();
     }

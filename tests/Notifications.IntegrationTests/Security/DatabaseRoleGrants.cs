@@ -86,6 +86,7 @@ internal static class DatabaseRoleGrants
             "table notifications.outbox: INSERT", "column notifications.outbox.id: SELECT", "sequence notifications.outbox_id_seq: USAGE",
             "table notifications.idempotency_key: INSERT", "column notifications.idempotency_key.idempotency_key: SELECT",
             "column notifications.idempotency_key.notification_id: SELECT", "function notifications.notification_status(p_id bigint): EXECUTE",
+            "table notifications.attachment: INSERT",
         ],
         [DatabaseRole.Producer] =
         [
@@ -101,6 +102,7 @@ internal static class DatabaseRoleGrants
             .. Table("rate_limit", "SELECT", "INSERT", "UPDATE"), .. Table("suppression", "SELECT", "INSERT", "UPDATE"),
             .. Table("template", "SELECT"), .. Table("webhook_endpoint", "SELECT", "UPDATE"), .. Table("retention", "SELECT", "UPDATE"),
             .. Table("idempotency_key", "SELECT", "DELETE"), "column notifications.idempotency_key.created_at: UPDATE",
+            .. Table("attachment", "SELECT", "DELETE"),
         ],
         [DatabaseRole.Admin] =
         [
@@ -111,6 +113,7 @@ internal static class DatabaseRoleGrants
             .. Table("idempotency_key", "SELECT", "DELETE"), "column notifications.idempotency_key.created_at: UPDATE",
             .. Table("retention", "SELECT", "UPDATE"), .. Table("suppression", "SELECT", "INSERT", "UPDATE"), .. Table("template", "SELECT", "INSERT"),
             .. Table("webhook_endpoint", "SELECT", "INSERT", "UPDATE"), "function notifications.notification_status(p_id bigint): EXECUTE",
+            .. Table("attachment", "SELECT", "DELETE"),
         ],
         [DatabaseRole.Unsubscribe] =
         [

@@ -48,6 +48,7 @@ internal static class SqlServerRoleGrants
         ["notifications_app"] =
         [
             "object outbox: INSERT", "column outbox.id: SELECT", .. Object("idempotency_key", "SELECT", "INSERT"), "object notification_status: SELECT",
+            "object attachment: INSERT",
         ],
         ["notifications_producer"] = [.. Object("outbox", "SELECT", "DELETE"), .. Object("rejected", "SELECT", "INSERT", "UPDATE")],
         ["notifications_consumer"] =
@@ -55,12 +56,14 @@ internal static class SqlServerRoleGrants
             .. Object("delivery_log", "SELECT", "INSERT", "UPDATE", "DELETE"), .. Object("dead_letter", "SELECT", "INSERT", "DELETE"),
             .. Object("rate_limit", "SELECT", "INSERT", "UPDATE"), .. Object("suppression", "SELECT", "INSERT", "UPDATE"), .. Object("template", "SELECT"),
             .. Object("webhook_endpoint", "SELECT", "UPDATE"), .. Object("retention", "SELECT", "UPDATE"), .. Object("idempotency_key", "SELECT", "DELETE"),
+            .. Object("attachment", "SELECT", "DELETE"),
         ],
         ["notifications_admin"] =
         [
             .. Object("outbox", "SELECT", "DELETE"), .. Object("delivery_log", "SELECT", "DELETE"), .. Object("dead_letter", "SELECT", "DELETE"),
             .. Object("idempotency_key", "SELECT", "DELETE"), .. Object("retention", "SELECT", "UPDATE"), .. Object("suppression", "SELECT", "INSERT", "UPDATE"),
             .. Object("template", "SELECT", "INSERT"), .. Object("webhook_endpoint", "SELECT", "INSERT", "UPDATE"), "object notification_status: SELECT",
+            .. Object("attachment", "SELECT", "DELETE"),
         ],
         ["notifications_unsubscribe"] =
         [

@@ -1,5 +1,6 @@
 using System.Reflection;
 using Notifications.Client.SqlServer;
+using Notifications.Consumer.Channels.Email.Attachments;
 using Notifications.Consumer.RateLimiting;
 using DbUp.Support;
 using Notifications.Admin.Migrations;
@@ -49,6 +50,7 @@ internal static class TSqlStatements
                      new SqlServerSuppressionStore(Options),
                      new SqlServerTemplateStore(Options),
                      new SqlServerWebhookEndpointStore(Options),
+                     new SqlServerAttachmentStore(Options),
                  })
         {
             var properties = store.GetType()
@@ -62,6 +64,7 @@ internal static class TSqlStatements
 
         statements[$"{nameof(SqlServerOutboxDialect)}.{nameof(SqlServerOutboxDialect.InsertSql)}"] = SqlServerOutboxDialect.InsertSql(Schema);
         statements[$"{nameof(SqlServerOutboxDialect)}.{nameof(SqlServerOutboxDialect.InsertOnceSql)}"] = SqlServerOutboxDialect.InsertOnceSql(Schema);
+        statements[$"{nameof(SqlServerOutboxDialect)}.{nameof(SqlServerOutboxDialect.AttachmentSql)}"] = SqlServerOutboxDialect.AttachmentSql(Schema);
         statements[$"{nameof(SqlServerOutboxDialect)}.{nameof(SqlServerOutboxDialect.StatusSql)}"] = SqlServerOutboxDialect.Instance.StatusSql(Schema);
         statements[$"{nameof(SqlServerMigrationDialect)}.{nameof(SqlServerMigrationDialect.LockSql)}"] = SqlServerMigrationDialect.LockSql;
         statements[$"{nameof(SqlServerMigrationDialect)}.{nameof(SqlServerMigrationDialect.JournalExistsSql)}"] = SqlServerMigrationDialect.JournalExistsSql;
