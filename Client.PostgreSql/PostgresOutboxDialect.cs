@@ -19,7 +19,9 @@ internal sealed class PostgresOutboxDialect : IOutboxDialect
         if (values.IdempotencyKey is null)
         {
             await using var insert = values.Command(transaction, InsertSql(schema));
-            return (long)(await insert.ExecuteScalarAsync(cancellationToken))!;
+            long id = (long)(await insert.ExecuteScalarAsync(cancellationToken))!;
+            await values.InsertAttachmentsAsync(transaction, AttachmentSql(schema), id, cancellationToken);
+            return id;
         }
 
         // Two statements, not one: under READ COMMITTED each statement takes a fresh snapshot. When another
@@ -28,13 +30,21 @@ internal sealed class PostgresOutboxDialect : IOutboxDialect
         // committed row (one statement would read the old snapshot and find no id); if it rolls back, this
         // insert goes ahead. Under REPEATABLE READ or SERIALIZABLE the waiting insert fails with a
         // serialization error (40001) instead: retry the transaction, as for any such error.
+        int inserted;
         await using (var claim = values.Command(transaction, ClaimKeySql(schema)))
         {
-            await claim.ExecuteNonQueryAsync(cancellationToken);
+            inserted = await claim.ExecuteNonQueryAsync(cancellationToken);
         }
 
         await using var find = values.Command(transaction, FindKeySql(schema));
-        return (long)(await find.ExecuteScalarAsync(cancellationToken))!;
+        long first = (long)(await find.ExecuteScalarAsync(cancellationToken))!;
+        if (inserted == 1)
+        {
+            // A repeated key inserted no row: the first notification has its files already.
+            await values.InsertAttachmentsAsync(transaction, AttachmentSql(schema), first, cancellationToken);
+        }
+
+        return first;
     }
 
     public string StatusSql(string schema) => $"""
@@ -57,6 +67,11 @@ internal sealed class PostgresOutboxDialect : IOutboxDialect
             RETURNING notification_id)
         INSERT INTO "{schema}".outbox (id, {OutboxValues.Columns})
         SELECT notification_id, {OutboxValues.Parameters} FROM fresh
+        """;
+
+    internal static string AttachmentSql(string schema) => $"""
+        INSERT INTO "{schema}".attachment (notification_id, position, file_name, content_type, content)
+        VALUES (@NotificationId, @Position, @FileName, @ContentType, @Content)
         """;
 
     internal static string FindKeySql(string schema) => $"""

@@ -17,8 +17,23 @@ internal sealed class SqlServerOutboxDialect : IOutboxDialect
     public async Task<long> EnqueueAsync(DbTransaction transaction, OutboxValues values, string schema, CancellationToken cancellationToken)
     {
         string sql = values.IdempotencyKey is null ? InsertSql(schema) : InsertOnceSql(schema);
-        await using var command = values.Command(transaction, sql);
-        return (long)(await command.ExecuteScalarAsync(cancellationToken))!;
+        long id;
+        bool inserted;
+        await using (var command = values.Command(transaction, sql))
+        await using (var reader = await command.ExecuteReaderAsync(cancellationToken))
+        {
+            await reader.ReadAsync(cancellationToken);
+            id = reader.GetInt64(0);
+            inserted = reader.GetInt32(1) == 1;
+        }
+
+        if (inserted)
+        {
+            // A repeated key inserted no row: the first notification has its files already.
+            await values.InsertAttachmentsAsync(transaction, AttachmentSql(schema), id, cancellationToken);
+        }
+
+        return id;
     }
 
     /// <summary>The status query (an inline table-valued function).</summary>
@@ -29,7 +44,13 @@ internal sealed class SqlServerOutboxDialect : IOutboxDialect
     /// <summary>The plain insert, reachable by the T-SQL parser tests.</summary>
     internal static string InsertSql(string schema) => $"""
         INSERT INTO [{schema}].[outbox] ({OutboxValues.Columns})
-        OUTPUT INSERTED.id VALUES ({OutboxValues.Parameters});
+        OUTPUT INSERTED.id, 1 VALUES ({OutboxValues.Parameters});
+        """;
+
+    /// <summary>One attached file of the notification just inserted.</summary>
+    internal static string AttachmentSql(string schema) => $"""
+        INSERT INTO [{schema}].[attachment] (notification_id, position, file_name, content_type, content)
+        VALUES (@NotificationId, @Position, @FileName, @ContentType, @Content);
         """;
 
     /// <summary>
@@ -42,7 +63,7 @@ internal sealed class SqlServerOutboxDialect : IOutboxDialect
     /// </summary>
     internal static string InsertOnceSql(string schema) => $"""
         SET NOCOUNT ON;
-        DECLARE @id bigint;
+        DECLARE @id bigint, @inserted int = 0;
         SELECT @id = notification_id FROM [{schema}].[idempotency_key] WITH (UPDLOCK, HOLDLOCK)
         WHERE idempotency_key = @IdempotencyKey;
         IF @id IS NULL
@@ -52,7 +73,8 @@ internal sealed class SqlServerOutboxDialect : IOutboxDialect
             OUTPUT INSERTED.id INTO @inserted VALUES ({OutboxValues.Parameters});
             SELECT @id = id FROM @inserted;
             INSERT INTO [{schema}].[idempotency_key] (idempotency_key, notification_id) VALUES (@IdempotencyKey, @id);
+            SET @inserted = 1;
         END;
-        SELECT @id;
+        SELECT @id, @inserted;
         """;
 }

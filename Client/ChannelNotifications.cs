@@ -56,6 +56,8 @@ public sealed partial record NewNotification
         { Bcc: not null } => "Bcc",
         { Headers: not null } => "Headers",
         { IsHtml: true } => "IsHtml",
+        { HtmlBody: not null } => "HtmlBody",
+        { Attachments: not null } => "Attachments",
         _ => null,
     };
 

@@ -12,10 +12,10 @@ namespace Notifications.Client;
 internal sealed record OutboxValues(NewNotification Notification, string? TraceParent, string Priority, string? IdempotencyKey, string? Headers)
 {
     /// <summary>The outbox columns an enqueue fills, in the order of <see cref="Parameters"/>.</summary>
-    public const string Columns = "recipient, subject, body, is_html, expires_at, traceparent, priority, not_before, reply_to, cc, bcc, headers, template_name, template_data, locale, channel, data";
+    public const string Columns = "recipient, subject, body, is_html, expires_at, traceparent, priority, not_before, reply_to, cc, bcc, headers, template_name, template_data, locale, channel, data, html_body, attachment_count";
 
     /// <summary>The parameters of <see cref="Command"/> for <see cref="Columns"/>, the same in both dialects.</summary>
-    public const string Parameters = "@Recipient, @Subject, @Body, @IsHtml, @ExpiresAt, @TraceParent, @Priority, @NotBefore, @ReplyTo, @Cc, @Bcc, @Headers, @TemplateName, @TemplateData, @Locale, @Channel, @Data";
+    public const string Parameters = "@Recipient, @Subject, @Body, @IsHtml, @ExpiresAt, @TraceParent, @Priority, @NotBefore, @ReplyTo, @Cc, @Bcc, @Headers, @TemplateName, @TemplateData, @Locale, @Channel, @Data, @HtmlBody, @AttachmentCount";
 
     /// <summary>
     /// Checks <paramref name="notification"/> as the columns and the consumer would, and takes its trace parent (the
@@ -32,6 +32,10 @@ internal sealed record OutboxValues(NewNotification Notification, string? TraceP
         }
 
         EmailFields.Check(notification);
+        if (notification.MailPartsError() is var (error, partField))
+        {
+            throw new ArgumentException($"{partField}: {error}.", nameof(notification));
+        }
 
         return new OutboxValues(
             notification, TraceParentOf(notification), PriorityColumn(notification.Priority), IdempotencyKeyOf(notification), MessageHeaderValues.Of(notification));
@@ -71,7 +75,34 @@ internal sealed record OutboxValues(NewNotification Notification, string? TraceP
         Add(command, "Locale", DbType.String, Notification.Locale);
         Add(command, "Channel", DbType.AnsiString, Notification.Channel);
         Add(command, "Data", DbType.String, Notification.Data);
+        Add(command, "HtmlBody", DbType.String, Notification.HtmlBody);
+        Add(command, "AttachmentCount", DbType.Int16, Attachments.Count == 0 ? null : (object)(short)Attachments.Count);
         return command;
+    }
+
+    /// <summary>The files to store with the notification (none: empty).</summary>
+    public IReadOnlyList<NotificationAttachment> Attachments => Notification.Attachments ?? [];
+
+    /// <summary>
+    /// Stores <see cref="Attachments"/> for notification <paramref name="id"/> in <paramref name="transaction"/> with the
+    /// dialect's <paramref name="sql"/> (parameters <c>@NotificationId, @Position, @FileName, @ContentType, @Content</c>):
+    /// call it only when the outbox row was inserted (a repeated idempotency key stores nothing again).
+    /// </summary>
+    public async Task InsertAttachmentsAsync(DbTransaction transaction, string sql, long id, CancellationToken cancellationToken)
+    {
+        for (int position = 0; position < Attachments.Count; position++)
+        {
+            var file = Attachments[position];
+            await using var command = transaction.Connection!.CreateCommand();
+            command.Transaction = transaction;
+            command.CommandText = sql;
+            Add(command, "NotificationId", DbType.Int64, id);
+            Add(command, "Position", DbType.Int16, (short)position);
+            Add(command, "FileName", DbType.String, file.FileName);
+            Add(command, "ContentType", DbType.AnsiString, file.ContentType);
+            Add(command, "Content", DbType.Binary, file.Content);
+            await command.ExecuteNonQueryAsync(cancellationToken);
+        }
     }
 
     internal static string? TraceParentOf(NewNotification notification)

@@ -4,6 +4,7 @@ using Microsoft.Extensions.Options;
 using Notifications.Consumer.Benchmarking;
 using Notifications.Consumer.Channels;
 using Notifications.Consumer.Channels.Email;
+using Notifications.Consumer.Channels.Email.Attachments;
 using Notifications.Consumer.Channels.Push;
 using Notifications.Consumer.Channels.Webhook;
 using Notifications.Consumer.DeadLetterInbox;
@@ -41,6 +42,7 @@ public static class ConsumerHostingExtensions
         builder.Services.AddSingleton<ConsumerMetrics>();
         builder.Services.AddSingleton<ConsumerStats>();
         builder.Services.AddSingleton<EmailSenderFactory>();
+        builder.Services.AddAttachedFiles();
         builder.Services.AddSingleton<IChannel, EmailChannel>();
         builder.Services.AddWebhookChannel();
         builder.Services.AddPushChannel();

@@ -62,6 +62,6 @@ internal sealed class NotificationRenderer(TemplateCache cache, TemplateRenderer
     private static EmailMessage Email(NotificationMessage message, string subject, string body, bool isHtml) =>
         new(message.Id, message.Recipient!, subject, body, isHtml, message.CreatedAt)
         {
-            ReplyTo = message.ReplyTo, Cc = message.Cc, Bcc = message.Bcc, Headers = message.Headers,
+            ReplyTo = message.ReplyTo, Cc = message.Cc, Bcc = message.Bcc, Headers = message.Headers, HtmlBody = message.HtmlBody,
         };
 }

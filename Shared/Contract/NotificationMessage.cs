@@ -82,6 +82,17 @@ public sealed record NotificationMessage(
     [JsonIgnore]
     public string ChannelName => Channel ?? NotificationChannels.Email;
 
+    /// <summary>A prepared mail's HTML alternative to its plain-text <see cref="Body"/>: sent as multipart/alternative.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public string? HtmlBody { get; init; }
+
+    /// <summary>
+    /// How many files the table <c>attachment</c> holds for this notification (null: none): the consumer loads them when it
+    /// sends, and refuses the mail if they are not all there. The files do not travel on the queue.
+    /// </summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public short? Attachments { get; init; }
+
     /// <summary>The outbox's <c>data</c>: JSON text, a webhook's payload data or a push notification's custom data.</summary>
     [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
     public string? Data { get; init; }

@@ -45,12 +45,30 @@ public static class NotificationValidator
         if (message.IsTemplated)
         {
             // The subject and bodies do not exist yet: the consumer validates them once rendered (Validate again).
-            return EmailRules.Recipient(message.Recipient) ?? ValidateTemplate(message) ?? MessageHeaders.Validate(message);
+            return EmailRules.Recipient(message.Recipient) ?? ValidateTemplate(message) ?? ValidateParts(message) ?? MessageHeaders.Validate(message);
         }
 
         return EmailRules.Recipient(message.Recipient) ?? EmailRules.Subject(message.Subject)
-            ?? EmailRules.Body(message.Body) ?? MessageHeaders.Validate(message);
+            ?? EmailRules.Body(message.Body) ?? ValidateParts(message) ?? MessageHeaders.Validate(message);
     }
+
+    /// <summary>Null when an attached file's name and content type pass the client's rules (<c>AttachmentRules</c>); otherwise why not.</summary>
+    public static string? ValidateAttachment(string? fileName, string? contentType) =>
+        AttachmentRules.FileName(fileName) ?? AttachmentRules.ContentType(contentType);
+
+    /// <summary>Null when <paramref name="count"/> files of <paramref name="totalBytes"/> bytes fit one notification; otherwise why not.</summary>
+    public static string? ValidateAttachmentTotals(int count, long totalBytes) => AttachmentRules.Totals(count, totalBytes);
+
+    // The HTML alternative and the attachment count (the files themselves are checked when the consumer loads them).
+    private static string? ValidateParts(NotificationMessage message) => message switch
+    {
+        { HtmlBody: not null, IsTemplated: true } => "invalid html body: a templated notification has its template's",
+        { HtmlBody: not null, IsHtml: true } => "invalid html body: the body is HTML already (is_html)",
+        { HtmlBody: { Length: > MaxBodyLength } html } when Characters(html) is var length && length > MaxBodyLength
+            => $"invalid html body: {length} characters, the limit is {MaxBodyLength}",
+        { Attachments: < 1 or > AttachmentRules.MaxCount } => $"invalid attachment count: {message.Attachments}, expected 1 to {AttachmentRules.MaxCount}",
+        _ => null,
+    };
 
     /// <summary>The outbox's template_name column, in characters.</summary>
     public const int MaxTemplateNameLength = EmailRules.MaxTemplateNameLength;

@@ -65,6 +65,12 @@ public sealed class OutboxRow
     /// <summary>The column <c>data</c>: JSON text (a webhook's payload data, a push notification's custom data), unvalidated.</summary>
     public string? Data { get; init; }
 
+    /// <summary>The column <c>html_body</c>: the HTML alternative of a prepared mail with a plain-text body.</summary>
+    public string? HtmlBody { get; init; }
+
+    /// <summary>The column <c>attachment_count</c>: how many files the table <c>attachment</c> holds for it (null: none).</summary>
+    public short? AttachmentCount { get; init; }
+
     /// <summary>Whether the row travels in the urgent lane.</summary>
     public bool IsUrgent => Priority == "urgent";
 
@@ -77,5 +83,7 @@ public sealed class OutboxRow
         // Email travels without its channel, as before channels existed.
         Channel = Channel == NotificationChannels.Email ? null : Channel,
         Data = Data,
+        HtmlBody = HtmlBody,
+        Attachments = AttachmentCount,
     };
 }

@@ -1,4 +1,5 @@
 using MailKit.Net.Smtp;
+using Notifications.Consumer.Channels.Email.Attachments;
 using Notifications.Consumer.Channels.Email.Unsubscribe;
 using Notifications.Consumer.RateLimiting;
 using Notifications.Consumer.Relay;
@@ -9,11 +10,12 @@ using Notifications.Shared.Data;
 namespace Notifications.Consumer.Channels.Email;
 
 /// <summary>
-/// Email over SMTP: a template rendered at send time, List-Unsubscribe on bulk mail, one SMTP connection per handler, the
+/// Email over SMTP: a template rendered at send time, attached files loaded from the database, List-Unsubscribe on bulk mail, one SMTP connection per handler, the
 /// relay's breaker (the consumer stops consuming while it is open), rate limits per recipient domain, and a 5xx to RCPT TO
 /// suppressing the address.
 /// </summary>
-internal sealed class EmailChannel(RelayBreaker relay, NotificationRenderer renderer, UnsubscribeLinks unsubscribe, EmailSenderFactory senders)
+internal sealed class EmailChannel(
+    RelayBreaker relay, NotificationRenderer renderer, UnsubscribeLinks unsubscribe, EmailSenderFactory senders, AttachedFiles attachments)
     : IChannel
 {
     public string Name => NotificationChannels.Email;
@@ -33,6 +35,18 @@ internal sealed class EmailChannel(RelayBreaker relay, NotificationRenderer rend
         if (email is null)
         {
             return Prepared.Refused(unrenderable!);
+        }
+
+        if (message.Attachments is not null)
+        {
+            // Loaded here, before the delivery log's mark and the send: a mail is never sent without its files.
+            var (files, refused) = await attachments.LoadAsync(message, cancellationToken);
+            if (files is null)
+            {
+                return Prepared.Refused(refused!);
+            }
+
+            email = email with { Attachments = files };
         }
 
         if (unsubscribe.HeadersFor(message) is { } systemHeaders)

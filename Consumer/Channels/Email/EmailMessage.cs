@@ -1,3 +1,5 @@
+using Notifications.Consumer.Channels.Email.Attachments;
+
 namespace Notifications.Consumer.Channels.Email;
 
 /// <summary>One email to send: a notification rendered for a single recipient.</summary>
@@ -26,4 +28,7 @@ internal sealed record EmailMessage(
 
     /// <summary>An HTML alternative to a plain-text <see cref="Body"/> (a template with both bodies): sent as multipart/alternative.</summary>
     public string? HtmlBody { get; init; }
+
+    /// <summary>The files attached (the table <c>attachment</c>), or null for none.</summary>
+    public IReadOnlyList<AttachedFile>? Attachments { get; init; }
 }

@@ -8,7 +8,8 @@ namespace Notifications.Consumer.Channels.Email;
 
 /// <summary>
 /// Builds the <see cref="MimeMessage"/> for an <see cref="EmailMessage"/>: one text part, UTF-8 (or a
-/// multipart/alternative of plain text and HTML when it has <see cref="EmailMessage.HtmlBody"/>). The headers
+/// multipart/alternative of plain text and HTML when it has <see cref="EmailMessage.HtmlBody"/>); a mail with files is
+/// made by MimeKit's <see cref="BodyBuilder"/> (multipart/mixed), the hand-prepared parts kept for the common mail without. The headers
 /// go in as a ready <see cref="HeaderList"/>, so MimeKit neither generates a Message-ID and Date only to have
 /// them replaced nor parses them back into its address lists; those whose wire form is known without
 /// MimeKit's encoder (the Message-ID, the id header, a short ASCII subject) are given as raw bytes. The body
@@ -20,8 +21,9 @@ internal sealed class MimeMessageBuilder(string from, string messageIdDomain)
     // Longest subject written as it is: "Subject: " and it fill the 78 characters RFC 5322 2.1.1 recommends per line.
     private const int RawSubjectLimit = 78 - 9;
 
-    // Formatted once; each message gets a clone, as a header can belong to one header list only.
-    private readonly Header fromHeader = new(Encoding.UTF8, HeaderId.From, from);
+    // Formatted once; each message gets a clone, as a header can belong to one header list only. The mailbox's text
+    // (a name quoted where it needs it) is parsed and encoded again by MimeKit: a non-ASCII name as RFC 2047 words.
+    private readonly Header fromHeader = new(Encoding.UTF8, HeaderId.From, FromAddress.Parse(from).ToString());
     private readonly bool rawMessageId = IsPlainAscii(messageIdDomain);
 
     /// <summary>
@@ -51,11 +53,39 @@ internal sealed class MimeMessageBuilder(string from, string messageIdDomain)
             headers.Add(new Header(field, value));
         }
 
-        var body = new PreparedTextPart(email.IsHtml ? TextFormat.Html : TextFormat.Plain, NormalizeLineBreaks(email.Body));
-        var message = new MimeMessage(headers) { Body = email.HtmlBody is { } html ? Alternative(body, html) : body };
+        var message = new MimeMessage(headers) { Body = email.Attachments is { Count: > 0 } ? WithAttachments(email) : Body(email) };
         message.To.Add(to);
         fields?.AddTo(message);
         return message;
+    }
+
+    private static MimeEntity Body(EmailMessage email)
+    {
+        var body = new PreparedTextPart(email.IsHtml ? TextFormat.Html : TextFormat.Plain, NormalizeLineBreaks(email.Body));
+        return email.HtmlBody is { } html ? Alternative(body, html) : body;
+    }
+
+    // MimeKit's BodyBuilder: multipart/mixed of the text (or multipart/alternative of text and HTML) and the files, each
+    // base64 with its name in Content-Disposition and Content-Type (RFC 2231-encoded when it is not ASCII).
+    private static MimeEntity WithAttachments(EmailMessage email)
+    {
+        var builder = new BodyBuilder();
+        if (email.IsHtml)
+        {
+            builder.HtmlBody = NormalizeLineBreaks(email.Body);
+        }
+        else
+        {
+            builder.TextBody = NormalizeLineBreaks(email.Body);
+            builder.HtmlBody = email.HtmlBody is { } html ? NormalizeLineBreaks(html) : null;
+        }
+
+        foreach (var file in email.Attachments!)
+        {
+            builder.Attachments.Add(file.FileName, file.Content, ContentType.Parse(file.ContentType));
+        }
+
+        return builder.ToMessageBody();
     }
 
     // RFC 2046 5.1.4: the alternatives in increasing order of preference, so the plain text first and the HTML last.

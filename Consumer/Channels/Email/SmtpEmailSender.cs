@@ -38,7 +38,7 @@ internal sealed class SmtpEmailSender : IEmailSender
         this.logger = logger;
         session = new SmtpSession(options, tracker, logger, idleReconnected);
         builder = new MimeMessageBuilder(options.From, options.MessageIdDomain);
-        from = EnvelopeAddress.Resolve(options.From, "Smtp:From", serverOffersSmtpUtf8: true, out fromNeedsSmtpUtf8);
+        from = EnvelopeAddress.Resolve(FromAddress.Parse(options.From).Address, "Smtp:From", serverOffersSmtpUtf8: true, out fromNeedsSmtpUtf8);
     }
 
     private NotificationSmtpClient Client => session.Client;

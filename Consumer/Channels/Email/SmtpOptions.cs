@@ -1,9 +1,10 @@
 using System.ComponentModel.DataAnnotations;
+using System.Text.RegularExpressions;
 
 namespace Notifications.Consumer.Channels.Email;
 
 /// <summary>The SMTP server the consumer sends through. Section <c>Smtp</c>; env vars <c>Smtp__Host</c> etc.</summary>
-public sealed class SmtpOptions : IValidatableObject
+public sealed partial class SmtpOptions : IValidatableObject
 {
     /// <summary>The configuration section name.</summary>
     public const string SectionName = "Smtp";
@@ -38,8 +39,12 @@ public sealed class SmtpOptions : IValidatableObject
     /// </summary>
     public bool CheckCertificateRevocation { get; set; } = true;
 
-    /// <summary>The envelope sender (MAIL FROM) and From header: a bare address.</summary>
-    [Required, RegularExpression(AddressPattern)]
+    /// <summary>
+    /// The From header and envelope sender: one mailbox, bare (<c>billing@acme.example</c>) or with a display name
+    /// (<c>Acme Billing &lt;billing@acme.example&gt;</c>; quote a name with a comma). The header carries the name (a
+    /// non-ASCII one encoded per RFC 2047), MAIL FROM the bare address. Parsed by MimeKit (<see cref="FromAddress"/>).
+    /// </summary>
+    [Required]
     public string From { get; set; } = "notifications@localhost";
 
     /// <summary>The name this client gives in EHLO/HELO.</summary>
@@ -71,6 +76,15 @@ public sealed class SmtpOptions : IValidatableObject
     /// <inheritdoc />
     public IEnumerable<ValidationResult> Validate(ValidationContext validationContext)
     {
+        if (FromAddress.TryParse(From, out string? fromError) is not { } from)
+        {
+            yield return new ValidationResult(fromError, [nameof(From)]);
+        }
+        else if (!BareAddress().IsMatch(from.Address))
+        {
+            yield return new ValidationResult($"Smtp:From's address '{from.Address}' has whitespace, brackets or control characters.", [nameof(From)]);
+        }
+
         bool hasUser = !string.IsNullOrEmpty(Username);
         if (hasUser && string.IsNullOrEmpty(Password))
         {
@@ -86,6 +100,7 @@ public sealed class SmtpOptions : IValidatableObject
         }
     }
 
-    // No whitespace, angle brackets or control characters: the value goes into MAIL FROM:<...> and a header.
-    private const string AddressPattern = @"^[^\s<>\x00-\x1f\x7f]{1,254}$";
+    // No whitespace, angle brackets or control characters: the address goes into MAIL FROM:<...>.
+    [GeneratedRegex(@"^[^\s<>\x00-\x1f\x7f]{1,254}$")]
+    private static partial Regex BareAddress();
 }

@@ -38,10 +38,11 @@ internal sealed class PostgresRetentionStore : IRetentionStore
             gone AS (
                 DELETE FROM "{s}".delivery_log AS d USING doomed
                 WHERE d.notification_id = doomed.notification_id
-                RETURNING d.notification_id)
+                RETURNING d.notification_id),
+            {DeleteAttachments(s)}
             SELECT count(*)::int AS Deleted, max(notification_id) AS MaxNotificationId FROM gone
             """;
-        _deleteDeadSql = DeleteOldestSql(s, "dead_letter", key: "id", age: "dead_lettered_at", notificationId: "x.notification_id");
+        _deleteDeadSql = DeleteOldestSql(s, "dead_letter", key: "id", age: "dead_lettered_at", notificationId: "x.notification_id", attachments: true);
         // A key is not a notification's record: it raises no watermark.
         _deleteKeysSql = DeleteOldestSql(s, "idempotency_key", key: "idempotency_key", age: "created_at", notificationId: "NULL::bigint");
         _recordRunSql = $"""
@@ -74,7 +75,7 @@ internal sealed class PostgresRetentionStore : IRetentionStore
     }
 
     // The oldest rows first, a batch at a time, leaving rows another transaction holds for the next run.
-    private static string DeleteOldestSql(string schema, string table, string key, string age, string notificationId) => $"""
+    private static string DeleteOldestSql(string schema, string table, string key, string age, string notificationId, bool attachments = false) => $"""
         WITH doomed AS (
             SELECT {key} FROM "{schema}".{table}
             WHERE {age} < @Cutoff
@@ -83,8 +84,15 @@ internal sealed class PostgresRetentionStore : IRetentionStore
         gone AS (
             DELETE FROM "{schema}".{table} AS x USING doomed
             WHERE x.{key} = doomed.{key}
-            RETURNING {notificationId} AS notification_id)
+            RETURNING {notificationId} AS notification_id){(attachments ? "," + DeleteAttachments(schema) : "")}
         SELECT count(*)::int AS Deleted, max(notification_id) AS MaxNotificationId FROM gone
+        """;
+
+    // A notification's attached files go with its last record (sent, suppressed or dead-lettered), in the same statement.
+    private static string DeleteAttachments(string schema) => $"""
+        files AS (
+            DELETE FROM "{schema}".attachment AS a USING gone
+            WHERE a.notification_id = gone.notification_id)
         """;
 
     private async Task<RetentionBatch> DeleteAsync(string sql, DateTimeOffset cutoff, int batchSize, CancellationToken cancellationToken)

@@ -99,6 +99,7 @@ internal sealed class SqlServerOutboxStore : IOutboxStore
                DELETED.not_before AS NotBefore, DELETED.reply_to AS ReplyTo, DELETED.cc AS Cc, DELETED.bcc AS Bcc,
                DELETED.headers AS Headers,
                DELETED.template_name AS TemplateName, DELETED.template_data AS TemplateData, DELETED.locale AS Locale,
-               DELETED.channel AS Channel, DELETED.data AS Data;
+               DELETED.channel AS Channel, DELETED.data AS Data, DELETED.html_body AS HtmlBody,
+               DELETED.attachment_count AS AttachmentCount;
         """;
 }

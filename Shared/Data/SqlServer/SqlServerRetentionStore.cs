@@ -28,18 +28,26 @@ internal sealed class SqlServerRetentionStore : IRetentionStore
         // @BatchSize matches.
         DeleteDeliveryLogSql = $"""
             SET NOCOUNT ON;
+            SET XACT_ABORT ON;
             DECLARE @gone TABLE (notification_id bigint NULL);
+            BEGIN TRANSACTION;
             DELETE TOP (@BatchSize) FROM [{s}].[delivery_log] WITH (ROWLOCK, READPAST)
             OUTPUT DELETED.notification_id INTO @gone
             WHERE status IN ('sent', 'suppressed') AND updated_at < @Cutoff;
+            {DeleteAttachments(s)}
+            COMMIT TRANSACTION;
             SELECT CAST(COUNT(*) AS int) AS Deleted, MAX(notification_id) AS MaxNotificationId FROM @gone;
             """;
         DeleteDeadLettersSql = $"""
             SET NOCOUNT ON;
+            SET XACT_ABORT ON;
             DECLARE @gone TABLE (notification_id bigint NULL);
+            BEGIN TRANSACTION;
             DELETE TOP (@BatchSize) FROM [{s}].[dead_letter] WITH (ROWLOCK, READPAST)
             OUTPUT DELETED.notification_id INTO @gone
             WHERE dead_lettered_at < @Cutoff;
+            {DeleteAttachments(s)}
+            COMMIT TRANSACTION;
             SELECT CAST(COUNT(*) AS int) AS Deleted, MAX(notification_id) AS MaxNotificationId FROM @gone;
             """;
         DeleteIdempotencyKeysSql = $"""
@@ -57,6 +65,12 @@ internal sealed class SqlServerRetentionStore : IRetentionStore
     }
 
     internal string LeaseSql { get; }
+
+    // A notification's attached files go with its last record (sent, suppressed or dead-lettered), in the same transaction.
+    private static string DeleteAttachments(string s) => $"""
+        DELETE a FROM [{s}].[attachment] AS a WITH (ROWLOCK)
+        WHERE a.notification_id IN (SELECT notification_id FROM @gone);
+        """;
 
     internal string DeleteDeliveryLogSql { get; }
 

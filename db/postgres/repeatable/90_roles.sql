@@ -61,6 +61,8 @@ GRANT USAGE ON SCHEMA :"schema" TO notifications_app, notifications_producer, no
 GRANT INSERT, SELECT (id) ON :"schema".outbox TO notifications_app;
 GRANT USAGE ON SEQUENCE :"schema".outbox_id_seq TO notifications_app;
 GRANT INSERT, SELECT (idempotency_key, notification_id) ON :"schema".idempotency_key TO notifications_app;
+-- Attached files: inserted with the outbox row, never read back by the app.
+GRANT INSERT ON :"schema".attachment TO notifications_app;
 GRANT EXECUTE ON FUNCTION :"schema".notification_status(bigint) TO notifications_app, notifications_admin;
 -- The audience registry (025, docs/audiences.md), written by the client's ISubscriberRegistry: upserts (INSERT ... ON
 -- CONFLICT DO UPDATE), devices added and removed, subscriptions, preferences. Categories are the admin's: the app reads
@@ -91,6 +93,8 @@ GRANT SELECT, UPDATE ON :"schema".retention TO notifications_consumer;
 -- An unregistered push token marks its contact points dead (the suppression store's add): that, and nothing else of the registry.
 GRANT SELECT (channel, address, dead_at), UPDATE (dead_at, dead_reason) ON :"schema".contact_point TO notifications_consumer;
 GRANT SELECT, DELETE, UPDATE (created_at) ON :"schema".idempotency_key TO notifications_consumer;
+-- Attached files: read to send, deleted by the retention cleanup with their notification's records.
+GRANT SELECT, DELETE ON :"schema".attachment TO notifications_consumer;
 
 -- The admin tool: status and purge (outbox count and DELETE), the delivery window, release of 'sending' marks and
 -- the cleanup (DELETE on the delivery log, dead letters and keys), dead-letter records, and the catalogues.
@@ -98,6 +102,7 @@ GRANT SELECT, DELETE ON :"schema".outbox TO notifications_admin;
 GRANT SELECT, DELETE, UPDATE (updated_at) ON :"schema".delivery_log TO notifications_admin;
 GRANT SELECT, DELETE, UPDATE (dead_lettered_at) ON :"schema".dead_letter TO notifications_admin;
 GRANT SELECT, DELETE, UPDATE (created_at) ON :"schema".idempotency_key TO notifications_admin;
+GRANT SELECT, DELETE ON :"schema".attachment TO notifications_admin;
 GRANT SELECT, UPDATE ON :"schema".retention TO notifications_admin;
 GRANT SELECT, INSERT, UPDATE ON :"schema".suppression TO notifications_admin;
 GRANT SELECT, INSERT ON :"schema".template TO notifications_admin;

@@ -23,6 +23,7 @@ GO
 GRANT INSERT ON [$(Schema)].[outbox] TO [notifications_app];
 GRANT SELECT ON [$(Schema)].[outbox] ([id]) TO [notifications_app];
 GRANT SELECT, INSERT ON [$(Schema)].[idempotency_key] TO [notifications_app];
+GRANT INSERT ON [$(Schema)].[attachment] TO [notifications_app];
 GRANT SELECT ON [$(Schema)].[notification_status] TO [notifications_app], [notifications_admin];
 GO
 -- The app: the audience registry (025, docs/audiences.md), written by the client's ISubscriberRegistry (MERGE upserts,
@@ -50,12 +51,15 @@ GRANT SELECT, DELETE ON [$(Schema)].[idempotency_key] TO [notifications_consumer
 -- An unregistered push token marks its contact points dead (the suppression store's add): that, and nothing else of the registry.
 GRANT SELECT ([channel], [address], [dead_at]) ON [$(Schema)].[contact_point] TO [notifications_consumer];
 GRANT UPDATE ([dead_at], [dead_reason]) ON [$(Schema)].[contact_point] TO [notifications_consumer];
+-- Attached files: read to send, deleted by the retention cleanup with their notification's records.
+GRANT SELECT, DELETE ON [$(Schema)].[attachment] TO [notifications_consumer];
 GO
 -- The admin tool: status and purge, the delivery window, release and cleanup, dead-letter records, the catalogues.
 GRANT SELECT, DELETE ON [$(Schema)].[outbox] TO [notifications_admin];
 GRANT SELECT, DELETE ON [$(Schema)].[delivery_log] TO [notifications_admin];
 GRANT SELECT, DELETE ON [$(Schema)].[dead_letter] TO [notifications_admin];
 GRANT SELECT, DELETE ON [$(Schema)].[idempotency_key] TO [notifications_admin];
+GRANT SELECT, DELETE ON [$(Schema)].[attachment] TO [notifications_admin];
 GRANT SELECT, UPDATE ON [$(Schema)].[retention] TO [notifications_admin];
 GRANT SELECT, INSERT, UPDATE ON [$(Schema)].[suppression] TO [notifications_admin];
 GRANT SELECT, INSERT ON [$(Schema)].[template] TO [notifications_admin];

@@ -3,7 +3,9 @@ using System.Net.Http.Json;
 using System.Text.Json;
 using System.Text.RegularExpressions;
 using Dapper;
+using MimeKit;
 using Notifications.IntegrationTests.Infrastructure;
+using Notifications.IntegrationTests.Sending;
 
 namespace Notifications.IntegrationTests.Client;
 
@@ -14,6 +16,11 @@ namespace Notifications.IntegrationTests.Client;
 [Collection("services")]
 public sealed partial class SampleAppTests(PackedClient client) : IClassFixture<PackedClient>
 {
+    // A one-page PDF (what a PDF reader opens), the file the page tells the reader to put beside Program.cs.
+    private static readonly byte[] Pdf = System.Text.Encoding.ASCII.GetBytes(
+        "%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj\n"
+        + "3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 595 842]>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n");
+
     [Fact]
     public async Task OrdersSample_BuiltFromThePackedClient_EnqueuesWithTheOrderAndRollsBackWithIt()
     {
@@ -62,7 +69,7 @@ public sealed partial class SampleAppTests(PackedClient client) : IClassFixture<
     }
 
     [Fact]
-    public async Task ClientDoc_QuickStartConsoleApp_EnqueuesAndReadsTheStatus()
+    public async Task ClientDoc_QuickStartConsoleApp_EnqueuesReadsTheStatusAndTheMailArrivesFromTheNamedSenderWithThePdf()
     {
         var db = await TestDatabase.CleanAsync();
         string doc = await File.ReadAllTextAsync(RepositoryLayout.File("docs", "client.md"));
@@ -70,6 +77,7 @@ public sealed partial class SampleAppTests(PackedClient client) : IClassFixture<
         string project = NotificationsVersion().Replace(DocBlock(doc, "xml", "<!-- Notify/Notify.csproj -->"), $"${{1}}{client.Version}$2");
         await File.WriteAllTextAsync(Path.Combine(app, "Notify.csproj"), project);
         await File.WriteAllTextAsync(Path.Combine(app, "Program.cs"), DocBlock(doc, "csharp", "// Notify/Program.cs"));
+        await File.WriteAllBytesAsync(Path.Combine(app, "invoice.pdf"), Pdf);
         var environment = new Dictionary<string, string>
         {
             ["RestoreAdditionalProjectSources"] = client.Packages,
@@ -84,7 +92,28 @@ public sealed partial class SampleAppTests(PackedClient client) : IClassFixture<
         Assert.Equal(("ada@example.com", "Welcome, Ada"), await check.QuerySingleAsync<(string, string)>(
             $"SELECT recipient, subject FROM {TestDatabase.Schema}.outbox WHERE id = @id", new { id = long.Parse(printed.Groups[1].Value, System.Globalization.CultureInfo.InvariantCulture) }));
         Assert.Equal(1, await db.CountAsync("outbox"));
+
+        // The rest of the page: the workers send it, the sender's name from the consumer's Smtp:From.
+        await using var broker = await TestBroker.CreateAsync();
+        await using var sink = await SmtpSink.StartAsync();
+        await using (await WorkerHost.StartConsumerAsync(broker, sink, ("Smtp:From", "Acme Billing <billing@acme.example>")))
+        await using (await WorkerHost.StartProducerAsync(broker))
+        {
+            await sink.WaitForMessagesAsync(1, TimeSpan.FromMinutes(2));
+        }
+
+        using MimeMessage received = SinkDump.LoadMessage(sink.MessageFiles().Single());
+        var from = received.From.Mailboxes.Single();
+        Assert.Equal(("Acme Billing", "billing@acme.example"), (from.Name, from.Address));
+        Assert.Equal("ada@example.com", received.To.Mailboxes.Single().Address);
+        var pdf = Assert.IsType<MimePart>(Assert.Single(received.Attachments));
+        Assert.Equal(("invoice.pdf", "application/pdf"), (pdf.FileName, pdf.ContentType.MimeType));
+        using var bytes = new MemoryStream();
+        pdf.Content!.DecodeTo(bytes);
+        Assert.Equal(Pdf, bytes.ToArray());
+        Assert.Contains("<p>Your account is ready.", received.HtmlBody, StringComparison.Ordinal);
     }
+
 
     /// <summary>The fenced <paramref name="language"/> block of <paramref name="doc"/> whose first line is <paramref name="firstLine"/>.</summary>
     private static string DocBlock(string doc, string language, string firstLine) =>

@@ -12,7 +12,7 @@ internal sealed class TestDatabase
     public static async Task<TestDatabase> CleanAsync()
     {
         await using var connection = await OpenAsync();
-        await connection.ExecuteAsync($"TRUNCATE {Schema}.outbox, {Schema}.delivery_log, {Schema}.rejected, {Schema}.dead_letter, {Schema}.idempotency_key, {Schema}.suppression, {Schema}.template");
+        await connection.ExecuteAsync($"TRUNCATE {Schema}.outbox, {Schema}.delivery_log, {Schema}.rejected, {Schema}.dead_letter, {Schema}.idempotency_key, {Schema}.suppression, {Schema}.template, {Schema}.attachment");
         // The audience registry (025): its tables reference each other, so they go in one statement.
         await connection.ExecuteAsync($"TRUNCATE {Schema}.preference, {Schema}.category_default, {Schema}.category, {Schema}.subscription, {Schema}.topic, {Schema}.contact_point, {Schema}.subscriber");
         await connection.ExecuteAsync($"UPDATE {Schema}.retention SET lease_until = '-infinity', holder = NULL, last_run_at = NULL, max_deleted_id = NULL");

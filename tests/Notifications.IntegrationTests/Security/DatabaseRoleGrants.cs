@@ -92,6 +92,7 @@ internal static class DatabaseRoleGrants
             .. Table("subscriber", "SELECT", "INSERT", "UPDATE"), .. Table("contact_point", "SELECT", "INSERT", "UPDATE", "DELETE"),
             .. Table("topic", "SELECT", "INSERT"), .. Table("subscription", "SELECT", "INSERT", "DELETE"), .. Table("category", "SELECT"),
             .. Table("preference", "SELECT", "INSERT", "UPDATE", "DELETE"),
+            "table notifications.attachment: INSERT",
         ],
         [DatabaseRole.Producer] =
         [
@@ -108,6 +109,7 @@ internal static class DatabaseRoleGrants
             .. Table("template", "SELECT"), .. Table("webhook_endpoint", "SELECT", "UPDATE"), .. Table("retention", "SELECT", "UPDATE"),
             .. Table("idempotency_key", "SELECT", "DELETE"), "column notifications.idempotency_key.created_at: UPDATE",
             .. Column("contact_point", "SELECT", "channel", "address", "dead_at"), .. Column("contact_point", "UPDATE", "dead_at", "dead_reason"),
+            .. Table("attachment", "SELECT", "DELETE"),
         ],
         [DatabaseRole.Admin] =
         [
@@ -119,6 +121,7 @@ internal static class DatabaseRoleGrants
             .. Table("retention", "SELECT", "UPDATE"), .. Table("suppression", "SELECT", "INSERT", "UPDATE"), .. Table("template", "SELECT", "INSERT"),
             .. Table("webhook_endpoint", "SELECT", "INSERT", "UPDATE"), "function notifications.notification_status(p_id bigint): EXECUTE",
             .. Registry.SelectMany(t => Table(t, "SELECT", "INSERT", "UPDATE", "DELETE")),
+            .. Table("attachment", "SELECT", "DELETE"),
         ],
         [DatabaseRole.Unsubscribe] =
         [

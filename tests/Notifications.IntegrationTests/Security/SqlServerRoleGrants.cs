@@ -54,6 +54,7 @@ internal static class SqlServerRoleGrants
             .. Object("subscriber", "SELECT", "INSERT", "UPDATE"), .. Object("contact_point", "SELECT", "INSERT", "UPDATE", "DELETE"),
             .. Object("topic", "SELECT", "INSERT"), .. Object("subscription", "SELECT", "INSERT", "DELETE"), .. Object("category", "SELECT"),
             .. Object("preference", "SELECT", "INSERT", "UPDATE", "DELETE"),
+            "object attachment: INSERT",
         ],
         ["notifications_producer"] = [.. Object("outbox", "SELECT", "DELETE"), .. Object("rejected", "SELECT", "INSERT", "UPDATE")],
         ["notifications_consumer"] =
@@ -62,6 +63,7 @@ internal static class SqlServerRoleGrants
             .. Object("rate_limit", "SELECT", "INSERT", "UPDATE"), .. Object("suppression", "SELECT", "INSERT", "UPDATE"), .. Object("template", "SELECT"),
             .. Object("webhook_endpoint", "SELECT", "UPDATE"), .. Object("retention", "SELECT", "UPDATE"), .. Object("idempotency_key", "SELECT", "DELETE"),
             .. Column("contact_point", "SELECT", "channel", "address", "dead_at"), .. Column("contact_point", "UPDATE", "dead_at", "dead_reason"),
+            .. Object("attachment", "SELECT", "DELETE"),
         ],
         ["notifications_admin"] =
         [
@@ -69,6 +71,7 @@ internal static class SqlServerRoleGrants
             .. Object("idempotency_key", "SELECT", "DELETE"), .. Object("retention", "SELECT", "UPDATE"), .. Object("suppression", "SELECT", "INSERT", "UPDATE"),
             .. Object("template", "SELECT", "INSERT"), .. Object("webhook_endpoint", "SELECT", "INSERT", "UPDATE"), "object notification_status: SELECT",
             .. Registry.SelectMany(t => Object(t, "SELECT", "INSERT", "UPDATE", "DELETE")),
+            .. Object("attachment", "SELECT", "DELETE"),
         ],
         ["notifications_unsubscribe"] =
         [

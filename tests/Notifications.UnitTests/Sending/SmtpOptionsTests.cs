@@ -39,9 +39,32 @@ public sealed class SmtpOptionsTests
     [InlineData("a@b\r\nBcc: c@d")]
     [InlineData("a b@c")]
     [InlineData("")]
+    [InlineData("Acme Billing")]
+    [InlineData("Acme <billing@acme.example>, Other <other@acme.example>")]
+    [InlineData("Billing: billing@acme.example, other@acme.example;")]
+    [InlineData("Acme <billing@acme.example>\r\nBcc: spy@example.test")]
+    [InlineData("Acme <billing>")]
     public void Validate_MalformedFrom_Invalid(string from)
     {
         Assert.Contains(nameof(SmtpOptions.From), Validate(new SmtpOptions { From = from }).SelectMany(r => r.MemberNames));
+    }
+
+    [Theory]
+    [InlineData("Acme Billing <billing@acme.example>")]
+    [InlineData("\"Acme, Inc.\" <billing@acme.example>")]
+    [InlineData("Zoë Café <billing@acme.example>")]
+    public void Validate_FromWithDisplayName_Valid(string from)
+    {
+        Assert.Empty(Validate(new SmtpOptions { From = from }));
+    }
+
+    [Fact]
+    public void Validate_TwoAddressesInFrom_ErrorNamesSmtpFromAndOneMailbox()
+    {
+        var error = Assert.Single(Validate(new SmtpOptions { From = "a@acme.example, b@acme.example" }));
+
+        Assert.Contains("Smtp:From", error.ErrorMessage, StringComparison.Ordinal);
+        Assert.Contains("one mailbox", error.ErrorMessage, StringComparison.Ordinal);
     }
 
     [Fact]

@@ -64,6 +64,7 @@ public sealed class TSqlParserTests
             "SqlServerRetentionStore.DeleteDeadLettersSql", "SqlServerRetentionStore.RecordRunSql",
             "SqlServerRetentionStore.DeleteIdempotencyKeysSql",
             "SqlServerOutboxDialect.InsertSql", "SqlServerOutboxDialect.InsertOnceSql", "SqlServerOutboxDialect.StatusSql",
+            "SqlServerOutboxDialect.AttachmentSql", "SqlServerAttachmentStore.LoadSql",
             "SqlServerRateLimitStore.LeaseSql", "SqlServerRateLimitStore.SlowDownSql",
             "SqlServerSuppressionStore.AddSql", "SqlServerSuppressionStore.RemoveSql", "SqlServerSuppressionStore.ListSql",
             "SqlServerSuppressionStore.ChangesSql", "SqlServerSuppressionStore.LoadSql", "SqlServerSuppressionStore.FindSql", "SqlServerSuppressionStore.RecordSuppressedSql",

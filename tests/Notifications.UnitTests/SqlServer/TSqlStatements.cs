@@ -1,5 +1,6 @@
 using System.Reflection;
 using Notifications.Client.SqlServer;
+using Notifications.Consumer.Channels.Email.Attachments;
 using Notifications.Consumer.RateLimiting;
 using DbUp.Support;
 using Notifications.Admin.Migrations;
@@ -50,6 +51,7 @@ internal static class TSqlStatements
                      new SqlServerTemplateStore(Options),
                      new SqlServerWebhookEndpointStore(Options),
                      new SqlServerAudienceStore(Options),
+                     new SqlServerAttachmentStore(Options),
                  })
         {
             var properties = store.GetType()
@@ -63,6 +65,7 @@ internal static class TSqlStatements
 
         statements[$"{nameof(SqlServerOutboxDialect)}.{nameof(SqlServerOutboxDialect.InsertSql)}"] = SqlServerOutboxDialect.InsertSql(Schema);
         statements[$"{nameof(SqlServerOutboxDialect)}.{nameof(SqlServerOutboxDialect.InsertOnceSql)}"] = SqlServerOutboxDialect.InsertOnceSql(Schema);
+        statements[$"{nameof(SqlServerOutboxDialect)}.{nameof(SqlServerOutboxDialect.AttachmentSql)}"] = SqlServerOutboxDialect.AttachmentSql(Schema);
         statements[$"{nameof(SqlServerOutboxDialect)}.{nameof(SqlServerOutboxDialect.StatusSql)}"] = SqlServerOutboxDialect.Instance.StatusSql(Schema);
         // The client's audience registry: every statement of its SQL Server dialect.
         var registry = SqlServerRegistryDialect.Instance.Sql(Schema);
