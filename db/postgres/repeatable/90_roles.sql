@@ -60,6 +60,8 @@ GRANT USAGE ON SCHEMA :"schema" TO notifications_app, notifications_producer, no
 GRANT INSERT, SELECT (id) ON :"schema".outbox TO notifications_app;
 GRANT USAGE ON SEQUENCE :"schema".outbox_id_seq TO notifications_app;
 GRANT INSERT, SELECT (idempotency_key, notification_id) ON :"schema".idempotency_key TO notifications_app;
+-- The template check at enqueue (docs/templates.md): the names, locales, versions and variables, never the sources.
+GRANT SELECT (name, locale, version, variables) ON :"schema".template TO notifications_app;
 GRANT EXECUTE ON FUNCTION :"schema".notification_status(bigint) TO notifications_app, notifications_admin;
 
 -- SELECT ... FOR UPDATE (the claim, the retention cleanup's batches) needs UPDATE on at least one column of the

@@ -23,6 +23,8 @@ GO
 GRANT INSERT ON [$(Schema)].[outbox] TO [notifications_app];
 GRANT SELECT ON [$(Schema)].[outbox] ([id]) TO [notifications_app];
 GRANT SELECT, INSERT ON [$(Schema)].[idempotency_key] TO [notifications_app];
+-- The template check at enqueue (docs/templates.md): the names, locales, versions and variables, never the sources.
+GRANT SELECT ON [$(Schema)].[template] ([name], [locale], [version], [variables]) TO [notifications_app];
 GRANT SELECT ON [$(Schema)].[notification_status] TO [notifications_app], [notifications_admin];
 GO
 -- The producer: the claim (DELETE ... OUTPUT DELETED.* WITH (READPAST)), the backlog count, the rejects (MERGE).

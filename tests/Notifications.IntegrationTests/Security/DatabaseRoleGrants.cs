@@ -86,6 +86,9 @@ internal static class DatabaseRoleGrants
             "table notifications.outbox: INSERT", "column notifications.outbox.id: SELECT", "sequence notifications.outbox_id_seq: USAGE",
             "table notifications.idempotency_key: INSERT", "column notifications.idempotency_key.idempotency_key: SELECT",
             "column notifications.idempotency_key.notification_id: SELECT", "function notifications.notification_status(p_id bigint): EXECUTE",
+            // The template check at enqueue (024): the versions' variables, never the sources.
+            "column notifications.template.name: SELECT", "column notifications.template.locale: SELECT",
+            "column notifications.template.version: SELECT", "column notifications.template.variables: SELECT",
         ],
         [DatabaseRole.Producer] =
         [
