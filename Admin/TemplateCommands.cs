@@ -7,7 +7,8 @@ namespace Notifications.Admin;
 /// <summary>
 /// <c>templates put | list | preview</c>: the <c>template</c> table the consumer renders templated notifications from.
 /// A put adds a version (the consumers pick it up within <c>Templates:RefreshInterval</c>); it is refused, exit 1,
-/// when the template does not parse, so a broken template never reaches the table through this tool.
+/// when the template does not parse, so a broken template never reaches the table through this tool. A put records the
+/// variables the version uses (<see cref="TemplateVariables"/>), which the client checks a templated enqueue's data against.
 /// </summary>
 internal static class TemplateCommands
 {
@@ -29,7 +30,9 @@ internal static class TemplateCommands
         var html = new Option<FileInfo>("--html") { Description = "File holding the HTML body's Liquid source (UTF-8); values are HTML-encoded when rendered" };
         text.AcceptExistingOnly();
         html.AcceptExistingOnly();
-        var command = new Command("put", "Add a new version of a template in one locale (the newest version is the one rendered); at least one of --text and --html")
+        var command = new Command("put",
+            "Add a new version of a template in one locale (the newest version is the one rendered); at least one of --text and --html. "
+            + "Records the top-level variables it uses (loop variables, assign and capture left out): the client refuses an enqueue whose data lacks one")
         {
             name, locale, subject, text, html,
         };
@@ -46,18 +49,24 @@ internal static class TemplateCommands
             string templateName = parsed.GetValue(name)!, templateLocale = parsed.GetValue(locale)!, subjectSource = parsed.GetValue(subject)!;
             string? textSource = parsed.GetValue(text) is { } t ? await File.ReadAllTextAsync(t.FullName, ct) : null;
             string? htmlSource = parsed.GetValue(html) is { } h ? await File.ReadAllTextAsync(h.FullName, ct) : null;
+            IReadOnlyList<string> variables;
             try
             {
-                admin.Renderer.Compile(new TemplateVersion(templateName, templateLocale, 0, subjectSource, textSource, htmlSource, DateTimeOffset.UtcNow));
+                variables = TemplateVariables.Of(
+                    admin.Renderer.Compile(new TemplateVersion(templateName, templateLocale, 0, subjectSource, textSource, htmlSource, DateTimeOffset.UtcNow)));
             }
             catch (TemplateException ex)
             {
                 throw new AdminException($"not stored: {ex.Message}", ExitCodes.Failed, ex);
             }
 
-            int version = await admin.DatabaseAsync(() => admin.Templates.PutAsync(templateName, templateLocale, subjectSource, textSource, htmlSource, ct));
+            int version = await admin.DatabaseAsync(() => admin.Templates.PutAsync(
+                templateName, templateLocale, subjectSource, textSource, htmlSource, TemplateVariables.Column(variables), ct));
             await console.Out.WriteLineAsync(FormattableString.Invariant(
                 $"Template '{templateName}' ({templateLocale}): version {version} stored; consumers render it within their refresh interval (Templates:RefreshInterval, 10 s by default)"));
+            await console.Out.WriteLineAsync(variables.Count == 0
+                ? "Variables: none"
+                : $"Variables: {string.Join(", ", variables)} (an enqueue whose data lacks one is refused)");
             return ExitCodes.Success;
         });
         return command;

@@ -3,6 +3,7 @@ using Microsoft.EntityFrameworkCore;
 using Microsoft.EntityFrameworkCore.Diagnostics;
 using Microsoft.EntityFrameworkCore.Infrastructure;
 using Microsoft.EntityFrameworkCore.Storage;
+using Microsoft.Extensions.Logging.Abstractions;
 
 namespace Notifications.Client.EntityFrameworkCore;
 
@@ -104,7 +105,8 @@ internal sealed class SaveChangesNotificationsInterceptor(string schema) : ISave
         var dialect = OutboxDialects.For(NotificationOutbox.ConnectionOf(transaction));
         foreach (var pending in notifications.Pending)
         {
-            notifications.Insert(pending, await dialect.EnqueueAsync(transaction, pending.Values, schema, cancellationToken));
+            notifications.Insert(pending, await NotificationOutbox.EnqueueCheckedAsync(
+                dialect, transaction, pending.Values, schema, NullLogger.Instance, cancellationToken));
         }
     }
 }

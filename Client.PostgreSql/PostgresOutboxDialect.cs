@@ -51,6 +51,10 @@ internal sealed class PostgresOutboxDialect : IOutboxDialect
         SELECT notification_id, state, at, attempts, not_before, reason, detail FROM "{schema}".notification_status(@Id)
         """;
 
+    public string TemplateVariablesSql(string schema) => $"""
+        SELECT locale, version, variables FROM "{schema}".template WHERE name = @Name
+        """;
+
     internal static string InsertSql(string schema) => $"""
         INSERT INTO "{schema}".outbox ({OutboxValues.Columns}) VALUES ({OutboxValues.Parameters}) RETURNING id
         """;

@@ -41,6 +41,11 @@ internal sealed class SqlServerOutboxDialect : IOutboxDialect
         SELECT notification_id, state, at, attempts, not_before, reason, detail FROM [{schema}].[notification_status](@Id);
         """;
 
+    /// <summary>The template check's query (<see cref="TemplateCatalog"/>).</summary>
+    public string TemplateVariablesSql(string schema) => $"""
+        SELECT locale, version, variables FROM [{schema}].[template] WHERE name = @Name;
+        """;
+
     /// <summary>The plain insert, reachable by the T-SQL parser tests.</summary>
     internal static string InsertSql(string schema) => $"""
         INSERT INTO [{schema}].[outbox] ({OutboxValues.Columns})

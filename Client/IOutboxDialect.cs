@@ -26,4 +26,7 @@ internal interface IOutboxDialect
     /// not_before, reason, detail (read by <see cref="NotificationStatusReader"/>).
     /// </summary>
     string StatusSql(string schema);
+
+    /// <summary>The query of one template's versions for the check at enqueue: locale, version, variables where name = @Name (<see cref="TemplateCatalog"/>).</summary>
+    string TemplateVariablesSql(string schema);
 }

@@ -1,4 +1,6 @@
 using System.Data.Common;
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Logging.Abstractions;
 
 namespace Notifications.Client;
 
@@ -27,7 +29,8 @@ public static class NotificationOutbox
     /// or a custom header or address list is refused (<see cref="NewNotification.Headers"/>), or an e-mail's recipient,
     /// subject or body is one the consumer would dead-letter (not one bare address, a line break, over its length): then
     /// <see cref="ArgumentException.ParamName"/> is the field's name (<c>Recipient</c>, <c>Subject</c>, <c>Body</c>) and the message
-    /// the consumer's reason (docs/client.md, "What enqueue refuses").</exception>
+    /// the consumer's reason (docs/client.md, "What enqueue refuses"); or a templated notification's data lacks a variable its
+    /// template uses (<c>TemplateData</c>; docs/templates.md, "Variables checked at enqueue").</exception>
     /// <exception cref="ArgumentOutOfRangeException"><see cref="NewNotification.Priority"/> is not a defined value.</exception>
     /// <exception cref="NotSupportedException">The connection's driver is not supported, or its provider package is not referenced.</exception>
     public static Task<long> EnqueueAsync(
@@ -40,7 +43,15 @@ public static class NotificationOutbox
         var connection = ConnectionOf(transaction);
         OutboxSchemaName.Checked(schema, nameof(schema));
         var values = OutboxValues.Of(notification);
-        return OutboxDialects.For(connection).EnqueueAsync(transaction, values, schema, cancellationToken);
+        return EnqueueCheckedAsync(OutboxDialects.For(connection), transaction, values, schema, NullLogger.Instance, cancellationToken);
+    }
+
+    /// <summary>The template check (<see cref="TemplateCatalog"/>), then the insert: every way in ends here.</summary>
+    internal static async Task<long> EnqueueCheckedAsync(
+        IOutboxDialect dialect, DbTransaction transaction, OutboxValues values, string schema, ILogger logger, CancellationToken cancellationToken)
+    {
+        await TemplateCatalog.CheckAsync(dialect, transaction, values, schema, logger, cancellationToken);
+        return await dialect.EnqueueAsync(transaction, values, schema, cancellationToken);
     }
 
     /// <summary>

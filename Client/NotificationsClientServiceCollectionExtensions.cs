@@ -1,5 +1,7 @@
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.DependencyInjection.Extensions;
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Logging.Abstractions;
 
 namespace Notifications.Client;
 
@@ -26,7 +28,9 @@ public static class NotificationsClientServiceCollectionExtensions
             "No database provider: call options.UsePostgreSql(...) (package Notifications.Client.PostgreSql) or options.UseSqlServer(...) (package Notifications.Client.SqlServer).");
         var connections = options.Connections!;
         services.TryAddSingleton(connections);
-        services.TryAddSingleton<INotificationOutbox>(sp => new DbNotificationOutbox(dialect, schema, sp.GetRequiredService<OutboxConnections>()));
+        services.TryAddSingleton<INotificationOutbox>(sp => new DbNotificationOutbox(
+            dialect, schema, sp.GetRequiredService<OutboxConnections>(),
+            sp.GetService<ILoggerFactory>()?.CreateLogger("Notifications.Client") ?? NullLogger.Instance));
         services.TryAddSingleton<ISubscriberRegistry>(new DbSubscriberRegistry(dialect, schema));
         return services;
     }

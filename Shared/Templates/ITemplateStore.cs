@@ -10,7 +10,7 @@ public interface ITemplateStore
     Task<IReadOnlyList<TemplateVersion>> GetNewestAsync(string name, CancellationToken cancellationToken);
 
     /// <summary>Adds a version of <paramref name="name"/> in <paramref name="locale"/> (the newest plus one); returns its number.</summary>
-    Task<int> PutAsync(string name, string locale, string subject, string? textBody, string? htmlBody, CancellationToken cancellationToken);
+    Task<int> PutAsync(string name, string locale, string subject, string? textBody, string? htmlBody, string? variables, CancellationToken cancellationToken);
 
     /// <summary>Every template name and locale with its newest version, by name and locale.</summary>
     Task<IReadOnlyList<TemplateListing>> ListAsync(CancellationToken cancellationToken);

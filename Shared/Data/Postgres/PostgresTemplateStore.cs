@@ -21,8 +21,8 @@ internal sealed class PostgresTemplateStore(NpgsqlDataSource dataSource, Databas
 
     // Concurrent puts of one name and locale: the second fails on the unique key rather than overwrite.
     private readonly string _putSql = $"""
-        INSERT INTO "{options.Schema}".template (name, locale, version, subject, text_body, html_body)
-        SELECT @Name, @Locale, COALESCE(max(version), 0) + 1, @Subject, @TextBody, @HtmlBody
+        INSERT INTO "{options.Schema}".template (name, locale, version, subject, text_body, html_body, variables)
+        SELECT @Name, @Locale, COALESCE(max(version), 0) + 1, @Subject, @TextBody, @HtmlBody, @Variables
         FROM "{options.Schema}".template WHERE name = @Name AND locale = @Locale
         RETURNING version
         """;
@@ -39,11 +39,11 @@ internal sealed class PostgresTemplateStore(NpgsqlDataSource dataSource, Databas
         return rows.Select(r => new TemplateVersion(r.Name, r.Locale, r.Version, r.Subject, r.TextBody, r.HtmlBody, Utc(r.CreatedAt))).ToList();
     }
 
-    public async Task<int> PutAsync(string name, string locale, string subject, string? textBody, string? htmlBody, CancellationToken cancellationToken)
+    public async Task<int> PutAsync(string name, string locale, string subject, string? textBody, string? htmlBody, string? variables, CancellationToken cancellationToken)
     {
         await using var connection = await dataSource.OpenConnectionAsync(cancellationToken);
         return await connection.ExecuteScalarAsync<int>(Command(
-            _putSql, new { Name = name, Locale = locale, Subject = subject, TextBody = textBody, HtmlBody = htmlBody }, cancellationToken));
+            _putSql, new { Name = name, Locale = locale, Subject = subject, TextBody = textBody, HtmlBody = htmlBody, Variables = variables }, cancellationToken));
     }
 
     public async Task<IReadOnlyList<TemplateListing>> ListAsync(CancellationToken cancellationToken)

@@ -28,9 +28,9 @@ internal sealed class SqlServerTemplateStore : ITemplateStore
             """;
         // UPDLOCK + HOLDLOCK on the name and locale's key range: two puts at once take turns instead of both reading the same max.
         PutSql = $"""
-            INSERT INTO [{s}].[template] (name, locale, version, subject, text_body, html_body)
+            INSERT INTO [{s}].[template] (name, locale, version, subject, text_body, html_body, variables)
             OUTPUT INSERTED.version
-            SELECT @Name, @Locale, COALESCE(MAX(version), 0) + 1, @Subject, @TextBody, @HtmlBody
+            SELECT @Name, @Locale, COALESCE(MAX(version), 0) + 1, @Subject, @TextBody, @HtmlBody, @Variables
             FROM [{s}].[template] WITH (UPDLOCK, HOLDLOCK) WHERE name = @Name AND locale = @Locale;
             """;
         ListSql = $"""
@@ -52,11 +52,11 @@ internal sealed class SqlServerTemplateStore : ITemplateStore
         return rows.AsList();
     }
 
-    public async Task<int> PutAsync(string name, string locale, string subject, string? textBody, string? htmlBody, CancellationToken cancellationToken)
+    public async Task<int> PutAsync(string name, string locale, string subject, string? textBody, string? htmlBody, string? variables, CancellationToken cancellationToken)
     {
         await using var connection = new SqlConnection(_connectionString);
         return await connection.ExecuteScalarAsync<int>(Command(
-            PutSql, new { Name = name, Locale = locale, Subject = subject, TextBody = textBody, HtmlBody = htmlBody }, cancellationToken));
+            PutSql, new { Name = name, Locale = locale, Subject = subject, TextBody = textBody, HtmlBody = htmlBody, Variables = variables }, cancellationToken));
     }
 
     public async Task<IReadOnlyList<TemplateListing>> ListAsync(CancellationToken cancellationToken)

@@ -63,6 +63,8 @@ GRANT USAGE ON SEQUENCE :"schema".outbox_id_seq TO notifications_app;
 GRANT INSERT, SELECT (idempotency_key, notification_id) ON :"schema".idempotency_key TO notifications_app;
 -- Attached files: inserted with the outbox row, never read back by the app.
 GRANT INSERT ON :"schema".attachment TO notifications_app;
+-- The template check at enqueue (docs/templates.md): the names, locales, versions and variables, never the sources.
+GRANT SELECT (name, locale, version, variables) ON :"schema".template TO notifications_app;
 GRANT EXECUTE ON FUNCTION :"schema".notification_status(bigint) TO notifications_app, notifications_admin;
 -- The audience registry (025, docs/audiences.md), written by the client's ISubscriberRegistry: upserts (INSERT ... ON
 -- CONFLICT DO UPDATE), devices added and removed, subscriptions, preferences. Categories are the admin's: the app reads

@@ -24,6 +24,8 @@ GRANT INSERT ON [$(Schema)].[outbox] TO [notifications_app];
 GRANT SELECT ON [$(Schema)].[outbox] ([id]) TO [notifications_app];
 GRANT SELECT, INSERT ON [$(Schema)].[idempotency_key] TO [notifications_app];
 GRANT INSERT ON [$(Schema)].[attachment] TO [notifications_app];
+-- The template check at enqueue (docs/templates.md): the names, locales, versions and variables, never the sources.
+GRANT SELECT ON [$(Schema)].[template] ([name], [locale], [version], [variables]) TO [notifications_app];
 GRANT SELECT ON [$(Schema)].[notification_status] TO [notifications_app], [notifications_admin];
 GO
 -- The app: the audience registry (025, docs/audiences.md), written by the client's ISubscriberRegistry (MERGE upserts,

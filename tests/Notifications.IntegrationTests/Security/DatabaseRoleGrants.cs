@@ -93,6 +93,9 @@ internal static class DatabaseRoleGrants
             .. Table("topic", "SELECT", "INSERT"), .. Table("subscription", "SELECT", "INSERT", "DELETE"), .. Table("category", "SELECT"),
             .. Table("preference", "SELECT", "INSERT", "UPDATE", "DELETE"),
             "table notifications.attachment: INSERT",
+            // The template check at enqueue (024): the versions' variables, never the sources.
+            "column notifications.template.name: SELECT", "column notifications.template.locale: SELECT",
+            "column notifications.template.version: SELECT", "column notifications.template.variables: SELECT",
         ],
         [DatabaseRole.Producer] =
         [

@@ -54,7 +54,7 @@ internal static class SqlServerRoleGrants
             .. Object("subscriber", "SELECT", "INSERT", "UPDATE"), .. Object("contact_point", "SELECT", "INSERT", "UPDATE", "DELETE"),
             .. Object("topic", "SELECT", "INSERT"), .. Object("subscription", "SELECT", "INSERT", "DELETE"), .. Object("category", "SELECT"),
             .. Object("preference", "SELECT", "INSERT", "UPDATE", "DELETE"),
-            "object attachment: INSERT",
+            "object attachment: INSERT", .. Column("template", "SELECT", "name", "locale", "version", "variables"),
         ],
         ["notifications_producer"] = [.. Object("outbox", "SELECT", "DELETE"), .. Object("rejected", "SELECT", "INSERT", "UPDATE")],
         ["notifications_consumer"] =

@@ -65,6 +65,7 @@ public sealed class TSqlParserTests
             "SqlServerRetentionStore.DeleteIdempotencyKeysSql",
             "SqlServerOutboxDialect.InsertSql", "SqlServerOutboxDialect.InsertOnceSql", "SqlServerOutboxDialect.StatusSql",
             "SqlServerOutboxDialect.AttachmentSql", "SqlServerAttachmentStore.LoadSql",
+            "SqlServerOutboxDialect.TemplateVariablesSql",
             "SqlServerRateLimitStore.LeaseSql", "SqlServerRateLimitStore.SlowDownSql",
             "SqlServerSuppressionStore.AddSql", "SqlServerSuppressionStore.RemoveSql", "SqlServerSuppressionStore.ListSql",
             "SqlServerSuppressionStore.ChangesSql", "SqlServerSuppressionStore.LoadSql", "SqlServerSuppressionStore.FindSql", "SqlServerSuppressionStore.RecordSuppressedSql",
@@ -109,6 +110,7 @@ public sealed class TSqlParserTests
         Assert.Contains("repeatable/10_notification_status.sql", files);
         Assert.Contains("repeatable/90_roles.sql", files);
         Assert.Contains("022_suppression_exact_keys.sql", files);
+        Assert.Contains("024_template_variables.sql", files);
     }
 
     // Proves the checks above can fail: the parser rejects what a broken or PostgreSQL statement looks like.

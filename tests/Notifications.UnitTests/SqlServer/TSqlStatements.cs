@@ -74,6 +74,7 @@ internal static class TSqlStatements
             statements[$"{nameof(SqlServerRegistryDialect)}.{property.Name}"] = (string)property.GetValue(registry)!;
         }
 
+        statements[$"{nameof(SqlServerOutboxDialect)}.{nameof(SqlServerOutboxDialect.TemplateVariablesSql)}"] = SqlServerOutboxDialect.Instance.TemplateVariablesSql(Schema);
         statements[$"{nameof(SqlServerMigrationDialect)}.{nameof(SqlServerMigrationDialect.LockSql)}"] = SqlServerMigrationDialect.LockSql;
         statements[$"{nameof(SqlServerMigrationDialect)}.{nameof(SqlServerMigrationDialect.JournalExistsSql)}"] = SqlServerMigrationDialect.JournalExistsSql;
         statements[$"{nameof(SqlServerMigrationDialect)}.{nameof(SqlServerMigrationDialect.JournalSql)}"] = SqlServerMigrationDialect.JournalSql(Schema);

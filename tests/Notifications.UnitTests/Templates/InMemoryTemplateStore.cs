@@ -26,7 +26,7 @@ internal sealed class InMemoryTemplateStore : ITemplateStore
         return Task.FromResult(newest);
     }
 
-    public Task<int> PutAsync(string name, string locale, string subject, string? textBody, string? htmlBody, CancellationToken cancellationToken) =>
+    public Task<int> PutAsync(string name, string locale, string subject, string? textBody, string? htmlBody, string? variables, CancellationToken cancellationToken) =>
         throw new NotSupportedException();
 
     public Task<IReadOnlyList<TemplateListing>> ListAsync(CancellationToken cancellationToken) => throw new NotSupportedException();
