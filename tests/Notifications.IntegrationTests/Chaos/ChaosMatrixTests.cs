@@ -54,6 +54,13 @@ public sealed class ChaosMatrixTests
 
     private const int ShortRows = 3_000;
 
+    /// <summary>
+    /// The rows that fault the whole broker (restart, crash, hang, memory alarm): every connection of every vhost goes with
+    /// them, so scripts/test runs them alone (NOTIFICATIONS_CHAOS_PART=broker) and the others in two processes side by side
+    /// (<see cref="Part"/>).
+    /// </summary>
+    internal static readonly IReadOnlySet<int> BrokerWide = new HashSet<int> { 4, BrokerCrash, 6, 17 };
+
     public static TheoryData<int, string, int> Matrix()
     {
         // NOTIFICATIONS_CHAOS: unset = the fast subset and the short variants, all with ShortRows; "short" = the short variants
@@ -70,7 +77,7 @@ public sealed class ChaosMatrixTests
         // The test command's subset runs with ShortRows too: the same faults and verdicts in less time; scripts/chaos keeps 10,000.
         int rows = string.IsNullOrEmpty(choice) ? ShortRows
             : string.IsNullOrEmpty(rowsChoice) ? ChaosRun.DefaultCount : int.Parse(rowsChoice, System.Globalization.CultureInfo.InvariantCulture);
-        var data = new TheoryData<int, string, int>();
+        var data = new List<(int Scenario, string Mode, int Rows)>();
         bool command = string.IsNullOrEmpty(choice);
         foreach (int scenario in scenarios)
         {
@@ -85,14 +92,38 @@ public sealed class ChaosMatrixTests
             AddModes(data, variant, ShortRows, command);
         }
 
-        return data;
+        var part = new TheoryData<int, string, int>();
+        foreach (var (scenario, mode, count) in Part(data, Environment.GetEnvironmentVariable("NOTIFICATIONS_CHAOS_PART")))
+        {
+            part.Add(scenario, mode, count);
+        }
+
+        return part;
     }
 
-    private static void AddModes(TheoryData<int, string, int> data, int scenario, int rows, bool command)
+    /// <summary>
+    /// NOTIFICATIONS_CHAOS_PART: <c>broker</c> the <see cref="BrokerWide"/> rows; <c>other</c> the rest; <c>other-1</c> and
+    /// <c>other-2</c> the rest split in two (every other row), for two test processes side by side; unset, all.
+    /// </summary>
+    internal static IEnumerable<(int Scenario, string Mode, int Rows)> Part(List<(int Scenario, string Mode, int Rows)> rows, string? part)
+    {
+        var other = rows.Where(r => !BrokerWide.Contains(r.Scenario)).ToList();
+        return part switch
+        {
+            null or "" => rows,
+            "broker" => rows.Where(r => BrokerWide.Contains(r.Scenario)),
+            "other" => other,
+            "other-1" => other.Where((_, i) => i % 2 == 0),
+            "other-2" => other.Where((_, i) => i % 2 == 1),
+            _ => throw new ArgumentException($"NOTIFICATIONS_CHAOS_PART={part}: use broker, other, other-1, other-2 or leave it unset"),
+        };
+    }
+
+    private static void AddModes(List<(int Scenario, string Mode, int Rows)> data, int scenario, int rows, bool command)
     {
         foreach (string mode in command ? [CommandMode[scenario]] : new[] { AtLeastOnce, AtMostOnce })
         {
-            data.Add(scenario, mode, rows);
+            data.Add((scenario, mode, rows));
         }
     }
 

@@ -70,7 +70,13 @@ internal sealed class ChaosRun : IAsyncDisposable
 
     public TimeSpan Elapsed => _clock.Elapsed;
 
-    public static Uri VhostUri => new UriBuilder(TestServices.RabbitMqUri) { Path = "/chaos" }.Uri;
+    /// <summary>
+    /// The fault suite's own vhost (scripts/setup makes <c>chaos</c>): its connection faults touch nothing else. A second test
+    /// process running outage tests beside the first names another one in NOTIFICATIONS_TEST_CHAOS_VHOST (scripts/test: <c>test2</c>).
+    /// </summary>
+    public static string Vhost => Environment.GetEnvironmentVariable("NOTIFICATIONS_TEST_CHAOS_VHOST") is { Length: > 0 } vhost ? vhost : "chaos";
+
+    public static Uri VhostUri => new UriBuilder(TestServices.RabbitMqUri) { Path = "/" + Vhost }.Uri;
 
     /// <summary>
     /// Seeds the outbox and declares the queues: classic ones on the machine's broker, or — for the cluster

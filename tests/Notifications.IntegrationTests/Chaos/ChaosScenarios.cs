@@ -101,7 +101,7 @@ internal static class ChaosScenarios
         {
             StartPipeline(run);
             await run.WaitReceivedAsync(0.3);
-            await ShellAsync("rabbitmqctl -q close_all_connections -p chaos 'chaos: connections dropped'");
+            await ShellAsync($"rabbitmqctl -q close_all_connections -p {ChaosRun.Vhost} 'chaos: connections dropped'");
         }),
         [8] = ("silent network loss (blackhole 12 s)", async run =>
         {

@@ -10,6 +10,8 @@ namespace Notifications.IntegrationTests.Pipeline;
 /// while the bulk keeps moving.
 /// </summary>
 [Collection("services")]
+// Measures pace (rates, lanes, latency): scripts/test runs the Pace tests alone, with the machine to themselves.
+[Trait("Category", "Pace")]
 public sealed class PriorityLaneTests
 {
     private const int Bulk = 8_000;

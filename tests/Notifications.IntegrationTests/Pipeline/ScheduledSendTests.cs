@@ -9,6 +9,8 @@ namespace Notifications.IntegrationTests.Pipeline;
 /// polled only by a long safety net would fail); a row scheduled for tomorrow is not touched.
 /// </summary>
 [Collection("services")]
+// Measures pace (rates, lanes, latency): scripts/test runs the Pace tests alone, with the machine to themselves.
+[Trait("Category", "Pace")]
 public sealed class ScheduledSendTests
 {
     private static readonly TimeSpan Lead = TimeSpan.FromSeconds(3);

@@ -11,6 +11,8 @@ namespace Notifications.IntegrationTests.Producer;
 /// (<see cref="UrgentWake.Pause"/>), inserts, and asserts the row published before half that pause was over — by a wake.
 /// </summary>
 [Collection("services")]
+// Measures pace (rates, lanes, latency): scripts/test runs the Pace tests alone, with the machine to themselves.
+[Trait("Category", "Pace")]
 public sealed class UrgentWakeTests
 {
     private static readonly TimeSpan Poll = TimeSpan.FromMinutes(1);

@@ -16,6 +16,8 @@ namespace Notifications.IntegrationTests.RateLimiting;
 /// late while the other domain flooded the handlers and on time after it: 233 and 236 in a sliding second at the sink.
 /// </summary>
 [Collection("services")]
+// Measures pace (rates, lanes, latency): scripts/test runs the Pace tests alone, with the machine to themselves.
+[Trait("Category", "Pace")]
 public sealed class FleetPaceTests(ITestOutputHelper output)
 {
     private const string Limited = "paced.test";

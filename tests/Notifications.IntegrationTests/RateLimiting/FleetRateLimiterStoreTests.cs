@@ -17,6 +17,8 @@ namespace Notifications.IntegrationTests.RateLimiting;
 /// a sender stretches the interval for everyone, compounds at most once per second up to the cap, and the rate recovers.
 /// </summary>
 [Collection("services")]
+// Measures pace (rates, lanes, latency): scripts/test runs the Pace tests alone, with the machine to themselves.
+[Trait("Category", "Pace")]
 public sealed class FleetRateLimiterStoreTests : IAsyncDisposable
 {
     private static readonly TimeSpan Interval = TimeSpan.FromMilliseconds(10);

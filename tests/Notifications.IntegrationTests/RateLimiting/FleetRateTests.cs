@@ -11,6 +11,8 @@ namespace Notifications.IntegrationTests.RateLimiting;
 /// smtp-sink sees the configured rate of the limited domain while the other domain goes at full speed.
 /// </summary>
 [Collection("services")]
+// Measures pace (rates, lanes, latency): scripts/test runs the Pace tests alone, with the machine to themselves.
+[Trait("Category", "Pace")]
 public sealed class FleetRateTests(ITestOutputHelper output)
 {
     private const string Limited = "limited.test";

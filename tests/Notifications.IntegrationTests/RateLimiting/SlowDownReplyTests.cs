@@ -14,6 +14,8 @@ namespace Notifications.IntegrationTests.RateLimiting;
 /// the messages are delivered once the relay takes them again, and the configured rate comes back after SlowDownFor.
 /// </summary>
 [Collection("services")]
+// Measures pace (rates, lanes, latency): scripts/test runs the Pace tests alone, with the machine to themselves.
+[Trait("Category", "Pace")]
 public sealed class SlowDownReplyTests(ITestOutputHelper output)
 {
     private const string Domain = "throttling.test";

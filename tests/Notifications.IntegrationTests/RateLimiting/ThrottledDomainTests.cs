@@ -11,6 +11,8 @@ namespace Notifications.IntegrationTests.RateLimiting;
 /// attempt and are never dead-lettered, and another domain queued behind them goes through at once.
 /// </summary>
 [Collection("services")]
+// Measures pace (rates, lanes, latency): scripts/test runs the Pace tests alone, with the machine to themselves.
+[Trait("Category", "Pace")]
 public sealed class ThrottledDomainTests(ITestOutputHelper output)
 {
     private const string Slow = "slow.test";

@@ -15,6 +15,8 @@ namespace Notifications.IntegrationTests.RateLimiting;
 /// host's rate-limit lane.
 /// </summary>
 [Collection("services")]
+// Measures pace (rates, lanes, latency): scripts/test runs the Pace tests alone, with the machine to themselves.
+[Trait("Category", "Pace")]
 public sealed class WaitsAndBreakersTests(ITestOutputHelper output)
 {
     private static readonly TimeSpan Patience = TimeSpan.FromSeconds(60);
