@@ -22,13 +22,23 @@ internal static class MigrateCommand
             HelpName = "DIR",
             Description = "Take the migrations from DIR, laid out as db/postgres/ is (NNN_*.sql, repeatable/*.sql), instead of those built into the tool",
         };
+        var wait = new Option<TimeSpan>("--wait")
+        {
+            HelpName = "DURATION",
+            Description = "While the database does not answer yet (starting, not yet reachable), try again every 2 s for up to DURATION "
+                + "(e.g. 2m, 90s) before failing; errors that waiting cannot cure (a wrong password, a failed script) fail at once. Default 0: one try",
+            DefaultValueFactory = _ => TimeSpan.Zero,
+            CustomParser = r => AdminDurations.TryParse(r.Tokens.Single().Value, out var value)
+                ? value
+                : Error(r, $"--wait must be a duration such as 2m, 90s or 0, not '{r.Tokens.Single().Value}'"),
+        };
         var command = new Command(
             "migrate",
             "Apply the database migrations the schema lacks (those of db/postgres or db/sqlserver, by Database:Provider), each numbered one once, "
             + "repeatable ones when their text changed, and record each in the schema's journal (migration_journal). Run it as the schema owner's "
             + "login (--database or Database__ConnectionString), before starting this version's workers. Safe to run again: an up-to-date schema is left alone.")
         {
-            list, dryRun, scripts,
+            list, dryRun, scripts, wait,
         };
         command.Validators.Add(result =>
         {
@@ -45,9 +55,11 @@ internal static class MigrateCommand
             var migrator = Migrator.For(options, directory is null ? null : MigrationScripts.FromDirectory(directory.FullName));
             await console.Out.WriteLineAsync(
                 $"{migrator.Database}, schema {migrator.Schema} (journal {migrator.Schema}.{Migrator.JournalTable}); migrations {migrator.Scripts.Source}");
+            // The first look at the journal, retried for --wait while the database does not answer yet.
+            var states = await admin.DatabaseAsync(() => DatabaseWait.UntilAnswersAsync(
+                () => migrator.ListAsync(cancellationToken), parsed.GetValue(wait), console.Out, cancellationToken));
             if (parsed.GetValue(list) || parsed.GetValue(dryRun))
             {
-                var states = await admin.DatabaseAsync(() => migrator.ListAsync(cancellationToken));
                 await (parsed.GetValue(list) ? MigrationOutput.ListAsync(console.Out, states) : MigrationOutput.DryRunAsync(console.Out, states));
                 return ExitCodes.Success;
             }
@@ -76,6 +88,12 @@ internal static class MigrateCommand
             ? Invariant($"Up to date: all {migrator.Scripts.Scripts.Count} migrations are in the journal, nothing to apply ({stopwatch.Elapsed.TotalSeconds:0.00} s).")
             : Invariant($"Applied {run.Applied.Count} migration(s) in {stopwatch.Elapsed.TotalSeconds:0.00} s."));
         return ExitCodes.Success;
+    }
+
+    private static TimeSpan Error(System.CommandLine.Parsing.ArgumentResult result, string message)
+    {
+        result.AddError(message);
+        return TimeSpan.Zero;
     }
 
     private static string Invariant(FormattableString text) => text.ToString(CultureInfo.InvariantCulture);

@@ -18,18 +18,21 @@ internal sealed class MigrationSchema : IAsyncDisposable
     /// <summary>A copy of db/postgres (numbered files and repeatable/) that a test may add to or edit.</summary>
     public string Scripts => _scripts.Value;
 
-    public async Task<(int ExitCode, string Output, string Error)> MigrateAsync(params string[] args)
+    public Task<(int ExitCode, string Output, string Error)> MigrateAsync(params string[] args) =>
+        MigrateViaAsync(TestServices.PostgresConnectionString, new StringWriter(), args);
+
+    /// <summary>As <see cref="MigrateAsync"/> through <paramref name="connectionString"/>, its output written to <paramref name="output"/> as it comes.</summary>
+    public async Task<(int ExitCode, string Output, string Error)> MigrateViaAsync(string connectionString, TextWriter output, params string[] args)
     {
-        var output = new StringWriter();
         var error = new StringWriter();
         var settings = new Dictionary<string, string?>
         {
             ["Database:Provider"] = "Postgres",
-            ["Database:ConnectionString"] = TestServices.PostgresConnectionString,
+            ["Database:ConnectionString"] = connectionString,
             ["Database:Schema"] = Name,
         };
         int exit = await AdminApp.RunAsync(["migrate", .. args], new AdminConsole(new StringReader(""), output, error), settings);
-        return (exit, output.ToString(), error.ToString());
+        return (exit, output.ToString()!, error.ToString());
     }
 
     /// <summary>As <see cref="MigrateAsync"/> with the copied scripts (<see cref="Scripts"/>).</summary>
