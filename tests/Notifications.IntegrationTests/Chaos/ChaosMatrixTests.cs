@@ -56,7 +56,7 @@ public sealed class ChaosMatrixTests
 
     /// <summary>
     /// The rows that fault the whole broker (restart, crash, hang, memory alarm): every connection of every vhost goes with
-    /// them, so scripts/test runs them alone (NOTIFICATIONS_CHAOS_PART=broker) and the others in two processes side by side
+    /// them, so scripts/test runs them alone (NOTIFICATIONS_CHAOS_PART=broker) and the others in three processes side by side
     /// (<see cref="Part"/>).
     /// </summary>
     internal static readonly IReadOnlySet<int> BrokerWide = new HashSet<int> { 4, BrokerCrash, 6, 17 };
@@ -102,20 +102,27 @@ public sealed class ChaosMatrixTests
     }
 
     /// <summary>
-    /// NOTIFICATIONS_CHAOS_PART: <c>broker</c> the <see cref="BrokerWide"/> rows; <c>other</c> the rest; <c>other-1</c> and
-    /// <c>other-2</c> the rest split in two (every other row), for two test processes side by side; unset, all.
+    /// NOTIFICATIONS_CHAOS_PART: <c>broker</c> the <see cref="BrokerWide"/> rows; <c>other</c> the rest; <c>other-K/N</c> the
+    /// K-th of N shares of the rest (every N-th row from the K-th), for N test processes side by side; unset, all.
     /// </summary>
     internal static IEnumerable<(int Scenario, string Mode, int Rows)> Part(List<(int Scenario, string Mode, int Rows)> rows, string? part)
     {
         var other = rows.Where(r => !BrokerWide.Contains(r.Scenario)).ToList();
+        if (part is not null && part.StartsWith("other-", StringComparison.Ordinal)
+            && part[6..].Split('/') is [var k, var n]
+            && int.TryParse(k, System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out int share)
+            && int.TryParse(n, System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out int shares)
+            && share >= 1 && share <= shares)
+        {
+            return other.Where((_, i) => i % shares == share - 1);
+        }
+
         return part switch
         {
             null or "" => rows,
             "broker" => rows.Where(r => BrokerWide.Contains(r.Scenario)),
             "other" => other,
-            "other-1" => other.Where((_, i) => i % 2 == 0),
-            "other-2" => other.Where((_, i) => i % 2 == 1),
-            _ => throw new ArgumentException($"NOTIFICATIONS_CHAOS_PART={part}: use broker, other, other-1, other-2 or leave it unset"),
+            _ => throw new ArgumentException($"NOTIFICATIONS_CHAOS_PART={part}: use broker, other, other-K/N (the K-th of N shares, 1 <= K <= N) or leave it unset"),
         };
     }
 

@@ -72,7 +72,7 @@ internal sealed class ChaosRun : IAsyncDisposable
 
     /// <summary>
     /// The fault suite's own vhost (scripts/setup makes <c>chaos</c>): its connection faults touch nothing else. A second test
-    /// process running outage tests beside the first names another one in NOTIFICATIONS_TEST_CHAOS_VHOST (scripts/test: <c>test2</c>).
+    /// process running outage tests beside the first names another one in NOTIFICATIONS_TEST_CHAOS_VHOST (scripts/test: <c>test2</c>, <c>test3</c>).
     /// </summary>
     public static string Vhost => Environment.GetEnvironmentVariable("NOTIFICATIONS_TEST_CHAOS_VHOST") is { Length: > 0 } vhost ? vhost : "chaos";
 
