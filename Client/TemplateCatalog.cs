@@ -7,10 +7,11 @@ using Notifications.Shared.Contract;
 namespace Notifications.Client;
 
 /// <summary>
-/// The template check at enqueue: a templated notification whose data lacks a variable its template uses (the
-/// <c>template.variables</c> column, written by <c>admin templates put</c>) is refused with an
-/// <see cref="ArgumentException"/> before the insert, where the consumer would dead-letter it after. The template's
-/// rows are read in the caller's transaction and kept 10 seconds per database, schema and name. When they cannot be
+/// The template check at enqueue: a templated notification naming a template with no version in any locale, or whose data
+/// lacks a variable its template uses (the <c>template.variables</c> column, written by <c>admin templates put</c>), is
+/// refused with an <see cref="ArgumentException"/> before the insert, where the consumer would dead-letter it after. The
+/// template's rows are read in the caller's transaction and kept 10 seconds per database, schema and name; an unknown
+/// name is not kept (it is read again: a template put a moment later is taken at once, and bad names fill no cache). When they cannot be
 /// read (the app's role lacks the grant on <c>template(name, locale, version, variables)</c>, or the schema is older
 /// than migration 024), the check is skipped, with one warning per database and schema (EventId 7000).
 /// </summary>
@@ -25,7 +26,8 @@ internal static class TemplateCatalog
     private static readonly ConcurrentDictionary<string, Entry> Cache = new(StringComparer.Ordinal);
     private static readonly ConcurrentDictionary<string, bool> Warned = new(StringComparer.Ordinal);
 
-    /// <exception cref="ArgumentException">The data lacks a variable the template uses; <see cref="ArgumentException.ParamName"/> is <c>TemplateData</c>.</exception>
+    /// <exception cref="ArgumentException">The template has no version (<see cref="ArgumentException.ParamName"/> <c>TemplateName</c>), or the data
+    /// lacks a variable it uses (<c>TemplateData</c>).</exception>
     public static async Task CheckAsync(
         IOutboxDialect dialect, DbTransaction transaction, OutboxValues values, string schema, ILogger logger, CancellationToken cancellationToken)
     {
@@ -40,7 +42,14 @@ internal static class TemplateCatalog
         if (!Cache.TryGetValue(key, out var entry) || entry.Expired)
         {
             entry = await ReadAsync(dialect, transaction, name, schema, cancellationToken);
-            Cache[key] = entry;
+            if (entry.Rows.Count > 0 || entry.Error is not null)
+            {
+                Cache[key] = entry;
+            }
+            else
+            {
+                Cache.TryRemove(key, out _);
+            }
         }
 
         if (entry.Error is { } error)
@@ -51,6 +60,11 @@ internal static class TemplateCatalog
             }
 
             return;
+        }
+
+        if (entry.Rows.Count == 0)
+        {
+            throw new ArgumentException(TemplateRules.Unknown(name), nameof(NewNotification.TemplateName));
         }
 
         if (TemplateRules.Required(entry.Rows, values.Notification.Locale) is { Count: > 0 } required

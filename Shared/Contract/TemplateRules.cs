@@ -82,6 +82,11 @@ internal static class TemplateRules
         $"TemplateData refused: template '{template}' uses {string.Join(", ", missing.Select(m => $"'{m}'"))}, missing from the data " +
         "(the consumer would dead-letter it: every variable the template uses must be in the data, null is fine).";
 
+    /// <summary>Why an enqueue naming <paramref name="template"/>, which has no version in any locale, is refused.</summary>
+    public static string Unknown(string template) =>
+        $"TemplateName refused: template '{template}' has no version in any locale (the consumer would dead-letter it as an " +
+        "unknown template): put it first with 'notifications-admin templates put'.";
+
     // "zh-Hant-TW" -> "zh-Hant" -> "zh" -> null, as LocaleFallback.
     private static string? Parent(string tag)
     {

@@ -79,6 +79,32 @@ public sealed class TemplateVariablesAtEnqueueTests
         Assert.Equal([id], await new TestDatabase().InOutboxAsync([id]));
     }
 
+    /// <summary>
+    /// A name with no version in any locale: the consumer dead-letters it ("unknown template"), so the client refuses it,
+    /// whatever the data, and nothing is inserted; an unknown name is not kept, so once the template is put the same
+    /// enqueue goes in at once.
+    /// </summary>
+    [Fact]
+    public async Task Enqueue_UnknownTemplate_RefusedNamingItThenTakenAtOnceWhenPut()
+    {
+        await TestDatabase.CleanAsync();
+        await using var broker = await TestBroker.CreateAsync();
+        const string data = """{"order":{"number":"R-5"},"customer":{"name":"Ana"},"items":[],"total":1}""";
+
+        var withData = await Assert.ThrowsAsync<ArgumentException>(() =>
+            TestDatabase.EnqueueAsync(NewNotification.FromTemplate("ana@example.test", "not-yet-put", data)));
+        var emptyData = await Assert.ThrowsAsync<ArgumentException>(() =>
+            TestDatabase.EnqueueAsync(NewNotification.FromTemplate("ana@example.test", "not-yet-put", "{}")));
+        Assert.Equal(0, (await PutAsync(broker, "not-yet-put", "Receipt {{ order.number }}")).ExitCode);
+        long id = await TestDatabase.EnqueueAsync(NewNotification.FromTemplate("ana@example.test", "not-yet-put", data));
+
+        Assert.Equal("TemplateName", withData.ParamName);
+        Assert.Equal("TemplateName", emptyData.ParamName);
+        Assert.Contains("template 'not-yet-put' has no version in any locale", withData.Message, StringComparison.Ordinal);
+        Assert.Equal([id], await new TestDatabase().InOutboxAsync([id]));
+        Assert.Equal(1L, await new TestDatabase().CountAsync("outbox"));
+    }
+
     [Fact]
     public async Task Enqueue_AppRoleCannotReadTemplates_NotCheckedAndTheTransactionGoesOn()
     {
