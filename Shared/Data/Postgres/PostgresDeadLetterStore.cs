@@ -40,7 +40,12 @@ internal sealed class PostgresDeadLetterStore : IDeadLetterStore
                        AND ((@Id::bigint IS NOT NULL AND notification_id = @Id)
                             OR (@Id::bigint IS NULL AND notification_id IS NULL AND reason = @Reason))))
             """;
-        _removeAllSql = $"""DELETE FROM "{s}".dead_letter WHERE dead_lettered_at <= @UpTo""";
+        // A notification's attached files go with its last record, as the retention cleanup deletes them.
+        _removeAllSql = $"""
+            WITH gone AS (DELETE FROM "{s}".dead_letter WHERE dead_lettered_at <= @UpTo RETURNING notification_id),
+            files AS (DELETE FROM "{s}".attachment AS a USING gone WHERE a.notification_id = gone.notification_id)
+            SELECT count(*) FROM gone
+            """;
     }
 
     public async Task RecordAsync(IReadOnlyCollection<DeadLetterRecord> deadLetters, CancellationToken cancellationToken)
@@ -89,7 +94,7 @@ internal sealed class PostgresDeadLetterStore : IDeadLetterStore
     public async Task<long> RemoveAllAsync(DateTimeOffset upTo, CancellationToken cancellationToken)
     {
         await using var connection = await _dataSource.OpenConnectionAsync(cancellationToken);
-        return await connection.ExecuteAsync(Command(_removeAllSql, new { UpTo = upTo.UtcDateTime }, cancellationToken));
+        return await connection.ExecuteScalarAsync<long>(Command(_removeAllSql, new { UpTo = upTo.UtcDateTime }, cancellationToken));
     }
 
     private CommandDefinition Command(string sql, object parameters, CancellationToken cancellationToken) =>

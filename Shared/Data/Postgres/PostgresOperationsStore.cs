@@ -26,7 +26,12 @@ internal sealed class PostgresOperationsStore : IOperationsStore
             FROM "{s}".delivery_log
             WHERE status = 'sent' AND created_at IS NOT NULL AND updated_at >= now() - make_interval(secs => @WindowSeconds)
             """;
-        _purgeSql = $"""DELETE FROM "{s}".outbox""";
+        // A purged row's attached files go with it (they are only ever read for a row that was claimed).
+        _purgeSql = $"""
+            WITH gone AS (DELETE FROM "{s}".outbox RETURNING id),
+            files AS (DELETE FROM "{s}".attachment AS a USING gone WHERE a.notification_id = gone.id)
+            SELECT count(*) FROM gone
+            """;
     }
 
     public async Task<DeliveryWindow> GetDeliveryWindowAsync(TimeSpan window, CancellationToken cancellationToken)
@@ -43,6 +48,6 @@ internal sealed class PostgresOperationsStore : IOperationsStore
     public async Task<long> PurgeOutboxAsync(CancellationToken cancellationToken)
     {
         await using var connection = await _dataSource.OpenConnectionAsync(cancellationToken);
-        return await connection.ExecuteAsync(new CommandDefinition(_purgeSql, commandTimeout: _timeoutSeconds, cancellationToken: cancellationToken));
+        return await connection.ExecuteScalarAsync<long>(new CommandDefinition(_purgeSql, commandTimeout: _timeoutSeconds, cancellationToken: cancellationToken));
     }
 }

@@ -46,7 +46,20 @@ internal sealed class SqlServerDeadLetterStore : IDeadLetterStore
                        AND ((@Id IS NOT NULL AND notification_id = @Id)
                             OR (@Id IS NULL AND notification_id IS NULL AND reason = @Reason))));
             """;
-        RemoveAllSql = $"""DELETE FROM [{s}].[dead_letter] WHERE dead_lettered_at <= @UpTo;""";
+        // A notification's attached files go with its last record, as the retention cleanup deletes them.
+        RemoveAllSql = $"""
+            SET NOCOUNT ON;
+            SET XACT_ABORT ON;
+            DECLARE @gone TABLE (notification_id bigint NULL);
+            BEGIN TRANSACTION;
+            DELETE FROM [{s}].[dead_letter]
+            OUTPUT DELETED.notification_id INTO @gone
+            WHERE dead_lettered_at <= @UpTo;
+            DELETE a FROM [{s}].[attachment] AS a
+            WHERE a.notification_id IN (SELECT notification_id FROM @gone);
+            COMMIT TRANSACTION;
+            SELECT COUNT_BIG(*) FROM @gone;
+            """;
     }
 
     internal string RecordSql { get; }
@@ -93,7 +106,7 @@ internal sealed class SqlServerDeadLetterStore : IDeadLetterStore
     public async Task<long> RemoveAllAsync(DateTimeOffset upTo, CancellationToken cancellationToken)
     {
         await using var connection = new SqlConnection(_connectionString);
-        return await connection.ExecuteAsync(Command(RemoveAllSql, new { UpTo = upTo }, cancellationToken));
+        return await connection.ExecuteScalarAsync<long>(Command(RemoveAllSql, new { UpTo = upTo }, cancellationToken));
     }
 
     // System.Text.Json writes a byte[] as base64. One row per key: the same key twice in a batch would break the unique index.

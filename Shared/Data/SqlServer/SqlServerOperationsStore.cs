@@ -25,7 +25,19 @@ internal sealed class SqlServerOperationsStore : IOperationsStore
             WHERE status = 'sent' AND created_at IS NOT NULL
               AND updated_at >= DATEADD(second, -@WindowSeconds, SYSDATETIMEOFFSET());
             """;
-        PurgeSql = $"""DELETE FROM [{s}].[outbox];""";
+        // A purged row's attached files go with it (they are only ever read for a row that was claimed).
+        PurgeSql = $"""
+            SET NOCOUNT ON;
+            SET XACT_ABORT ON;
+            DECLARE @gone TABLE (notification_id bigint NOT NULL);
+            BEGIN TRANSACTION;
+            DELETE FROM [{s}].[outbox]
+            OUTPUT DELETED.id INTO @gone;
+            DELETE a FROM [{s}].[attachment] AS a
+            WHERE a.notification_id IN (SELECT notification_id FROM @gone);
+            COMMIT TRANSACTION;
+            SELECT COUNT_BIG(*) FROM @gone;
+            """;
     }
 
     internal string WindowSql { get; }
@@ -51,6 +63,6 @@ internal sealed class SqlServerOperationsStore : IOperationsStore
     public async Task<long> PurgeOutboxAsync(CancellationToken cancellationToken)
     {
         await using var connection = new SqlConnection(_connectionString);
-        return await connection.ExecuteAsync(new CommandDefinition(PurgeSql, commandTimeout: _timeoutSeconds, cancellationToken: cancellationToken));
+        return await connection.ExecuteScalarAsync<long>(new CommandDefinition(PurgeSql, commandTimeout: _timeoutSeconds, cancellationToken: cancellationToken));
     }
 }
