@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Logging.Testing;
@@ -65,6 +66,32 @@ public sealed class BrokerLostDuringSetUpTests
         PipelineTests.AssertExactlyOnce(ids, sink.CountByNotificationId());
         Assert.Equal(0, await db.CountAsync("outbox"));
         Assert.Empty(await broker.NonEmptyQueuesAsync());
+    }
+
+    // The broker never comes back: the consumer waits (one line, however many reconnects the client tries meanwhile) and
+    // stops promptly and cleanly when told to.
+    [Fact]
+    public async Task Consumer_ConnectionCutDuringSetUpAndNeverBack_WaitsWithoutSpinningAndStopsWhenAsked()
+    {
+        await TestDatabase.CleanAsync();
+        await using var broker = await TestBroker.CreateAsync();
+        await using var sink = await SmtpSink.StartAsync();
+        await using var proxy = BlackholeProxy.Start(broker.Options.Uri.Port);
+        var cut = proxy.RefuseAtChannelOpen(1);
+        string viaProxy = new UriBuilder(broker.Options.Uri) { Host = "127.0.0.1", Port = proxy.Port }.Uri.ToString();
+        await using var consumer = await WorkerHost.StartConsumerAsync(broker, sink, ("RabbitMq:Uri", viaProxy));
+        var logs = consumer.Services.GetFakeLogCollector();
+        await cut.WaitAsync(Patience);
+        await Eventually.WaitAsync(() => Task.FromResult(Count(logs, SetUpCut) > 0 && proxy.Refused >= 3), done => done, Patience,
+            "the consumer waiting while the client tried to reconnect three times");
+        Assert.Equal(1, Count(logs, SetUpCut));
+
+        var stopping = Stopwatch.StartNew();
+        await consumer.StopAsync().WaitAsync(TimeSpan.FromSeconds(30));
+        Assert.True(stopping.Elapsed < TimeSpan.FromSeconds(10), $"stopped in {stopping.Elapsed.TotalSeconds:F1} s");
+        Assert.Empty(logs.GetSnapshot().Where(r => r.Level >= LogLevel.Error).Select(r => $"{r.Category} [{r.Id.Id}] {r.Message} {r.Exception}"));
+        Assert.Equal(1, Count(logs, SetUpCut));
+        Assert.Equal(0, Count(logs, Started));
     }
 
     private static int Count(FakeLogCollector logs, int eventId) => logs.GetSnapshot().Count(r => r.Id.Id == eventId);
