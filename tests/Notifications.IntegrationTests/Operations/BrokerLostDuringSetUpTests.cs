@@ -94,5 +94,35 @@ public sealed class BrokerLostDuringSetUpTests
         Assert.Equal(0, Count(logs, Started));
     }
 
+    // The producer has no such window: it opens its channels inside its batch retry, so the cut is a failed batch, tried
+    // again until the connection is back. Checked, not fixed (it passed before the consumer's fix too).
+    [Fact]
+    public async Task Producer_ConnectionCutAtItsFirstChannelOpen_TriesAgainAndPublishesEachOnce()
+    {
+        var db = await TestDatabase.CleanAsync();
+        await using var broker = await TestBroker.CreateAsync();
+        await using var sink = await SmtpSink.StartAsync();
+        await using var proxy = BlackholeProxy.Start(broker.Options.Uri.Port);
+        var cut = proxy.RefuseAtChannelOpen(1);
+        string viaProxy = new UriBuilder(broker.Options.Uri) { Host = "127.0.0.1", Port = proxy.Port }.Uri.ToString();
+        var ids = (await db.InsertAsync(Rows)).ToList();
+
+        await using (var producer = await WorkerHost.StartProducerAsync(broker, ("RabbitMq:Uri", viaProxy)))
+        await using (await WorkerHost.StartConsumerAsync(broker, sink))
+        {
+            var stopping = producer.Get<IHostApplicationLifetime>().ApplicationStopping;
+            await cut.WaitAsync(Patience);
+            await Eventually.WaitAsync(() => Task.FromResult(stopping.IsCancellationRequested || proxy.Refused > 0), done => done, Patience,
+                "the producer's client reconnecting, or its host stopping");
+            Assert.False(stopping.IsCancellationRequested, "the producer's host stopped");
+            proxy.Restore();
+            await sink.WaitForMessagesAsync(Rows, Patience);
+            Assert.False(stopping.IsCancellationRequested);
+        }
+
+        PipelineTests.AssertExactlyOnce(ids, sink.CountByNotificationId());
+        Assert.Equal(0, await db.CountAsync("outbox"));
+    }
+
     private static int Count(FakeLogCollector logs, int eventId) => logs.GetSnapshot().Count(r => r.Id.Id == eventId);
 }
