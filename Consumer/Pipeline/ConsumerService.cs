@@ -15,6 +15,7 @@ using Notifications.Shared.Messaging;
 using Notifications.Shared.Observability;
 using Notifications.Shared.Observability.Hops;
 using RabbitMQ.Client;
+using RabbitMQ.Client.Exceptions;
 
 namespace Notifications.Consumer.Pipeline;
 
@@ -68,11 +69,6 @@ internal sealed class ConsumerService(
         var handler = new DeliveryHandler(log, inFlight, outbound, outlets, lanes, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>(), suppression, infrastructure);
         var admittedHandler = new DeliveryHandler(admittedLog, inFlight, outbound, outlets, lanes, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>(), suppression, infrastructure);
         var urgentHandler = new DeliveryHandler(urgentLog, inFlight, outbound, outlets, lanes, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>(), suppression, infrastructure);
-        await using (var setup = await connection.CreateChannelAsync(cancellationToken: stoppingToken))
-        {
-            await RabbitTopology.DeclareAsync(setup, _rabbit, stoppingToken);
-        }
-
         // One lane each: the standard lane (normal and bulk, Channels x Prefetch, Handlers) and the urgent lane
         // (one channel, UrgentPrefetch, UrgentHandlers), with separate in-process work queues, so urgent
         // deliveries never wait behind the standard lane's prefetched backlog nor for its handlers.
@@ -82,18 +78,12 @@ internal sealed class ConsumerService(
         // Cancelled when the handlers run out of time at shutdown (abort), and when the envelopes' returns do (returning).
         using var abort = new CancellationTokenSource();
         using var returning = new CancellationTokenSource();
-        var channels = new ConsumerChannel[consumerLanes.Length];
-        for (int i = 0; i < channels.Length; i++)
-        {
-            channels[i] = await ConsumerChannel.OpenAsync(connection, consumerLanes[i], outbound, infrastructure, returning.Token, _logger, metrics, stoppingToken);
-        }
-
+        var channels = await SetUpAsync(connection, recovery, consumerLanes, outbound, returning.Token, stoppingToken);
         connection.ConnectionShutdownAsync += (_, _) =>
         {
             Array.ForEach(channels, c => c.Acks.Reset());
             return Task.CompletedTask;
         };
-        await lanes.StartAsync(connection, recovery, outbound, stoppingToken);
         // What the broker dead-letters on its own (delivery limit, expiry) is recorded and moved by every consumer.
         var inboxRun = inbox.RunAsync(connection, recovery, outbound, stoppingToken);
         ConsumerLog.Started(_logger, _options.Handlers, _options.Channels, _options.Prefetch, _options.DeliveryMode, _options.Sender);
@@ -107,6 +97,47 @@ internal sealed class ConsumerService(
         await SuperviseAsync(connection, recovery, channels, outbound, returning.Token, stoppingToken);
         await ShutdownAsync(channels, handlers, [lanes.Admitted, standard.Work.Reader, urgent.Work.Reader], abort, returning);
         await inboxRun;
+    }
+
+    // The topology declared, a channel per lane opened (with its prefetch; consuming starts under SuperviseAsync) and the rate-limit
+    // lanes started. The broker may close the connection, or the network cut it, after the connect and before this is done:
+    // the client recovers the connection, not a set-up cut half-way, which would fault the service and stop the host (issue 27).
+    // So the channels opened so far are closed and, once the client reports the connection back, it all runs again (the
+    // declares are idempotent, the channels new). Its wait is for the connection's events: an outage that lasts does not spin.
+    // An error on an open connection (a queue declared with other arguments, a refused permission) still stops the worker.
+    private async Task<ConsumerChannel[]> SetUpAsync(
+        IConnection connection, ConnectionRecoveryWatch recovery, ConsumerLane[] consumerLanes, OutboundPublisher outbound, CancellationToken returning,
+        CancellationToken stoppingToken)
+    {
+        while (true)
+        {
+            var channels = new List<ConsumerChannel>(consumerLanes.Length);
+            try
+            {
+                await using (var setup = await connection.CreateChannelAsync(cancellationToken: stoppingToken))
+                {
+                    await RabbitTopology.DeclareAsync(setup, _rabbit, stoppingToken);
+                }
+
+                foreach (var lane in consumerLanes)
+                {
+                    channels.Add(await ConsumerChannel.OpenAsync(connection, lane, outbound, infrastructure, returning, _logger, metrics, stoppingToken));
+                }
+
+                await lanes.StartAsync(connection, recovery, outbound, stoppingToken);
+                return [.. channels];
+            }
+            catch (OperationInterruptedException ex) when (!stoppingToken.IsCancellationRequested && (!connection.IsOpen || recovery.InProgress))
+            {
+                foreach (var channel in channels)
+                {
+                    await channel.DisposeAsync();
+                }
+
+                ConsumerLog.SetUpCut(_logger, ex.ShutdownReason?.ReplyText ?? ex.Message);
+                await recovery.WaitUntilRecoveredAsync(stoppingToken);
+            }
+        }
     }
 
     // Until shutdown: a consumer channel closed by a channel error is not recovered by the client; reopen it.

@@ -76,11 +76,21 @@ internal sealed partial class RateLimitLanes(
         }
 
         _outbound = outbound;
-        foreach (var (domain, rate) in settings.Domains)
+        try
         {
-            var lane = new Lane(domain, rate, QueueName(rabbit, domain), Prefetch(rate));
-            await lane.OpenAsync(connection, rabbit, outbound, infrastructure, _stop.Token, logger, cancellationToken);
-            _lanes.Add(lane);
+            foreach (var (domain, rate) in settings.Domains)
+            {
+                var lane = new Lane(domain, rate, QueueName(rabbit, domain), Prefetch(rate));
+                _lanes.Add(lane);
+                await lane.OpenAsync(connection, rabbit, outbound, infrastructure, _stop.Token, logger, cancellationToken);
+            }
+        }
+        catch
+        {
+            // A start cut half-way (the connection lost during the consumer's set-up) leaves nothing open: it is run again whole.
+            await DisposeLaneChannelsAsync();
+            _lanes.Clear();
+            throw;
         }
 
         connection.ConnectionShutdownAsync += (_, _) =>
@@ -113,12 +123,16 @@ internal sealed partial class RateLimitLanes(
 
     public async ValueTask DisposeAsync()
     {
+        await DisposeLaneChannelsAsync();
+        _stop.Dispose();
+    }
+
+    private async Task DisposeLaneChannelsAsync()
+    {
         foreach (var lane in _lanes)
         {
             await (lane.Channel?.DisposeAsync() ?? ValueTask.CompletedTask);
         }
-
-        _stop.Dispose();
     }
 
     private int Prefetch(Rate rate) => settings.Options.LanePrefetch > 0

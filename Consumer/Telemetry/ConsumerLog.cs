@@ -30,6 +30,9 @@ internal static partial class ConsumerLog
     [LoggerMessage(4007, LogLevel.Warning, "Consumer channel closed; opening a new one")]
     public static partial void ChannelReopened(ILogger logger);
 
+    [LoggerMessage(4025, LogLevel.Warning, "Consumer set-up was cut by the broker ({Reason}): the connection closed before the channels were open; set-up runs again once the connection recovers")]
+    public static partial void SetUpCut(ILogger logger, string reason);
+
     [LoggerMessage(4010, LogLevel.Warning, "Notification {NotificationId}: not sent, and its copy could not be handed back to the broker; it is lost (at most once), its 'sending' mark is the trace")]
     public static partial void HandBackFailed(ILogger logger, long notificationId, Exception exception);
 

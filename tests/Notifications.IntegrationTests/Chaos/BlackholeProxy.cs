@@ -18,6 +18,7 @@ internal sealed class BlackholeProxy : IAsyncDisposable
     private readonly List<Task> _pumps = [];
     private volatile TaskCompletionSource _open = Opened();
     private volatile bool _refusing;
+    private CutPoint? _cutNext;
     private int _refused;
     private Task? _accepting;
 
@@ -43,6 +44,19 @@ internal sealed class BlackholeProxy : IAsyncDisposable
     {
         _refusing = true;
         CloseAll();
+    }
+
+    /// <summary>
+    /// Forwards the next connection until its client's n-th AMQP channel.open (<see cref="AmqpChannelOpenCut"/>), which it
+    /// does not forward: then it refuses (<see cref="Refuse"/>) and the task completes. The broker is gone at that step of the
+    /// client's set-up, without timing luck. That connection's client-to-server bytes pass even while blackholed.
+    /// </summary>
+    public Task RefuseAtChannelOpen(int channelOpen)
+    {
+        ArgumentOutOfRangeException.ThrowIfLessThan(channelOpen, 1);
+        var cut = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        Volatile.Write(ref _cutNext, new CutPoint(channelOpen, cut));
+        return cut.Task;
     }
 
     /// <summary>Forwards again; connections the blackhole stranded are closed (their peers gave up on them).</summary>
@@ -110,11 +124,30 @@ internal sealed class BlackholeProxy : IAsyncDisposable
                 _sockets.Add(upstream);
             }
 
+            var cutAt = Interlocked.Exchange(ref _cutNext, null);
             lock (_sockets)
             {
-                _pumps.Add(PumpAsync(client, upstream));
+                _pumps.Add(cutAt is { } c ? CutAsync(client, upstream, c.ChannelOpen, c.Cut) : PumpAsync(client, upstream));
                 _pumps.Add(PumpAsync(upstream, client));
             }
+        }
+    }
+
+    private async Task CutAsync(TcpClient client, TcpClient upstream, int channelOpen, TaskCompletionSource cut)
+    {
+        try
+        {
+            await AmqpChannelOpenCut.CopyUntilAsync(client.GetStream(), upstream.GetStream(), channelOpen, _stop.Token);
+            Refuse();
+            cut.TrySetResult();
+        }
+        catch (Exception ex) when (ex is IOException or ObjectDisposedException or OperationCanceledException or SocketException)
+        {
+        }
+        finally
+        {
+            client.Dispose();
+            upstream.Dispose();
         }
     }
 
@@ -146,4 +179,6 @@ internal sealed class BlackholeProxy : IAsyncDisposable
             to.Dispose();
         }
     }
+
+    private sealed record CutPoint(int ChannelOpen, TaskCompletionSource Cut);
 }
