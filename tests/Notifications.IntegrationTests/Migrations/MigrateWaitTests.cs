@@ -12,8 +12,6 @@ namespace Notifications.IntegrationTests.Migrations;
 /// that waiting cannot cure fails at once.
 /// </summary>
 [Collection("services")]
-// Mostly waiting for an outage to pass: run with the outage tests (scripts/test, step 5), not among the CPU-bound functional ones.
-[Trait("Category", "Outage")]
 public sealed class MigrateWaitTests
 {
     [Fact]

@@ -14,8 +14,6 @@ namespace Notifications.IntegrationTests.Operations;
 /// fault touches nothing else.
 /// </summary>
 [Collection("services")]
-// Mostly waiting for an outage to pass: run with the outage tests (scripts/test, step 5), not among the CPU-bound functional ones.
-[Trait("Category", "Outage")]
 public sealed partial class BrokerOutageLogTests
 {
     private static readonly TimeSpan Patience = TimeSpan.FromMinutes(1);

@@ -17,8 +17,6 @@ namespace Notifications.IntegrationTests.Pipeline;
 /// is dead-lettered, the consumer stops consuming and does not spin, and everything is delivered once the database is back.
 /// </summary>
 [Collection("services")]
-// Mostly waiting for an outage to pass: run with the outage tests (scripts/test, step 5), not among the CPU-bound functional ones.
-[Trait("Category", "Outage")]
 public sealed class DatabaseOutageTests(ITestOutputHelper output)
 {
     private const int Before = 300;
