@@ -129,5 +129,6 @@ internal sealed class AdminContext : IAsyncDisposable
         return _services.GetRequiredService<T>();
     }
 
-    private static Exception Innermost(Exception ex) => ex.InnerException is { } inner ? Innermost(inner) : ex;
+    /// <summary>The innermost exception of <paramref name="ex"/>: the message that names the cause (refused, timed out, ...).</summary>
+    internal static Exception Innermost(Exception ex) => ex.InnerException is { } inner ? Innermost(inner) : ex;
 }

@@ -28,7 +28,7 @@ internal static class DatabaseWait
             catch (Exception ex) when (wait > TimeSpan.Zero && IsTransient(ex) && clock.Elapsed + Pause < wait)
             {
                 await output.WriteLineAsync(string.Create(CultureInfo.InvariantCulture,
-                    $"  waiting for the database (try {attempt}, {clock.Elapsed.TotalSeconds:0} s of --wait {wait.TotalSeconds:0} s): {Innermost(ex).Message}"));
+                    $"  waiting for the database (try {attempt}, {clock.Elapsed.TotalSeconds:0} s of --wait {wait.TotalSeconds:0} s): {AdminContext.Innermost(ex).Message}"));
                 await Task.Delay(Pause, cancellationToken);
             }
         }
@@ -45,6 +45,4 @@ internal static class DatabaseWait
         InvalidOperationException { InnerException: { } inner } => IsTransient(inner),
         _ => false,
     };
-
-    private static Exception Innermost(Exception ex) => ex.InnerException is { } inner ? Innermost(inner) : ex;
 }
