@@ -74,7 +74,7 @@ internal static class TemplateCommands
 
     private static Command List(Func<ParseResult, AdminContext> context, AdminConsole console)
     {
-        var command = new Command("list", "List every template and locale: the newest version (the one rendered), how many versions, when it was put");
+        var command = new Command("list", "List every template and locale: the newest version (the one rendered), how many versions, when it was put, the variables an enqueue's data must carry");
         command.SetAction(async (parsed, ct) =>
         {
             await using var admin = context(parsed);
@@ -86,17 +86,25 @@ internal static class TemplateCommands
             }
 
             int width = Math.Max(4, templates.Max(t => t.Name.Length));
-            await console.Out.WriteLineAsync($"{"name".PadRight(width)}  locale      version  versions  updated (UTC)");
+            await console.Out.WriteLineAsync($"{"name".PadRight(width)}  locale      version  versions  updated (UTC)        variables");
             foreach (var t in templates)
             {
                 await console.Out.WriteLineAsync(FormattableString.Invariant(
-                    $"{t.Name.PadRight(width)}  {t.Locale,-10}  {t.Version,7}  {t.Versions,8}  {t.UpdatedAt.ToUniversalTime().ToString("yyyy-MM-dd HH:mm:ss", CultureInfo.InvariantCulture)}"));
+                    $"{t.Name.PadRight(width)}  {t.Locale,-10}  {t.Version,7}  {t.Versions,8}  {t.UpdatedAt.ToUniversalTime().ToString("yyyy-MM-dd HH:mm:ss", CultureInfo.InvariantCulture)}  {Variables(t.Variables)}"));
             }
 
             return ExitCodes.Success;
         });
         return command;
     }
+
+    // The newest version's variables; a version put before they were recorded (migration 024) is not checked at enqueue.
+    private static string Variables(IReadOnlyList<string>? variables) => variables switch
+    {
+        null => "(not recorded: not checked at enqueue)",
+        { Count: 0 } => "none",
+        _ => string.Join(", ", variables),
+    };
 
     internal static Argument<string> NameArgument() => new("name")
     {

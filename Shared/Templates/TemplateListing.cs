@@ -6,4 +6,6 @@ namespace Notifications.Shared.Templates;
 /// <param name="Version">The newest version, the one rendered.</param>
 /// <param name="Versions">How many versions were put.</param>
 /// <param name="UpdatedAt">When the newest version was put.</param>
-public sealed record TemplateListing(string Name, string Locale, int Version, int Versions, DateTimeOffset UpdatedAt);
+/// <param name="Variables">The newest version's top-level variables, which an enqueue's data must carry; null when it was put
+/// before they were recorded (migration 024), so not checked.</param>
+public sealed record TemplateListing(string Name, string Locale, int Version, int Versions, DateTimeOffset UpdatedAt, IReadOnlyList<string>? Variables);

@@ -1,4 +1,5 @@
 using Dapper;
+using Notifications.Shared.Contract;
 using Notifications.Shared.Hosting;
 using Notifications.Shared.Templates;
 using Npgsql;
@@ -28,8 +29,12 @@ internal sealed class PostgresTemplateStore(NpgsqlDataSource dataSource, Databas
         """;
 
     private readonly string _listSql = $"""
-        SELECT name AS Name, locale AS Locale, max(version) AS Version, count(*)::int AS Versions, max(created_at) AS UpdatedAt
-        FROM "{options.Schema}".template GROUP BY name, locale ORDER BY name, locale
+        SELECT t.name AS Name, t.locale AS Locale, t.version AS Version, c.versions AS Versions, c.updated_at AS UpdatedAt,
+               t.variables AS Variables
+        FROM (SELECT name, locale, max(version) AS version, count(*)::int AS versions, max(created_at) AS updated_at
+              FROM "{options.Schema}".template GROUP BY name, locale) AS c
+        JOIN "{options.Schema}".template AS t ON t.name = c.name AND t.locale = c.locale AND t.version = c.version
+        ORDER BY t.name, t.locale
         """;
 
     public async Task<IReadOnlyList<TemplateVersion>> GetNewestAsync(string name, CancellationToken cancellationToken)
@@ -50,7 +55,7 @@ internal sealed class PostgresTemplateStore(NpgsqlDataSource dataSource, Databas
     {
         await using var connection = await dataSource.OpenConnectionAsync(cancellationToken);
         var rows = await connection.QueryAsync<ListRow>(Command(_listSql, null, cancellationToken));
-        return rows.Select(r => new TemplateListing(r.Name, r.Locale, r.Version, r.Versions, Utc(r.UpdatedAt))).ToList();
+        return rows.Select(r => new TemplateListing(r.Name, r.Locale, r.Version, r.Versions, Utc(r.UpdatedAt), TemplateRules.Parse(r.Variables))).ToList();
     }
 
     private CommandDefinition Command(string sql, object? parameters, CancellationToken cancellationToken) =>
@@ -87,5 +92,7 @@ internal sealed class PostgresTemplateStore(NpgsqlDataSource dataSource, Databas
         public int Versions { get; set; }
 
         public DateTime UpdatedAt { get; set; }
+
+        public string? Variables { get; set; }
     }
 }

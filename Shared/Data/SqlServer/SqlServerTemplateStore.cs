@@ -1,5 +1,6 @@
 using Dapper;
 using Microsoft.Data.SqlClient;
+using Notifications.Shared.Contract;
 using Notifications.Shared.Hosting;
 using Notifications.Shared.Templates;
 
@@ -34,8 +35,12 @@ internal sealed class SqlServerTemplateStore : ITemplateStore
             FROM [{s}].[template] WITH (UPDLOCK, HOLDLOCK) WHERE name = @Name AND locale = @Locale;
             """;
         ListSql = $"""
-            SELECT name AS Name, locale AS Locale, MAX(version) AS Version, COUNT(*) AS Versions, MAX(created_at) AS UpdatedAt
-            FROM [{s}].[template] GROUP BY name, locale ORDER BY name, locale;
+            SELECT t.name AS Name, t.locale AS Locale, t.version AS Version, c.versions AS Versions, c.updated_at AS UpdatedAt,
+                   t.variables AS Variables
+            FROM (SELECT name, locale, MAX(version) AS version, COUNT(*) AS versions, MAX(created_at) AS updated_at
+                  FROM [{s}].[template] GROUP BY name, locale) AS c
+            JOIN [{s}].[template] AS t ON t.name = c.name AND t.locale = c.locale AND t.version = c.version
+            ORDER BY t.name, t.locale;
             """;
     }
 
@@ -62,10 +67,25 @@ internal sealed class SqlServerTemplateStore : ITemplateStore
     public async Task<IReadOnlyList<TemplateListing>> ListAsync(CancellationToken cancellationToken)
     {
         await using var connection = new SqlConnection(_connectionString);
-        var rows = await connection.QueryAsync<TemplateListing>(Command(ListSql, null, cancellationToken));
-        return rows.AsList();
+        var rows = await connection.QueryAsync<ListRow>(Command(ListSql, null, cancellationToken));
+        return rows.Select(r => new TemplateListing(r.Name, r.Locale, r.Version, r.Versions, r.UpdatedAt, TemplateRules.Parse(r.Variables))).ToList();
     }
 
     private CommandDefinition Command(string sql, object? parameters, CancellationToken cancellationToken) =>
         new(sql, parameters, commandTimeout: _timeoutSeconds, cancellationToken: cancellationToken);
+
+    private sealed class ListRow
+    {
+        public string Name { get; set; } = "";
+
+        public string Locale { get; set; } = "";
+
+        public int Version { get; set; }
+
+        public int Versions { get; set; }
+
+        public DateTimeOffset UpdatedAt { get; set; }
+
+        public string? Variables { get; set; }
+    }
 }

@@ -18,6 +18,9 @@ public sealed class AdminTemplateTests : IDisposable
 
         var put1 = await Admin("templates", "put", "order", "--locale", "pt", "--subject", "Pedido {{ order }}", "--text", text, "--html", html);
         var put2 = await Admin("templates", "put", "order", "--locale", "pt", "--subject", "Pedido {{ order }} confirmado", "--text", text);
+        var put3 = await Admin("templates", "put", "plain", "--locale", "en", "--subject", "Hello", "--text", Write("plain.txt", "No variables here."));
+        // As a version put before migration 024: variables NULL, not checked at enqueue.
+        await TemplateRows.PutAsync("legacy", "en", "Order {{ order }}", "Dear {{ customer.name }}", null);
         var list = await Admin("templates", "list");
         var preview = await Admin("templates", "preview", "order", "--locale", "pt-BR", "--data", TemplateRows.OrderData);
 
@@ -25,7 +28,12 @@ public sealed class AdminTemplateTests : IDisposable
         Assert.Contains("Template 'order' (pt): version 1 stored", put1.Output, StringComparison.Ordinal);
         Assert.Contains("version 2 stored", put2.Output, StringComparison.Ordinal);
         Assert.Equal(0, list.ExitCode);
-        Assert.Matches(@"order\s+pt\s+2\s+2\s", list.Output);
+        Assert.True(put3.ExitCode == 0, put3.Error);
+        Assert.Contains("3 template locale(s)", list.Output, StringComparison.Ordinal);
+        Assert.Matches(@"(?m)^name\s+locale\s+version\s+versions\s+updated \(UTC\)\s+variables$", list.Output);
+        Assert.Matches(@"(?m)^order\s+pt\s+2\s+2\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d  customer, items, order, total$", list.Output);
+        Assert.Matches(@"(?m)^plain\s+en\s+1\s+1\s+\S+ \S+  none$", list.Output);
+        Assert.Matches(@"(?m)^legacy\s+en\s+1\s+1\s+\S+ \S+  \(not recorded: not checked at enqueue\)$", list.Output);
         Assert.True(preview.ExitCode == 0, preview.Error);
         Assert.Contains("Template 'order' (pt, version 2)", preview.Output, StringComparison.Ordinal);
         Assert.Contains("Subject: Pedido A-7 confirmado", preview.Output, StringComparison.Ordinal);
