@@ -3,7 +3,6 @@ using Microsoft.EntityFrameworkCore;
 using Microsoft.EntityFrameworkCore.Diagnostics;
 using Microsoft.EntityFrameworkCore.Infrastructure;
 using Microsoft.EntityFrameworkCore.Storage;
-using Microsoft.Extensions.Logging.Abstractions;
 
 namespace Notifications.Client.EntityFrameworkCore;
 
@@ -106,7 +105,7 @@ internal sealed class SaveChangesNotificationsInterceptor(string schema) : ISave
         foreach (var pending in notifications.Pending)
         {
             notifications.Insert(pending, await NotificationOutbox.EnqueueCheckedAsync(
-                dialect, transaction, pending.Values, schema, NullLogger.Instance, cancellationToken));
+                dialect, transaction, pending.Values, schema, NotificationOutbox.Logger, cancellationToken));
         }
     }
 }

@@ -14,6 +14,26 @@ namespace Notifications.Client;
 public static class NotificationOutbox
 {
     /// <summary>
+    /// Where this class and the EF Core package log (category <c>Notifications.Client</c>, EventIds 7000-7099), e.g. the
+    /// warning that template variables cannot be checked at enqueue (7000): set it once at start-up to the app's
+    /// <see cref="ILoggerFactory"/>. None by default. The DI client (<see cref="INotificationOutbox"/>) logs to the
+    /// container's factory instead.
+    /// </summary>
+    public static ILoggerFactory LoggerFactory
+    {
+        get => _loggerFactory;
+        set => _loggerFactory = value ?? throw new ArgumentNullException(nameof(value));
+    }
+
+    private static ILoggerFactory _loggerFactory = NullLoggerFactory.Instance;
+
+    /// <summary>The logger of the paths without DI (<see cref="LoggerFactory"/>).</summary>
+    internal static ILogger Logger => _loggerFactory.CreateLogger(LogCategory);
+
+    /// <summary>The category the client logs under, with or without DI.</summary>
+    internal const string LogCategory = "Notifications.Client";
+
+    /// <summary>
     /// Inserts <paramref name="notification"/> in <paramref name="transaction"/> and returns its id. Its
     /// <see cref="NewNotification.TraceParent"/>, or else the current W3C Activity's id, is stored with it, so
     /// the delivery's spans join the trace of the request that caused it. With an
@@ -43,7 +63,7 @@ public static class NotificationOutbox
         var connection = ConnectionOf(transaction);
         OutboxSchemaName.Checked(schema, nameof(schema));
         var values = OutboxValues.Of(notification);
-        return EnqueueCheckedAsync(OutboxDialects.For(connection), transaction, values, schema, NullLogger.Instance, cancellationToken);
+        return EnqueueCheckedAsync(OutboxDialects.For(connection), transaction, values, schema, Logger, cancellationToken);
     }
 
     /// <summary>The template check (<see cref="TemplateCatalog"/>), then the insert: every way in ends here.</summary>

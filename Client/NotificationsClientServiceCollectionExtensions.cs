@@ -30,7 +30,7 @@ public static class NotificationsClientServiceCollectionExtensions
         services.TryAddSingleton(connections);
         services.TryAddSingleton<INotificationOutbox>(sp => new DbNotificationOutbox(
             dialect, schema, sp.GetRequiredService<OutboxConnections>(),
-            sp.GetService<ILoggerFactory>()?.CreateLogger("Notifications.Client") ?? NullLogger.Instance));
+            sp.GetService<ILoggerFactory>()?.CreateLogger(NotificationOutbox.LogCategory) ?? NullLogger.Instance));
         services.TryAddSingleton<ISubscriberRegistry>(new DbSubscriberRegistry(dialect, schema));
         return services;
     }

@@ -1,4 +1,6 @@
 using Dapper;
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Logging.Abstractions;
 using Notifications.Client;
 using Notifications.IntegrationTests.Infrastructure;
 using Notifications.IntegrationTests.Operations;
@@ -113,15 +115,23 @@ public sealed class TemplateVariablesAtEnqueueTests
         Assert.Equal(0, (await PutAsync(broker, "nogrant-vars", "Receipt {{ order.number }}")).ExitCode);
         await using var owner = await TestDatabase.OpenAsync();
         await owner.ExecuteAsync($"REVOKE SELECT (name, locale, version, variables) ON {TestDatabase.Schema}.template FROM notifications_app");
+        // The static path (no DI) logs to NotificationOutbox.LoggerFactory: the skipped check is said once (EventId 7000).
+        var log = new RecordingLoggerProvider();
+        using var factory = LoggerFactory.Create(b => b.AddProvider(log).SetMinimumLevel(LogLevel.Trace));
+        NotificationOutbox.LoggerFactory = factory;
         try
         {
             // PostgreSQL aborts a transaction on an error: the check reads behind a savepoint, so the insert still goes in.
             long id = await TestDatabase.EnqueueAsync(NewNotification.FromTemplate("ana@example.test", "nogrant-vars", """{"order":{"number":"R-4"}}"""));
+            long second = await TestDatabase.EnqueueAsync(NewNotification.FromTemplate("bo@example.test", "nogrant-vars", """{"order":{"number":"R-5"}}"""));
 
-            Assert.Equal([id], await new TestDatabase().InOutboxAsync([id]));
+            Assert.Equal([id, second], await new TestDatabase().InOutboxAsync([id, second]));
+            var warning = Assert.Single(log.Lines, l => l.Contains("[7000]", StringComparison.Ordinal));
+            Assert.StartsWith("Warning Notifications.Client[7000] Template variables are not checked at enqueue in schema", warning, StringComparison.Ordinal);
         }
         finally
         {
+            NotificationOutbox.LoggerFactory = NullLoggerFactory.Instance;
             await owner.ExecuteAsync($"GRANT SELECT (name, locale, version, variables) ON {TestDatabase.Schema}.template TO notifications_app");
         }
     }
