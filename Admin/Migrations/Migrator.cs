@@ -25,8 +25,16 @@ internal sealed class Migrator(IMigrationDialect dialect, string connectionStrin
     public static Migrator For(DatabaseOptions options, MigrationScripts? scripts = null)
     {
         IMigrationDialect dialect = options.Provider == DatabaseProvider.SqlServer ? new SqlServerMigrationDialect() : new PostgresMigrationDialect();
-        return new Migrator(dialect, options.ConnectionString, options.Schema, scripts ?? MigrationScripts.Embedded(options.Provider));
+        // On PostgreSQL without GSS session encryption, as the workers connect: the admin image has no Kerberos library
+        // and every migrate printed "Cannot load library libgssapi_krb5.so.2" (PostgresConnectionDefaults).
+        string connectionString = options.Provider == DatabaseProvider.SqlServer
+            ? options.ConnectionString
+            : PostgresConnectionDefaults.GssOff(options.ConnectionString);
+        return new Migrator(dialect, connectionString, options.Schema, scripts ?? MigrationScripts.Embedded(options.Provider));
     }
+
+    /// <summary>The connection string the migrations run on.</summary>
+    internal string ConnectionString => connectionString;
 
     /// <summary>Every script of this version and every journal row without one, in run order; changes nothing.</summary>
     public async Task<IReadOnlyList<MigrationState>> ListAsync(CancellationToken cancellationToken)

@@ -1,4 +1,3 @@
-using System.Data.Common;
 using System.Diagnostics;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
@@ -90,19 +89,10 @@ public static class NotificationsHostingExtensions
         return services;
     }
 
-    // Npgsql 10 tries GSS session encryption first (GSS Encryption Mode=Prefer) and so loads libgssapi_krb5 at every
-    // worker's first connection: images without Kerberos log "Cannot load library libgssapi_krb5.so.2", and a host
-    // with the library spends a Kerberos round on each new connection only to fall back. These deployments log in with
-    // a password over TLS or a private network, never Kerberos: off, unless the connection string sets it.
+    // GSS session encryption off unless the connection string sets it (PostgresConnectionDefaults).
     private static NpgsqlDataSourceBuilder PostgresDataSource(string connectionString)
     {
-        var builder = new NpgsqlDataSourceBuilder(connectionString);
-        var keys = new DbConnectionStringBuilder { ConnectionString = connectionString }.Keys.Cast<string>()
-            .Select(k => k.Replace(" ", "", StringComparison.Ordinal));
-        if (!keys.Any(k => k.Equals("GssEncryptionMode", StringComparison.OrdinalIgnoreCase) || k.Equals("GssEncMode", StringComparison.OrdinalIgnoreCase)))
-        {
-            builder.ConnectionStringBuilder.GssEncryptionMode = GssEncryptionMode.Disable;
-        }
+        var builder = new NpgsqlDataSourceBuilder(PostgresConnectionDefaults.GssOff(connectionString));
 
         // The workers run a handful of statements, each thousands of times a second, on pooled connections. Prepared on a
         // connection's second use, they are parsed and planned once instead of every time; and a connection back in the
@@ -110,13 +100,13 @@ public static class NotificationsHostingExtensions
         // behind (no SET, temporary table or session lock; the urgent listener UNLISTENs before it returns its connection).
         // Measured: the database's CPU per notification 29-31 -> 22 us (docs/benchmarks, "Profile and cuts"). A connection
         // string that sets either keeps its own.
-        if (!keys.Any(k => k.Equals("MaxAutoPrepare", StringComparison.OrdinalIgnoreCase)))
+        if (!PostgresConnectionDefaults.Sets(connectionString, "MaxAutoPrepare"))
         {
             builder.ConnectionStringBuilder.MaxAutoPrepare = 32;
             builder.ConnectionStringBuilder.AutoPrepareMinUsages = 2;
         }
 
-        if (!keys.Any(k => k.Equals("NoResetOnClose", StringComparison.OrdinalIgnoreCase)))
+        if (!PostgresConnectionDefaults.Sets(connectionString, "NoResetOnClose"))
         {
             builder.ConnectionStringBuilder.NoResetOnClose = true;
         }

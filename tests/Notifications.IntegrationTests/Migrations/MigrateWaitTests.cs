@@ -62,7 +62,8 @@ public sealed class MigrateWaitTests
         Assert.Equal(3, exitCode);
         Assert.Contains("  waiting for the database (try 2, ", text, StringComparison.Ordinal);
         Assert.Contains("Postgres is unreachable or failed", error, StringComparison.Ordinal);
-        Assert.True(proxy.Refused >= 4, $"{proxy.Refused} connections");
+        // One connection per try (GSS session encryption is off, as for the workers: before, Npgsql made two per try).
+        Assert.True(proxy.Refused >= 2, $"{proxy.Refused} connections");
     }
 
     [Fact]
