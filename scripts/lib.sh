@@ -20,3 +20,10 @@ wait_for() {
   echo "error: $name was not ready after ${secs}s" >&2
   return 1
 }
+
+# stack_settled STACK: every service of the swarm stack STACK at its replica count, and none of its containers
+# "health: starting" or "unhealthy" (scripts/swarm-smoke, scripts/swarm-power-cut).
+stack_settled() {
+  docker service ls --filter "label=com.docker.stack.namespace=$1" --format '{{.Replicas}}' | tr '/' ' ' | awk '$1 != $2 { bad = 1 } END { exit bad }' &&
+  ! docker ps --filter "label=com.docker.stack.namespace=$1" --format '{{.Status}}' | grep -qE 'health: starting|unhealthy'
+}
