@@ -18,6 +18,6 @@ internal interface IMigrationDialect
     /// <summary>Waits for and holds the schema's migration lock (one migrator at a time), on a connection of its own.</summary>
     Task<IAsyncDisposable> LockAsync(string connectionString, string schema, CancellationToken cancellationToken);
 
-    /// <summary>The journal's rows (script name to when it was applied); none when there is no journal yet.</summary>
-    Task<IReadOnlyDictionary<string, DateTime>> JournalAsync(string connectionString, string schema, CancellationToken cancellationToken);
+    /// <summary>The journal's rows (script name, when it was applied) in the order they were written; none when there is no journal yet.</summary>
+    Task<IReadOnlyList<(string Name, DateTime Applied)>> JournalAsync(string connectionString, string schema, CancellationToken cancellationToken);
 }

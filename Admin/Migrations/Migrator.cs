@@ -6,7 +6,7 @@ namespace Notifications.Admin.Migrations;
 
 /// <summary>
 /// Applies the migrations to one schema with DbUp and keeps its journal (<c>schema.migration_journal</c>: one row per
-/// numbered file by file name, one per text of each repeatable file). Each statement runs in its own transaction, as
+/// numbered file by file name, one per run of a repeatable file's text; the text run last is the one in force). Each statement runs in its own transaction, as
 /// psql and sqlcmd run the files (a file that needs one transaction says BEGIN/COMMIT itself), so a constraint added
 /// NOT VALID is committed before its validation scans. A file is journaled when all of it ran; a failed file is not,
 /// and every file is written to be re-runnable, so the next <c>migrate</c> after the fix runs it whole again.
@@ -39,7 +39,8 @@ internal sealed class Migrator(IMigrationDialect dialect, string connectionStrin
     /// <summary>Every script of this version and every journal row without one, in run order; changes nothing.</summary>
     public async Task<IReadOnlyList<MigrationState>> ListAsync(CancellationToken cancellationToken)
     {
-        var journal = await dialect.JournalAsync(connectionString, schema, cancellationToken);
+        // Of a repeatable file, the text applied last only (JournalInForce): one applied before and replaced since is changed.
+        var journal = JournalInForce.Of(await dialect.JournalAsync(connectionString, schema, cancellationToken));
         var appliedFiles = journal.Keys.Select(MigrationScripts.FileOf).ToHashSet(StringComparer.Ordinal);
         var states = scripts.Scripts.Select(script => journal.TryGetValue(script.Name, out var at)
             ? new MigrationState(script.Name, MigrationStatus.Applied, at)
@@ -65,7 +66,11 @@ internal sealed class Migrator(IMigrationDialect dialect, string connectionStrin
         }
 
         await using var migrationLock = await dialect.LockAsync(connectionString, schema, cancellationToken);
-        var engine = dialect.Engine(connectionString, schema)
+        // Read again under the lock: what another migrate applied meanwhile is in force too.
+        var inForce = JournalInForce.Of(await dialect.JournalAsync(connectionString, schema, cancellationToken)).Keys.ToHashSet(StringComparer.Ordinal);
+        var builder = dialect.Engine(connectionString, schema);
+        builder.Configure(c => c.Journal = JournalInForce.Over(c.Journal, inForce));
+        var engine = builder
             .WithScripts(scripts.Scripts)
             .WithScriptNameComparer(StringComparer.Ordinal)
             .WithVariablesDisabled()

@@ -56,18 +56,19 @@ internal sealed class PostgresMigrationDialect : IMigrationDialect
         }
     }
 
-    public async Task<IReadOnlyDictionary<string, DateTime>> JournalAsync(string connectionString, string schema, CancellationToken cancellationToken)
+    public async Task<IReadOnlyList<(string Name, DateTime Applied)>> JournalAsync(string connectionString, string schema, CancellationToken cancellationToken)
     {
         string table = $"\"{schema}\".{Migrator.JournalTable}";
         await using var connection = new NpgsqlConnection(connectionString);
         await connection.OpenAsync(cancellationToken);
         if (!await connection.ExecuteScalarAsync<bool>(new CommandDefinition(JournalExistsSql, new { Table = table }, cancellationToken: cancellationToken)))
         {
-            return new Dictionary<string, DateTime>();
+            return [];
         }
 
+        // dbup-postgresql's journal numbers its rows (schemaversionsid, a serial): the order they were written.
         var rows = await connection.QueryAsync<(string Name, DateTime Applied)>(
-            new CommandDefinition($"SELECT scriptname, applied FROM {table}", cancellationToken: cancellationToken));
-        return rows.ToDictionary(r => r.Name, r => r.Applied, StringComparer.Ordinal);
+            new CommandDefinition($"SELECT scriptname, applied FROM {table} ORDER BY schemaversionsid", cancellationToken: cancellationToken));
+        return rows.AsList();
     }
 }

@@ -21,7 +21,8 @@ internal sealed class SqlServerMigrationDialect : IMigrationDialect
 
     internal static string JournalExistsSql => "SELECT CASE WHEN OBJECT_ID(@Table, N'U') IS NULL THEN 0 ELSE 1 END";
 
-    internal static string JournalSql(string schema) => $"SELECT [ScriptName], [Applied] FROM [{schema}].[{Migrator.JournalTable}]";
+    // dbup-sqlserver's journal numbers its rows ([Id], an identity): the order they were written.
+    internal static string JournalSql(string schema) => $"SELECT [ScriptName], [Applied] FROM [{schema}].[{Migrator.JournalTable}] ORDER BY [Id]";
 
     public UpgradeEngineBuilder Engine(string connectionString, string schema) =>
         DeployChanges.To.SqlDatabase(connectionString, schema).JournalToSqlTable(schema, Migrator.JournalTable);
@@ -46,18 +47,18 @@ internal sealed class SqlServerMigrationDialect : IMigrationDialect
         }
     }
 
-    public async Task<IReadOnlyDictionary<string, DateTime>> JournalAsync(string connectionString, string schema, CancellationToken cancellationToken)
+    public async Task<IReadOnlyList<(string Name, DateTime Applied)>> JournalAsync(string connectionString, string schema, CancellationToken cancellationToken)
     {
         await using var connection = new SqlConnection(connectionString);
         await connection.OpenAsync(cancellationToken);
         var table = new DbString { Value = $"[{schema}].[{Migrator.JournalTable}]", Length = 300 };
         if (await connection.ExecuteScalarAsync<int>(new CommandDefinition(JournalExistsSql, new { Table = table }, cancellationToken: cancellationToken)) == 0)
         {
-            return new Dictionary<string, DateTime>();
+            return [];
         }
 
         var rows = await connection.QueryAsync<(string Name, DateTime Applied)>(
             new CommandDefinition(JournalSql(schema), commandType: CommandType.Text, cancellationToken: cancellationToken));
-        return rows.ToDictionary(r => r.Name, r => r.Applied, StringComparer.Ordinal);
+        return rows.AsList();
     }
 }

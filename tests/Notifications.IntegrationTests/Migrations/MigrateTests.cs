@@ -130,6 +130,46 @@ public sealed class MigrateTests
         Assert.Equal(2, (await schema.JournalAsync()).Count(name => name.Contains("notification_status.sql@", StringComparison.Ordinal)));
     }
 
+    /// <summary>
+    /// An upgrade, a downgrade (an older tool's migrate, as a rollback of the workers runs it) and the upgrade again: each
+    /// time the repeatable file's text is the one the running version carries, so each time it runs. Before, the journal
+    /// counted a text as applied if it had ever been: the second upgrade found its text journaled by the first and kept
+    /// the older version's function (and grants, for 90_roles.sql).
+    /// </summary>
+    [Fact]
+    public async Task Migrate_RepeatableFileBackAndForth_EachVersionsTextRunsWhenItComesBack()
+    {
+        await using var schema = new MigrationSchema();
+        string file = Directory.GetFiles(Path.Combine(schema.Scripts, MigrationScripts.RepeatableFolder), "*notification_status.sql").Single();
+        string older = await File.ReadAllTextAsync(file);
+        // The newer version's function says which version made it, in its comment.
+        string newer = older + $"\nCOMMENT ON FUNCTION :\"schema\".notification_status(bigint) IS 'newer';\n";
+        await File.WriteAllTextAsync(file, newer);
+        Assert.Equal(0, (await schema.MigrateCopyAsync()).ExitCode);
+
+        await File.WriteAllTextAsync(file, older + "\nCOMMENT ON FUNCTION :\"schema\".notification_status(bigint) IS 'older';\n");
+        var down = await schema.MigrateCopyAsync();
+        string afterDown = await FunctionCommentAsync(schema);
+        await File.WriteAllTextAsync(file, newer);
+        var list = await schema.MigrateCopyAsync("--list");
+        var up = await schema.MigrateCopyAsync();
+
+        Assert.True(down.ExitCode == 0, down.Error);
+        Assert.Equal("older", afterDown);
+        Assert.Contains("changed", list.Output, StringComparison.Ordinal);
+        Assert.True(up.ExitCode == 0, up.Error);
+        Assert.Contains("notification_status.sql@", Assert.Single(Applied(up.Output)), StringComparison.Ordinal);
+        Assert.Equal("newer", await FunctionCommentAsync(schema));
+        Assert.Contains("Up to date", (await schema.MigrateCopyAsync()).Output, StringComparison.Ordinal);
+    }
+
+    private static async Task<string> FunctionCommentAsync(MigrationSchema schema)
+    {
+        await using var connection = await schema.OpenAsync();
+        return await connection.ExecuteScalarAsync<string>(
+            "SELECT obj_description(to_regprocedure(@f), 'pg_proc')", new { f = $"{schema.Name}.notification_status(bigint)" }) ?? "";
+    }
+
     [Fact]
     public async Task Migrate_FailingFile_StopsNamingItAndLeavesItOutOfTheJournal()
     {
