@@ -22,12 +22,15 @@ internal static class JournalInForce
         return latestOfFile.Values.ToDictionary(r => r.Name, r => r.Applied, StringComparer.Ordinal);
     }
 
-    /// <summary>DbUp's table journal, answering "executed" only for the rows in force (<paramref name="inForce"/>).</summary>
-    public static IJournal Over(IJournal table, IReadOnlySet<string> inForce) => new Journal(table, inForce);
+    /// <summary>
+    /// DbUp's table journal, answering "executed" with the rows in force (<paramref name="inForce"/>, read from that table
+    /// under the migration lock) instead of reading every name it holds again; it still creates the table and writes the rows.
+    /// </summary>
+    public static IJournal Over(IJournal table, IReadOnlyCollection<string> inForce) => new Journal(table, inForce);
 
-    private sealed class Journal(IJournal table, IReadOnlySet<string> inForce) : IJournal
+    private sealed class Journal(IJournal table, IReadOnlyCollection<string> inForce) : IJournal
     {
-        public string[] GetExecutedScripts() => [.. table.GetExecutedScripts().Where(inForce.Contains).Distinct(StringComparer.Ordinal)];
+        public string[] GetExecutedScripts() => [.. inForce];
 
         public void StoreExecutedScript(SqlScript script, Func<IDbCommand> dbCommandFactory) => table.StoreExecutedScript(script, dbCommandFactory);
 

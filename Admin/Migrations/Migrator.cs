@@ -67,7 +67,7 @@ internal sealed class Migrator(IMigrationDialect dialect, string connectionStrin
 
         await using var migrationLock = await dialect.LockAsync(connectionString, schema, cancellationToken);
         // Read again under the lock: what another migrate applied meanwhile is in force too.
-        var inForce = JournalInForce.Of(await dialect.JournalAsync(connectionString, schema, cancellationToken)).Keys.ToHashSet(StringComparer.Ordinal);
+        var inForce = JournalInForce.Of(await dialect.JournalAsync(connectionString, schema, cancellationToken)).Keys.ToList();
         var builder = dialect.Engine(connectionString, schema);
         builder.Configure(c => c.Journal = JournalInForce.Over(c.Journal, inForce));
         var engine = builder
