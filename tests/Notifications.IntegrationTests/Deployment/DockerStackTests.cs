@@ -66,17 +66,22 @@ public sealed class DockerStackTests
     }
 
     [Theory]
-    [InlineData("producer", "Notifications.Producer.dll")]
-    [InlineData("consumer", "Notifications.Consumer.dll")]
-    [InlineData("unsubscribe", "Notifications.Unsubscribe.dll")]
-    public async Task StackConfig_Worker_HealthcheckWaitsUntilItReachedBrokerAndDatabase(string service, string dll)
+    [InlineData("docker-stack.yml", "producer", 9464)]
+    [InlineData("docker-stack.yml", "consumer", 9465)]
+    [InlineData("docker-stack.yml", "unsubscribe", 9466)]
+    [InlineData("docker-stack.postgres.yml", "producer", 9464)]
+    [InlineData("docker-stack.postgres.yml", "consumer", 9465)]
+    [InlineData("docker-stack.postgres.yml", "unsubscribe", 9466)]
+    public async Task StackConfig_Worker_HealthcheckWaitsUntilItReachedBrokerAndDatabase(string file, string service, int port)
     {
-        var block = StackYaml.Block(await RenderAsync(RepositoryLayout.File("docker-stack.yml")), "services", service);
+        string yaml = await StackHealthcheck.RenderAsync(file);
+        var block = StackYaml.Block(yaml, "services", service);
 
-        // started = live, and ready (broker and database) at least once: "healthy" no longer before either is reached.
-        Assert.Contains($"        - /app/{dll}", block);
-        Assert.Contains("        - --healthcheck", block);
-        Assert.Contains("        - started", block);
+        // started = live, and ready (broker and database) at least once: "healthy" no longer before either is reached. Asked
+        // of the worker's own operations port, on every address (the check runs inside its container).
+        string check = StackHealthcheck.Of(yaml, service);
+        Assert.StartsWith($"exec 3<>/dev/tcp/127.0.0.1/${{Metrics__Port:-{port}}} && ", check, StringComparison.Ordinal);
+        Assert.Contains("\"GET /health/started HTTP/1.0\\r\\n\\r\\n\"", check, StringComparison.Ordinal);
         Assert.Contains("      Metrics__Address: 0.0.0.0", block);
     }
 

@@ -1,4 +1,5 @@
 using System.Net;
+using Notifications.IntegrationTests.Deployment;
 using Notifications.IntegrationTests.Infrastructure;
 using Notifications.Shared.Observability;
 
@@ -65,6 +66,9 @@ public sealed class HealthEndpointTests
         Assert.Equal(HttpStatusCode.ServiceUnavailable, startedBefore);
         Assert.Contains("startup: Unhealthy", startedBody, StringComparison.Ordinal);
         Assert.Equal(HttpStatusCode.OK, liveBefore);
+        // The stack's healthcheck reads the answer, not only that the port accepts: 503 is unhealthy.
+        string check = StackHealthcheck.Of(await StackHealthcheck.RenderAsync("docker-stack.yml"), "producer");
+        Assert.Equal(1, await StackHealthcheck.RunAsync(check, address.Port));
 
         await using (RecordingTcpProxy.Start(broker.Options.Uri.Host, broker.Options.Uri.Port, listenPort: port))
         {
@@ -75,6 +79,7 @@ public sealed class HealthEndpointTests
             Assert.Contains("broker: Healthy", ready.Body, StringComparison.Ordinal);
             Assert.Equal(HttpStatusCode.OK, started.Status);
             Assert.Contains("startup: Healthy", started.Body, StringComparison.Ordinal);
+            Assert.Equal(0, await StackHealthcheck.RunAsync(check, address.Port));
         }
 
         // The broker gone again: not ready, but started stays healthy (a restart would not bring the broker back).
@@ -100,13 +105,35 @@ public sealed class HealthEndpointTests
         Assert.Equal(1, await ProbeAsync(port));
     }
 
+    // What docker-stack.yml's healthcheck runs (bash builtins asking /health/started), run by bash here as Docker runs it in
+    // the worker's container.
+    [Theory]
+    [InlineData("docker-stack.yml")]
+    [InlineData("docker-stack.postgres.yml")]
+    public async Task StackHealthcheck_WorkerProcess_ExitsOneBeforeItListensZeroWhileItRunsAndOneAfter(string file)
+    {
+        string check = StackHealthcheck.Of(await StackHealthcheck.RenderAsync(file), "producer");
+        await TestDatabase.CleanAsync();
+        await using var broker = await TestBroker.CreateAsync();
+        int port = FreePort();
+        Assert.Equal(1, await StackHealthcheck.RunAsync(check, port));
+
+        await using (var worker = Shutdown.WorkerProcess.Start("Producer", broker, ("Metrics:Port", port.ToString(System.Globalization.CultureInfo.InvariantCulture))))
+        {
+            int healthy = await worker.WaitWhileRunningAsync(() => StackHealthcheck.RunAsync(check, port), code => code == 0, TimeSpan.FromSeconds(60), "the stack's healthcheck exit 0");
+            Assert.Equal(0, healthy);
+        }
+
+        Assert.Equal(1, await StackHealthcheck.RunAsync(check, port));
+    }
+
     private static async Task<(HttpStatusCode Status, string Body)> GetAsync(Uri address, string path)
     {
         using var response = await Http.GetAsync(new Uri(address, path));
         return (response.StatusCode, await response.Content.ReadAsStringAsync());
     }
 
-    // What docker-stack.yml's healthcheck runs: the worker binary in --healthcheck started mode.
+    // The worker binary in --healthcheck started mode (docs/operations.md: for images whose healthcheck cannot run bash).
     private static async Task<int> ProbeAsync(int port)
     {
         var info = new System.Diagnostics.ProcessStartInfo("dotnet") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
