@@ -28,6 +28,11 @@ public sealed partial record NewNotification
                 : "HtmlBody is for a prepared notification: a template has its own HTML body", nameof(HtmlBody));
         }
 
+        if (EmailRules.HtmlBody(HtmlBody) is { } tooLong)
+        {
+            return (tooLong, nameof(HtmlBody));
+        }
+
         if (Attachments is not { Count: > 0 } files)
         {
             return null;

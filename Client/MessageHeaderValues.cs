@@ -5,18 +5,18 @@ using Notifications.Shared.Contract;
 namespace Notifications.Client;
 
 /// <summary>
-/// Checks a notification's Reply-To, Cc, Bcc and custom headers as far as is cheap without a mail parser, and
-/// writes the headers as the JSON object the <c>headers</c> column holds. Addresses are parsed by the consumer
-/// (MimeKit), which dead-letters a list that does not read, with the reason.
+/// Checks a notification's Reply-To, Cc, Bcc and custom headers by the consumer's own rules (<see cref="AddressListRules"/>
+/// and <see cref="CustomHeaderRules"/>, compiled into this package; the consumer applies them before MimeKit reads the
+/// lists), and writes the headers as the JSON object the <c>headers</c> column holds.
 /// </summary>
 internal static class MessageHeaderValues
 {
     /// <summary>The <c>headers</c> column's value; throws <see cref="ArgumentException"/> for what the consumer would refuse.</summary>
     public static string? Of(NewNotification notification)
     {
-        CheckList(notification.ReplyTo, "ReplyTo", 998, nameof(notification));
-        CheckList(notification.Cc, "Cc", 4000, nameof(notification));
-        CheckList(notification.Bcc, "Bcc", 4000, nameof(notification));
+        CheckList(notification.ReplyTo, "reply-to", 998, nameof(NewNotification.ReplyTo));
+        CheckList(notification.Cc, "cc", 4000, nameof(NewNotification.Cc));
+        CheckList(notification.Bcc, "bcc", 4000, nameof(NewNotification.Bcc));
         if (notification.Headers is not { } headers)
         {
             return null;
@@ -24,7 +24,7 @@ internal static class MessageHeaderValues
 
         if (headers.Count > CustomHeaderRules.MaxHeaders)
         {
-            throw new ArgumentException($"{headers.Count} custom headers; at most {CustomHeaderRules.MaxHeaders} are sent.", nameof(notification));
+            throw new ArgumentException($"{headers.Count} custom headers; at most {CustomHeaderRules.MaxHeaders} are sent.", nameof(NewNotification.Headers));
         }
 
         var names = new HashSet<string>(StringComparer.OrdinalIgnoreCase);
@@ -37,7 +37,7 @@ internal static class MessageHeaderValues
                 string? error = CustomHeaderRules.Check(name, value) ?? (names.Add(name) ? null : $"'{name}' appears twice (header names ignore case)");
                 if (error is not null)
                 {
-                    throw new ArgumentException($"Custom header refused: {error}.", nameof(notification));
+                    throw new ArgumentException($"Custom header refused: {error}.", nameof(NewNotification.Headers));
                 }
 
                 writer.WriteString(name, value);
@@ -49,22 +49,22 @@ internal static class MessageHeaderValues
         return Encoding.UTF8.GetString(buffer.ToArray());
     }
 
-    // The column's length and its one-line CHECK, said before the database says it less clearly.
-    private static void CheckList(string? list, string property, int maxLength, string paramName)
+    // The consumer's rule (its reason names the list as the dead letter does), then the column's length in characters.
+    private static void CheckList(string? list, string field, int maxLength, string property)
     {
         if (list is null)
         {
             return;
         }
 
-        if (list.AsSpan().ContainsAny('\r', '\n'))
+        if (AddressListRules.Check(list, field) is { } error)
         {
-            throw new ArgumentException($"{property} contains CR or LF (header injection).", paramName);
+            throw new ArgumentException($"{property} refused, {error}.", property);
         }
 
-        if (list.Length > maxLength)
+        if (EmailRules.Characters(list) is var length && length > maxLength)
         {
-            throw new ArgumentException($"{property} is {list.Length} characters long; the column holds {maxLength}.", paramName);
+            throw new ArgumentException($"{property} is {length} characters long; the column holds {maxLength}.", property);
         }
     }
 }

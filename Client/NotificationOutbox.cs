@@ -46,11 +46,12 @@ public static class NotificationOutbox
     /// <param name="cancellationToken">Cancels the insert.</param>
     /// <exception cref="ArgumentException">An explicit <see cref="NewNotification.TraceParent"/> is not a W3C traceparent,
     /// or the <see cref="NewNotification.IdempotencyKey"/> is empty or longer than <see cref="NewNotification.MaxIdempotencyKeyLength"/>,
-    /// or a custom header or address list is refused (<see cref="NewNotification.Headers"/>), or an e-mail's recipient,
-    /// subject or body is one the consumer would dead-letter (not one bare address, a line break, over its length): then
-    /// <see cref="ArgumentException.ParamName"/> is the field's name (<c>Recipient</c>, <c>Subject</c>, <c>Body</c>) and the message
-    /// the consumer's reason (docs/client.md, "What enqueue refuses"); or a templated notification's data lacks a variable its
-    /// template uses (<c>TemplateData</c>; docs/templates.md, "Variables checked at enqueue").</exception>
+    /// or a custom header or a Reply-To, Cc or Bcc list is refused, or an e-mail's recipient, subject, body, HTML body or
+    /// attachments are ones the consumer would dead-letter (not one bare address, a line break, over its length), or a
+    /// field the channel does not take is set; or a templated notification's data lacks a variable its template uses
+    /// (docs/templates.md, "Variables checked at enqueue"). <see cref="ArgumentException.ParamName"/> is the field's
+    /// property name (<c>Recipient</c>, <c>Cc</c>, <c>HtmlBody</c>, <c>TemplateData</c>, ...) and the message the consumer's
+    /// reason (docs/client.md, "What enqueue refuses").</exception>
     /// <exception cref="ArgumentOutOfRangeException"><see cref="NewNotification.Priority"/> is not a defined value.</exception>
     /// <exception cref="NotSupportedException">The connection's driver is not supported, or its provider package is not referenced.</exception>
     public static Task<long> EnqueueAsync(

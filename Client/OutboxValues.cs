@@ -28,13 +28,13 @@ internal sealed record OutboxValues(NewNotification Notification, string? TraceP
         ArgumentNullException.ThrowIfNull(notification);
         if (notification.EmailOnlyField() is { } field)
         {
-            throw new ArgumentException($"A {notification.Channel} notification has no {field}: that is email's.", nameof(notification));
+            throw new ArgumentException($"A {notification.Channel} notification has no {field}: that is email's.", field);
         }
 
         EmailFields.Check(notification);
         if (notification.MailPartsError() is var (error, partField))
         {
-            throw new ArgumentException($"{partField}: {error}.", nameof(notification));
+            throw new ArgumentException($"{partField}: {error}.", partField);
         }
 
         return new OutboxValues(
@@ -116,16 +116,16 @@ internal sealed record OutboxValues(NewNotification Notification, string? TraceP
         // future version's extra fields does not.
         return explicitValue.Length == 55 && ActivityContext.TryParse(explicitValue, null, out _)
             ? explicitValue
-            : throw new ArgumentException($"'{explicitValue}' is not a W3C traceparent (00-<32 hex>-<16 hex>-<2 hex>).", nameof(notification));
+            : throw new ArgumentException($"'{explicitValue}' is not a W3C traceparent (00-<32 hex>-<16 hex>-<2 hex>).", nameof(NewNotification.TraceParent));
     }
 
     internal static string? IdempotencyKeyOf(NewNotification notification) => notification.IdempotencyKey switch
     {
         null => null,
-        { Length: 0 } => throw new ArgumentException("The idempotency key is empty: leave it null for none.", nameof(notification)),
+        { Length: 0 } => throw new ArgumentException("The idempotency key is empty: leave it null for none.", nameof(NewNotification.IdempotencyKey)),
         { Length: > NewNotification.MaxIdempotencyKeyLength } key => throw new ArgumentException(
             $"The idempotency key is {key.Length} characters long; at most {NewNotification.MaxIdempotencyKeyLength} fit the idempotency_key column.",
-            nameof(notification)),
+            nameof(NewNotification.IdempotencyKey)),
         var key => key,
     };
 

@@ -71,13 +71,15 @@ internal static class EmailRules
     }
 
     /// <summary>Null when <paramref name="body"/> can be a prepared mail's body; otherwise why not.</summary>
-    public static string? Body(string? body) => body switch
-    {
-        null => "invalid body: missing",
-        { Length: > MaxBodyLength } when Characters(body) is var length && length > MaxBodyLength
-            => $"invalid body: {length} characters, the limit is {MaxBodyLength}",
-        _ => null,
-    };
+    public static string? Body(string? body) => body is null ? "invalid body: missing" : OverTheBodyLimit(body, "body");
+
+    /// <summary>Null when <paramref name="html"/> (null: none) can be a prepared mail's HTML alternative; otherwise why not.</summary>
+    public static string? HtmlBody(string? html) => html is null ? null : OverTheBodyLimit(html, "html body");
+
+    private static string? OverTheBodyLimit(string text, string what) =>
+        text.Length > MaxBodyLength && Characters(text) is var length && length > MaxBodyLength
+            ? $"invalid {what}: {length} characters, the limit is {MaxBodyLength}"
+            : null;
 
     /// <summary>Null when <paramref name="name"/> can name a template; otherwise why not.</summary>
     public static string? TemplateName(string? name) =>

@@ -13,10 +13,10 @@ namespace Notifications.Shared.Contract;
 public static class MessageHeaders
 {
     /// <summary>The most mailboxes one list (Reply-To, Cc or Bcc) may hold.</summary>
-    public const int MaxAddresses = 50;
+    public const int MaxAddresses = AddressListRules.MaxAddresses;
 
     // Strict: no unquoted commas inside a name, no address without a domain, nothing MimeKit would guess at.
-    private static readonly ParserOptions Strict = new()
+    internal static readonly ParserOptions Strict = new()
     {
         AddressParserComplianceMode = RfcComplianceMode.Strict,
         AllowAddressesWithoutDomain = false,
@@ -24,8 +24,9 @@ public static class MessageHeaders
     };
 
     /// <summary>
-    /// The mailboxes of <paramref name="list"/> (none for null or blanks); false, with the reason, when it does not
-    /// read as a list of at most <see cref="MaxAddresses"/> mailboxes (a group, a bare name, CR or LF).
+    /// The mailboxes of <paramref name="list"/> (none for null or blanks); false, with the reason, when it breaks the
+    /// client's rule (<c>AddressListRules</c>: a group, a bare name, a comment, CR or LF, over <see cref="MaxAddresses"/>)
+    /// or does not read in MimeKit as a list of mailboxes.
     /// </summary>
     public static bool TryParseAddressList(
         string? list, string field, out List<MailboxAddress> mailboxes, [NotNullWhen(false)] out string? error)
@@ -37,9 +38,10 @@ public static class MessageHeaders
             return true;
         }
 
-        if (list.AsSpan().ContainsAny('\r', '\n'))
+        // The client's rule first (it refuses the list at enqueue with this reason); MimeKit then reads what it accepts.
+        error = AddressListRules.Check(list, field);
+        if (error is not null)
         {
-            error = $"invalid {field}: contains CR or LF (header injection)";
             return false;
         }
 
@@ -59,12 +61,6 @@ public static class MessageHeaders
             }
 
             mailboxes.Add(mailbox);
-        }
-
-        if (mailboxes.Count > MaxAddresses)
-        {
-            error = $"invalid {field}: {mailboxes.Count} addresses, the limit is {MaxAddresses}";
-            return false;
         }
 
         return true;

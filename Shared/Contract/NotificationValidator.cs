@@ -64,8 +64,7 @@ public static class NotificationValidator
     {
         { HtmlBody: not null, IsTemplated: true } => "invalid html body: a templated notification has its template's",
         { HtmlBody: not null, IsHtml: true } => "invalid html body: the body is HTML already (is_html)",
-        { HtmlBody: { Length: > MaxBodyLength } html } when Characters(html) is var length && length > MaxBodyLength
-            => $"invalid html body: {length} characters, the limit is {MaxBodyLength}",
+        { HtmlBody: var html } when EmailRules.HtmlBody(html) is { } tooLong => tooLong,
         { Attachments: < 1 or > AttachmentRules.MaxCount } => $"invalid attachment count: {message.Attachments}, expected 1 to {AttachmentRules.MaxCount}",
         _ => null,
     };

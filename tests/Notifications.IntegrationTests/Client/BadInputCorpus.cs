@@ -3,13 +3,22 @@ using Notifications.Client;
 namespace Notifications.IntegrationTests.Client;
 
 /// <summary>
-/// One bad shape of an e-mail notification: the field it breaks, the reason the consumer's rules give (Shared/Contract/EmailRules),
-/// and what refuses it when it comes as plain SQL: a check constraint (migration 023), the column's length (SQLSTATE 22001), or,
-/// where no table check can say it, the consumer (<see cref="TableRefusal"/> null: dead-lettered with the same reason).
+/// One bad shape of an e-mail notification: the field it breaks, the reason the consumer's rules give (Shared/Contract/EmailRules,
+/// AddressListRules), and what refuses it when it comes as plain SQL: a check constraint (migrations 016 and 023), the column's
+/// length (SQLSTATE 22001), or, where no table check can say it, the consumer (<see cref="TableRefusal"/> null: dead-lettered
+/// with the same reason).
 /// </summary>
 public sealed record BadShape(string Name, string Recipient, string Subject, string Body, string Field, string Reason, string? TableRefusal)
 {
-    public NewNotification Notification => new(Recipient, Subject, Body);
+    public string? ReplyTo { get; init; }
+
+    public string? Cc { get; init; }
+
+    public string? Bcc { get; init; }
+
+    public string? HtmlBody { get; init; }
+
+    public NewNotification Notification => new(Recipient, Subject, Body) { ReplyTo = ReplyTo, Cc = Cc, Bcc = Bcc, HtmlBody = HtmlBody };
 
     public override string ToString() => Name;
 }
@@ -19,6 +28,7 @@ public static class BadInputCorpus
 {
     private const string OneAddress = "outbox_email_recipient_one_address";
     private const string OneLine = "outbox_subject_one_line";
+    private const string CcOneLine = "outbox_cc_one_line";
     private const string TooLong = "22001";
 
     public static IReadOnlyList<BadShape> Email { get; } =
@@ -40,6 +50,16 @@ public static class BadInputCorpus
         Content("subject with a tab", subject: "Order\tshipped", field: nameof(NewNotification.Subject), reason: "control character (header injection)", refusal: OneLine),
         Content("999-character subject", subject: new string('s', 999), field: nameof(NewNotification.Subject), reason: "longer than 998 characters", refusal: TooLong),
         Content("body over 1 MiB", body: new string('x', (1024 * 1024) + 1), field: nameof(NewNotification.Body), reason: "the limit is 1048576", refusal: null),
+        Content("HTML body over 1 MiB", field: nameof(NewNotification.HtmlBody), reason: "invalid html body: 1048577 characters, the limit is 1048576", refusal: null)
+            with { HtmlBody = new string('h', (1024 * 1024) + 1) },
+        Content("Reply-To not an address", field: nameof(NewNotification.ReplyTo), reason: "invalid reply-to: 'not an address' is not a single mailbox", refusal: null)
+            with { ReplyTo = "not an address" },
+        Content("Cc with CR LF", field: nameof(NewNotification.Cc), reason: "invalid cc: contains CR or LF (header injection)", refusal: CcOneLine)
+            with { Cc = "a@example.com\r\nBcc: victim@example.com" },
+        Content("Cc with a bad address", field: nameof(NewNotification.Cc), reason: "invalid cc: 'b@' is not a single mailbox", refusal: null)
+            with { Cc = "a@example.com, b@" },
+        Content("Bcc display name with a bad address", field: nameof(NewNotification.Bcc), reason: "invalid bcc: 'Archive <archive@@example.com>' is not a single mailbox", refusal: null)
+            with { Bcc = "ok@example.com, Archive <archive@@example.com>" },
     ];
 
     private static BadShape Shape(string name, string recipient, string field, string reason, string? refusal) =>
@@ -49,6 +69,6 @@ public static class BadInputCorpus
         new(name, "ada@example.com", subject, body, field, reason, refusal);
 
     /// <summary>Whether <paramref name="shape"/>'s table refusal is a check constraint (else SQLSTATE 22001 or the consumer).</summary>
-    public static bool RefusedByCheck(BadShape shape) => shape.TableRefusal is OneAddress or OneLine;
+    public static bool RefusedByCheck(BadShape shape) => shape.TableRefusal is OneAddress or OneLine or CcOneLine;
 
 }

@@ -1,4 +1,5 @@
 using Dapper;
+using Notifications.Client;
 using Notifications.IntegrationTests.Infrastructure;
 using Notifications.Shared.Contract;
 using Notifications.Shared.Data.Postgres;
@@ -28,11 +29,11 @@ public sealed class BadInputCorpusTests
         {
             foreach (var shape in BadInputCorpus.Email)
             {
-                good.Add(await InsertAsync(connection, "ada@example.com", "Order shipped", "Hello"));
+                good.Add(await InsertAsync(connection, new NewNotification("ada@example.com", "Order shipped", "Hello")));
                 await transaction.SaveAsync("shape");
                 try
                 {
-                    reachedTheTable[await InsertAsync(connection, shape.Recipient, shape.Subject, shape.Body)] = shape;
+                    reachedTheTable[await InsertAsync(connection, shape.Notification)] = shape;
                 }
                 catch (PostgresException e)
                 {
@@ -45,7 +46,7 @@ public sealed class BadInputCorpusTests
                 }
             }
 
-            good.Add(await InsertAsync(connection, "bo@example.com", "Order shipped", "Hello"));
+            good.Add(await InsertAsync(connection, new NewNotification("bo@example.com", "Order shipped", "Hello") { Cc = "\"Doe, Jo\" <jo@example.com>" }));
             await transaction.CommitAsync();
         }
 
@@ -58,10 +59,14 @@ public sealed class BadInputCorpusTests
         Assert.All(reachedTheTable, row => Assert.Contains(row.Value.Reason, NotificationValidator.Validate(messages[row.Key]), StringComparison.Ordinal));
     }
 
-    private static Task<long> InsertAsync(NpgsqlConnection connection, string recipient, string subject, string body) =>
+    // The columns of the corpus' fields, as a business app without the client writes them.
+    private static Task<long> InsertAsync(NpgsqlConnection connection, NewNotification row) =>
         connection.ExecuteScalarAsync<long>(
-            $"INSERT INTO {TestDatabase.Schema}.outbox (recipient, subject, body) VALUES (@recipient, @subject, @body) RETURNING id",
-            new { recipient, subject, body });
+            $"""
+             INSERT INTO {TestDatabase.Schema}.outbox (recipient, subject, body, reply_to, cc, bcc, html_body)
+             VALUES (@Recipient, @Subject, @Body, @ReplyTo, @Cc, @Bcc, @HtmlBody) RETURNING id
+             """,
+            new { row.Recipient, row.Subject, row.Body, row.ReplyTo, row.Cc, row.Bcc, row.HtmlBody });
 
     private static async Task<Dictionary<long, NotificationMessage>> ClaimAllAsync()
     {

@@ -69,6 +69,7 @@ public sealed class ChannelEnqueueTests : IDisposable
         var refused = await Assert.ThrowsAsync<ArgumentException>(() => NotificationOutbox.EnqueueAsync(transaction,
             NewNotification.Webhook("billing", "invoice.paid", "{}") with { ReplyTo = "ops@example.com" }, TestDatabase.Schema));
 
+        Assert.Equal(nameof(NewNotification.ReplyTo), refused.ParamName);
         Assert.Contains("webhook notification has no ReplyTo", refused.Message, StringComparison.Ordinal);
         await transaction.CommitAsync();
         Assert.Equal(0, await db.CountAsync("outbox"));

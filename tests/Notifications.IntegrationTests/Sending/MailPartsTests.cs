@@ -127,6 +127,7 @@ public sealed class MailPartsTests
         var refused = await Assert.ThrowsAsync<ArgumentException>(() => TestDatabase.EnqueueAsync(
             new NewNotification("user@example.test", "s", "b") { Attachments = files }));
 
+        Assert.Equal(nameof(NewNotification.Attachments), refused.ParamName);
         Assert.Contains("at most 10", refused.Message, StringComparison.Ordinal);
         await using var connection = await TestDatabase.OpenAsync();
         Assert.Equal(0, await connection.ExecuteScalarAsync<long>($"SELECT count(*) FROM {S}.outbox"));

@@ -26,7 +26,7 @@ public sealed class EmailPartsTests
 
         var refused = Assert.Throws<ArgumentException>(() => OutboxValues.Of(new NewNotification("a@example.test", "s", "b") { Attachments = files }));
 
-        Assert.Contains("Attachments", refused.Message, StringComparison.Ordinal);
+        Assert.Equal(nameof(NewNotification.Attachments), refused.ParamName);
         Assert.Contains(expected, refused.Message, StringComparison.Ordinal);
     }
 
@@ -41,6 +41,7 @@ public sealed class EmailPartsTests
         var refused = Assert.Throws<ArgumentException>(() => OutboxValues.Of(
             new NewNotification("a@example.test", "s", "b") { Attachments = [new NotificationAttachment(name, type, Pdf)] }));
 
+        Assert.Equal(nameof(NewNotification.Attachments), refused.ParamName);
         Assert.Contains(expected, refused.Message, StringComparison.Ordinal);
     }
 
@@ -50,15 +51,34 @@ public sealed class EmailPartsTests
         var refused = Assert.Throws<ArgumentException>(() => OutboxValues.Of(
             new NewNotification("a@example.test", "s", "<p>b</p>") { IsHtml = true, HtmlBody = "<p>b</p>" }));
 
+        Assert.Equal(nameof(NewNotification.HtmlBody), refused.ParamName);
         Assert.StartsWith("HtmlBody:", refused.Message, StringComparison.Ordinal);
     }
 
     [Fact]
-    public void Of_HtmlBodyWithTemplate_Throws()
+    public void Of_HtmlBodyOverOneMiB_ThrowsNamingHtmlBodyAndTheLimit()
+    {
+        var refused = Assert.Throws<ArgumentException>(() => OutboxValues.Of(
+            new NewNotification("a@example.test", "s", "b") { HtmlBody = new string('h', (1024 * 1024) + 1) }));
+
+        Assert.Equal(nameof(NewNotification.HtmlBody), refused.ParamName);
+        Assert.Contains("invalid html body: 1048577 characters, the limit is 1048576", refused.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Of_HtmlBodyOfOneMiBInCharacters_Accepted()
+    {
+        string html = string.Concat(Enumerable.Repeat("\U0001F600", 1024 * 1024));
+
+        Assert.Equal(html, OutboxValues.Of(new NewNotification("a@example.test", "s", "b") { HtmlBody = html }).Notification.HtmlBody);
+    }
+
+    [Fact]
+    public void Of_HtmlBodyWithTemplate_ThrowsNamingHtmlBody()
     {
         var templated = NewNotification.FromTemplate("a@example.test", "welcome", "{}") with { HtmlBody = "<p>b</p>" };
 
-        Assert.Throws<ArgumentException>(() => OutboxValues.Of(templated));
+        Assert.Equal(nameof(NewNotification.HtmlBody), Assert.Throws<ArgumentException>(() => OutboxValues.Of(templated)).ParamName);
     }
 
     [Fact]
@@ -68,6 +88,7 @@ public sealed class EmailPartsTests
 
         var refused = Assert.Throws<ArgumentException>(() => OutboxValues.Of(webhook));
 
+        Assert.Equal(nameof(NewNotification.Attachments), refused.ParamName);
         Assert.Contains("no Attachments", refused.Message, StringComparison.Ordinal);
     }
 }
