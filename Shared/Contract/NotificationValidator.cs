@@ -67,6 +67,7 @@ public static class NotificationValidator
         { HtmlBody: { Length: > MaxBodyLength } html } when Characters(html) is var length && length > MaxBodyLength
             => $"invalid html body: {length} characters, the limit is {MaxBodyLength}",
         { Attachments: < 1 or > AttachmentRules.MaxCount } => $"invalid attachment count: {message.Attachments}, expected 1 to {AttachmentRules.MaxCount}",
+        { FromName: { } name } => FromNameRules.FromName(name),
         _ => null,
     };
 
