@@ -58,6 +58,7 @@ public sealed partial record NewNotification
         { IsHtml: true } => "IsHtml",
         { HtmlBody: not null } => "HtmlBody",
         { Attachments: not null } => "Attachments",
+        { FromName: not null } => "FromName",
         _ => null,
     };
 

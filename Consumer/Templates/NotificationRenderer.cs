@@ -63,5 +63,6 @@ internal sealed class NotificationRenderer(TemplateCache cache, TemplateRenderer
         new(message.Id, message.Recipient!, subject, body, isHtml, message.CreatedAt)
         {
             ReplyTo = message.ReplyTo, Cc = message.Cc, Bcc = message.Bcc, Headers = message.Headers, HtmlBody = message.HtmlBody,
+            FromName = message.FromName,
         };
 }

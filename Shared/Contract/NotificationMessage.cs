@@ -93,6 +93,13 @@ public sealed record NotificationMessage(
     [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
     public short? Attachments { get; init; }
 
+    /// <summary>
+    /// The From header's display name for this mail (the outbox's <c>from_name</c>); the address stays Smtp:From's (DKIM and
+    /// SPF vouch for its domain). Null: Smtp:From's own name.
+    /// </summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public string? FromName { get; init; }
+
     /// <summary>The outbox's <c>data</c>: JSON text, a webhook's payload data or a push notification's custom data.</summary>
     [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
     public string? Data { get; init; }

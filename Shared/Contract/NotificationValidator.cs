@@ -66,6 +66,7 @@ public static class NotificationValidator
         { HtmlBody: not null, IsHtml: true } => "invalid html body: the body is HTML already (is_html)",
         { HtmlBody: var html } when EmailRules.HtmlBody(html) is { } tooLong => tooLong,
         { Attachments: < 1 or > AttachmentRules.MaxCount } => $"invalid attachment count: {message.Attachments}, expected 1 to {AttachmentRules.MaxCount}",
+        { FromName: { } name } => FromNameRules.FromName(name),
         _ => null,
     };
 

@@ -71,6 +71,9 @@ public sealed class OutboxRow
     /// <summary>The column <c>attachment_count</c>: how many files the table <c>attachment</c> holds for it (null: none).</summary>
     public short? AttachmentCount { get; init; }
 
+    /// <summary>The column <c>from_name</c>: the From header's display name for this row (null: Smtp:From's).</summary>
+    public string? FromName { get; init; }
+
     /// <summary>Whether the row travels in the urgent lane.</summary>
     public bool IsUrgent => Priority == "urgent";
 
@@ -85,5 +88,6 @@ public sealed class OutboxRow
         Data = Data,
         HtmlBody = HtmlBody,
         Attachments = AttachmentCount,
+        FromName = FromName,
     };
 }

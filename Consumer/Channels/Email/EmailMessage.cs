@@ -29,6 +29,9 @@ internal sealed record EmailMessage(
     /// <summary>An HTML alternative to a plain-text <see cref="Body"/> (a template with both bodies): sent as multipart/alternative.</summary>
     public string? HtmlBody { get; init; }
 
+    /// <summary>The From header's display name for this mail (null: Smtp:From's); the address is always Smtp:From's.</summary>
+    public string? FromName { get; init; }
+
     /// <summary>The files attached (the table <c>attachment</c>), or null for none.</summary>
     public IReadOnlyList<AttachedFile>? Attachments { get; init; }
 }

@@ -24,6 +24,7 @@ internal sealed class MimeMessageBuilder(string from, string messageIdDomain)
     // Formatted once; each message gets a clone, as a header can belong to one header list only. The mailbox's text
     // (a name quoted where it needs it) is parsed and encoded again by MimeKit: a non-ASCII name as RFC 2047 words.
     private readonly Header fromHeader = new(Encoding.UTF8, HeaderId.From, FromAddress.Parse(from).ToString());
+    private readonly string fromAddress = FromAddress.Parse(from).Address;
     private readonly bool rawMessageId = IsPlainAscii(messageIdDomain);
 
     /// <summary>
@@ -43,7 +44,7 @@ internal sealed class MimeMessageBuilder(string from, string messageIdDomain)
         var headers = new HeaderList
         {
             new(HeaderId.Date, DateUtils.FormatDate(email.CreatedAt.ToUniversalTime())),
-            fromHeader.Clone(),
+            FromHeader(email.FromName),
             SubjectHeader(email.Subject),
             rawMessageId ? Raw(HeaderId.MessageId, messageId) : new(HeaderId.MessageId, messageId),
             Raw("X-Notification-Id", id),
@@ -58,6 +59,11 @@ internal sealed class MimeMessageBuilder(string from, string messageIdDomain)
         fields?.AddTo(message);
         return message;
     }
+
+    // A row's own display name goes with Smtp:From's address, the one DKIM signs and SPF authorizes: only the name varies.
+    private Header FromHeader(string? name) => name is null
+        ? fromHeader.Clone()
+        : new Header(Encoding.UTF8, HeaderId.From, new MailboxAddress(name, fromAddress).ToString());
 
     private static MimeEntity Body(EmailMessage email)
     {

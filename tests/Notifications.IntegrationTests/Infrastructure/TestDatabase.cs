@@ -59,12 +59,12 @@ internal sealed class TestDatabase
         await using var connection = await OpenAsync();
         var rows = (await connection.QueryAsync<(long Id, string Recipient)>($"""
             INSERT INTO {Schema}.outbox (recipient, subject, body)
-            SELECT CASE WHEN g % 2 = 0 THEN 'user..' || g || '@example.com' ELSE 'user' || g || '@example.com' END, 'Order shipped #' || g, 'Hello'
+            SELECT CASE WHEN g % 2 = 0 THEN 'user' || g || '@invalid@example.com' ELSE 'user' || g || '@example.com' END, 'Order shipped #' || g, 'Hello'
             FROM generate_series(1, @Count) AS g
             RETURNING id, recipient
             """, new { Count = count })).ToList();
-        return (rows.Where(r => !r.Recipient.Contains("..", StringComparison.Ordinal)).Select(r => r.Id).ToList(),
-            rows.Where(r => r.Recipient.Contains("..", StringComparison.Ordinal)).Select(r => r.Id).ToList());
+        return (rows.Where(r => !r.Recipient.Contains("@invalid@", StringComparison.Ordinal)).Select(r => r.Id).ToList(),
+            rows.Where(r => r.Recipient.Contains("@invalid@", StringComparison.Ordinal)).Select(r => r.Id).ToList());
     }
 
     /// <summary>Inserts one row as given (for bad input); returns its id.</summary>

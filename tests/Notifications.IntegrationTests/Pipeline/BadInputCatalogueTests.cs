@@ -12,7 +12,7 @@ namespace Notifications.IntegrationTests.Pipeline;
 /// The bad-input catalogue of RELIABILITY.md, as outbox rows and as raw bytes on the queue, in one
 /// pipeline run among valid notifications: each bad input gets a clear error and is kept with its
 /// reason (dead-letter queue, rejected table, or the database refusing the insert at the source: what the table's checks can
-/// say, migration 023, it refuses; the finer address syntax and the body's size reach the consumer);
+/// say, migrations 023 and 027, it refuses; the address syntax beyond them reaches the consumer);
 /// every valid notification is delivered exactly once; no worker stops.
 /// </summary>
 [Collection("services")]
@@ -41,15 +41,18 @@ public sealed class BadInputCatalogueTests
         await AssertInsertRefusedAsync("INSERT INTO notifications.outbox (recipient, subject, body) VALUES ('Eve <e@example.com>', 'display name', 'b')", "outbox_email_recipient_one_address");
         await AssertInsertRefusedAsync("INSERT INTO notifications.outbox (recipient, subject, body) VALUES ('x@example.com; DROP TABLE outbox', 'sql', 'b')", "outbox_email_recipient_one_address");
         await AssertInsertRefusedAsync("INSERT INTO notifications.outbox (recipient, subject, body) VALUES ('b@example.com', 'Hi' || chr(13) || chr(10) || 'Bcc: victim@example.com', 'b')", "outbox_subject_one_line");
+        // Migration 027's.
+        await AssertInsertRefusedAsync("INSERT INTO notifications.outbox (recipient, subject, body) VALUES ('a..b@example.com', 'consecutive dots', 'b')", "outbox_email_recipient_no_dots");
+        await AssertInsertRefusedAsync("INSERT INTO notifications.outbox (recipient, subject, body) VALUES ('big@example.com', '10 MB body', repeat('x', 10 * 1024 * 1024))", "outbox_body_characters");
 
         // Rows that reach the pipeline: (id, where it must end up, expected reason).
         var deadRows = new Dictionary<long, string>
         {
-            [await db.InsertRawAsync("a..b@example.com", "consecutive dots")] = "not a single e-mail address",
-            [await db.InsertRawAsync("big@example.com", "10 MB body", new string('x', 10 * 1024 * 1024))] = "invalid body",
+            [await db.InsertRawAsync("a@b@example.com", "two at signs")] = "not a single e-mail address",
             [await InsertAsync("INSERT INTO notifications.outbox (recipient, subject, body, expires_at) VALUES ('late@example.com', 'expired', 'b', now() - interval '1 minute') RETURNING id")] = "expired at",
         };
-        long tooLarge = await db.InsertRawAsync("huge@example.com", "too large for the broker", new string('y', 13 * 1024 * 1024));
+        // At the body's limit (migration 027), over the producer's message limit set below.
+        long tooLarge = await db.InsertRawAsync("huge@example.com", "too large for the broker", new string('y', 1024 * 1024));
         const string sqlMeta = "'; DROP TABLE notifications.outbox; -- \" /* */ \\ %_";
         long sqlMetaRow = await db.InsertRawAsync("o'brien@example.com", sqlMeta, sqlMeta);
         long farFuture = await InsertAsync("INSERT INTO notifications.outbox (recipient, subject, body, created_at, expires_at) VALUES ('future@example.com', 'far future', 'b', '2999-01-01', '9999-12-31') RETURNING id");
@@ -72,6 +75,7 @@ public sealed class BadInputCatalogueTests
             (Json(Message(900_005) with { Subject = new string('s', 5000) }), "application/json", null, "longer than"),
             (Json(Message(900_006) with { ExpiresAt = Now.AddDays(-1) }), "application/json", null, "expired at"),
             (Json(Message(900_007) with { Body = null }), "application/json", null, "invalid body: missing"),
+            (Json(Message(900_008) with { Body = new string('x', (1024 * 1024) + 1) }), "application/json", null, "invalid body"),
             // The same bytes as above under other properties, so with another reason: each is a dead letter of its own, and a row of its own.
             (Encoding.UTF8.GetBytes("<xml/>"), "application/json", null, "undeserializable"),
             (Encoding.UTF8.GetBytes("null"), "application/json", "sms.v1", "unknown message type"),
@@ -85,7 +89,7 @@ public sealed class BadInputCatalogueTests
         valid.Add(900_100);
 
         await using var consumer = await WorkerHost.StartConsumerAsync(broker, sink);
-        await using (var producer = await WorkerHost.StartProducerAsync(broker, ("Producer:MaxMessageBytes", "12000000")))
+        await using (var producer = await WorkerHost.StartProducerAsync(broker, ("Producer:MaxMessageBytes", "1000000")))
         {
             await sink.WaitForMessagesAsync(valid.Count, TimeSpan.FromMinutes(2));
             await Eventually.WaitAsync(() => broker.CountAsync(broker.Options.DeadLetterQueue), n => n == deadRows.Count + raw.Count,

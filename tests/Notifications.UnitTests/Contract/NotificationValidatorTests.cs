@@ -20,6 +20,7 @@ public sealed class NotificationValidatorTests
     [InlineData("a@example.com\nBcc: x@example.com", "header injection")]
     [InlineData("a b@example.com", "not a single e-mail address")]
     [InlineData("a..b@example.com", "not a single e-mail address")]
+    [InlineData("a@b@example.com", "not a single e-mail address")]
     public void Validate_BadRecipient_ReasonNamesTheProblem(string? recipient, string expected)
     {
         string? reason = NotificationValidator.Validate(Valid with { Recipient = recipient });
