@@ -4,7 +4,7 @@ namespace Notifications.IntegrationTests.Client;
 
 /// <summary>
 /// One bad shape of an e-mail notification: the field it breaks, the reason the consumer's rules give (Shared/Contract/EmailRules,
-/// AddressListRules), and what refuses it when it comes as plain SQL: a check constraint (migrations 016, 023 and 027), the column's
+/// AddressListRules), and what refuses it when it comes as plain SQL: a check constraint (migrations 016, 023, 027 and 028), the column's
 /// length (SQLSTATE 22001), or, where no table check can say it, the consumer (<see cref="TableRefusal"/> null: dead-lettered
 /// with the same reason).
 /// </summary>
@@ -18,7 +18,9 @@ public sealed record BadShape(string Name, string Recipient, string Subject, str
 
     public string? HtmlBody { get; init; }
 
-    public NewNotification Notification => new(Recipient, Subject, Body) { ReplyTo = ReplyTo, Cc = Cc, Bcc = Bcc, HtmlBody = HtmlBody };
+    public string? FromName { get; init; }
+
+    public NewNotification Notification => new(Recipient, Subject, Body) { ReplyTo = ReplyTo, Cc = Cc, Bcc = Bcc, HtmlBody = HtmlBody, FromName = FromName };
 
     public override string ToString() => Name;
 }
@@ -33,6 +35,8 @@ public static class BadInputCorpus
     private const string NoDots = "outbox_email_recipient_no_dots";
     private const string BodyCharacters = "outbox_body_characters";
     private const string HtmlBodyCharacters = "outbox_html_body_characters";
+    private const string FromNameCharacters = "outbox_from_name_characters";
+    private const string FromNameOneLine = "outbox_from_name_one_line";
 
     public static IReadOnlyList<BadShape> Email { get; } =
     [
@@ -63,6 +67,12 @@ public static class BadInputCorpus
             with { Cc = "a@example.com, b@" },
         Content("Bcc display name with a bad address", field: nameof(NewNotification.Bcc), reason: "invalid bcc: 'Archive <archive@@example.com>' is not a single mailbox", refusal: null)
             with { Bcc = "ok@example.com, Archive <archive@@example.com>" },
+        Content("From name with CR LF", field: nameof(NewNotification.FromName), reason: "invalid from name: contains CR, LF or another control character", refusal: FromNameOneLine)
+            with { FromName = "Billing\r\nBcc: victim@example.com" },
+        Content("blank From name", field: nameof(NewNotification.FromName), reason: "invalid from name: empty or blank", refusal: FromNameCharacters)
+            with { FromName = "   " },
+        Content("101-character From name", field: nameof(NewNotification.FromName), reason: "invalid from name: longer than 100 characters", refusal: FromNameCharacters)
+            with { FromName = new string('n', 101) },
     ];
 
     private static BadShape Shape(string name, string recipient, string field, string reason, string? refusal) =>
@@ -72,6 +82,6 @@ public static class BadInputCorpus
         new(name, "ada@example.com", subject, body, field, reason, refusal);
 
     /// <summary>Whether <paramref name="shape"/>'s table refusal is a check constraint (else SQLSTATE 22001 or the consumer).</summary>
-    public static bool RefusedByCheck(BadShape shape) => shape.TableRefusal is OneAddress or OneLine or CcOneLine or NoDots or BodyCharacters or HtmlBodyCharacters;
+    public static bool RefusedByCheck(BadShape shape) => shape.TableRefusal is OneAddress or OneLine or CcOneLine or NoDots or BodyCharacters or HtmlBodyCharacters or FromNameCharacters or FromNameOneLine;
 
 }
