@@ -2,7 +2,6 @@ using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Options;
 using Notifications.Consumer;
-using Notifications.IntegrationTests.Infrastructure;
 
 namespace Notifications.IntegrationTests.Deployment;
 
@@ -21,7 +20,7 @@ public sealed class DockerStackTests
     [Fact]
     public async Task StackConfig_DockerStackYml_RendersEveryServiceAndExternalSecret()
     {
-        string yaml = await RenderAsync(RepositoryLayout.File("docker-stack.yml"));
+        string yaml = await StackYaml.RenderAsync("docker-stack.yml");
 
         Assert.Equal(Services, StackYaml.Keys(yaml, "services").Order(StringComparer.Ordinal));
         Assert.Equal(["mssql_conf", "rabbitmq_cluster_conf", "rabbitmq_join_conf", "rabbitmq_seed_conf"], StackYaml.Keys(yaml, "configs").Order(StringComparer.Ordinal));
@@ -39,7 +38,7 @@ public sealed class DockerStackTests
     [InlineData("sqlserver", "db")]
     public async Task StackConfig_Service_IsPlacedByRoleLabelWithLimitsAndHealthcheck(string service, string role)
     {
-        var block = StackYaml.Block(await RenderAsync(RepositoryLayout.File("docker-stack.yml")), "services", service);
+        var block = StackYaml.Block(await StackYaml.RenderAsync("docker-stack.yml"), "services", service);
 
         Assert.Contains($"          - node.labels.notifications.role == {role}", block);
         Assert.Contains("        limits:", block);
@@ -52,7 +51,7 @@ public sealed class DockerStackTests
     [InlineData("consumer")]
     public async Task StackConfig_Worker_GetsCredentialsAsSecretsAndOutlastsItsShutdown(string service)
     {
-        string yaml = await RenderAsync(RepositoryLayout.File("docker-stack.yml"));
+        string yaml = await StackYaml.RenderAsync("docker-stack.yml");
         var block = StackYaml.Block(yaml, "services", service);
 
         // Its own database role's login (docs/security.md) and its own broker user (docs/broker-users.md), each mounted
@@ -74,7 +73,7 @@ public sealed class DockerStackTests
     [InlineData("docker-stack.postgres.yml", "unsubscribe", 9466)]
     public async Task StackConfig_Worker_HealthcheckWaitsUntilItReachedBrokerAndDatabase(string file, string service, int port)
     {
-        string yaml = await StackHealthcheck.RenderAsync(file);
+        string yaml = await StackYaml.RenderAsync(file);
         var block = StackYaml.Block(yaml, "services", service);
 
         // started = live, and ready (broker and database) at least once: "healthy" no longer before either is reached. Asked
@@ -88,7 +87,7 @@ public sealed class DockerStackTests
     [Fact]
     public async Task StackConfig_Unsubscribe_OwnLoginTheConsumersKeyNoBrokerUser()
     {
-        string yaml = await RenderAsync(RepositoryLayout.File("docker-stack.yml"));
+        string yaml = await StackYaml.RenderAsync("docker-stack.yml");
         var unsubscribe = StackYaml.Block(yaml, "services", "unsubscribe");
         var consumer = StackYaml.Block(yaml, "services", "consumer");
 
@@ -104,7 +103,7 @@ public sealed class DockerStackTests
     [Fact]
     public async Task StackConfig_SqlServerHealthcheck_PassesNoPasswordAsAnArgument()
     {
-        var block = StackYaml.Block(await RenderAsync(RepositoryLayout.File("docker-stack.yml")), "services", "sqlserver", "healthcheck");
+        var block = StackYaml.Block(await StackYaml.RenderAsync("docker-stack.yml"), "services", "sqlserver", "healthcheck");
         string test = string.Join(" ", block);
 
         // sqlcmd reads SQLCMDPASSWORD (set from the secret inside the check's shell): `ps` and `docker inspect` show no value.
@@ -115,7 +114,7 @@ public sealed class DockerStackTests
     [Fact]
     public async Task StackConfig_EnvironmentOfEveryService_HoldsNoCredential()
     {
-        string yaml = await RenderAsync(RepositoryLayout.File("docker-stack.yml"));
+        string yaml = await StackYaml.RenderAsync("docker-stack.yml");
 
         var environment = Services.SelectMany(s => StackYaml.Block(yaml, "services", s, "environment")).ToList();
 
@@ -128,7 +127,7 @@ public sealed class DockerStackTests
     [Fact]
     public async Task StackConfig_BackendNetwork_IsAnEncryptedAttachableOverlay()
     {
-        var network = StackYaml.Block(await RenderAsync(RepositoryLayout.File("docker-stack.yml")), "networks", "backend");
+        var network = StackYaml.Block(await StackYaml.RenderAsync("docker-stack.yml"), "networks", "backend");
 
         Assert.Contains("    driver: overlay", network);
         Assert.Contains("      encrypted: \"true\"", network);
@@ -151,13 +150,6 @@ public sealed class DockerStackTests
         {
             File.Delete(file);
         }
-    }
-
-    private static async Task<string> RenderAsync(string file)
-    {
-        var (exitCode, output, error) = await DockerCli.RunAsync("stack", "config", "-c", file);
-        Assert.True(exitCode == 0, $"docker stack config -c {file} exited {exitCode}: {error}");
-        return output;
     }
 
     // The consumer's host waits this long for ConsumerOptions.ShutdownTimeout (in-flight handlers) to end.

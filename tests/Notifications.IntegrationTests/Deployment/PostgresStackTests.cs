@@ -1,5 +1,3 @@
-using Notifications.IntegrationTests.Infrastructure;
-
 namespace Notifications.IntegrationTests.Deployment;
 
 /// <summary>
@@ -9,12 +7,11 @@ namespace Notifications.IntegrationTests.Deployment;
 /// </summary>
 public sealed class PostgresStackTests
 {
-    private static readonly Dictionary<string, string> SinkDump = new() { ["SINK_DUMP"] = "/tmp/notifications-sink" };
 
     [Fact]
     public async Task StackConfig_PostgresStack_RendersTheLocalServicesWithExternalSecrets()
     {
-        string yaml = await RenderAsync("docker-stack.postgres.yml");
+        string yaml = await StackYaml.RenderAsync("docker-stack.postgres.yml");
 
         Assert.Equal(["consumer", "postgres", "producer", "rabbitmq-1", "rabbitmq-2", "rabbitmq-3", "smtp-sink", "unsubscribe"], StackYaml.Keys(yaml, "services").Order(StringComparer.Ordinal));
         Assert.All(StackYaml.Keys(yaml, "secrets"), s => Assert.Contains("    external: true", StackYaml.Block(yaml, "secrets", s)));
@@ -26,8 +23,8 @@ public sealed class PostgresStackTests
     [InlineData("consumer")]
     public async Task StackConfig_PostgresStackWorker_KeepsTheProductionHealthcheckAndShutdown(string service)
     {
-        var production = StackYaml.Block(await RenderAsync("docker-stack.yml"), "services", service);
-        var local = StackYaml.Block(await RenderAsync("docker-stack.postgres.yml"), "services", service);
+        var production = StackYaml.Block(await StackYaml.RenderAsync("docker-stack.yml"), "services", service);
+        var local = StackYaml.Block(await StackYaml.RenderAsync("docker-stack.postgres.yml"), "services", service);
 
         Assert.Equal(Section(production, "    healthcheck:"), Section(local, "    healthcheck:"));
         Assert.Equal(Line(production, "    stop_grace_period: "), Line(local, "    stop_grace_period: "));
@@ -46,7 +43,7 @@ public sealed class PostgresStackTests
     [Fact]
     public async Task StackConfig_PostgresHealthcheck_AsksOverTcpNotTheSocketOfTheSetUp()
     {
-        var check = Section(StackYaml.Block(await RenderAsync("docker-stack.postgres.yml"), "services", "postgres"), "    healthcheck:");
+        var check = Section(StackYaml.Block(await StackYaml.RenderAsync("docker-stack.postgres.yml"), "services", "postgres"), "    healthcheck:");
 
         int host = check.IndexOf("        - -h");
         Assert.Contains("        - pg_isready", check);
@@ -59,7 +56,7 @@ public sealed class PostgresStackTests
     [InlineData("docker-stack.postgres.yml")]
     public async Task StackConfig_EveryService_ResolvesByDnsRoundRobinWithoutRoutingMesh(string file)
     {
-        string yaml = await RenderAsync(file);
+        string yaml = await StackYaml.RenderAsync(file);
 
         Assert.All(StackYaml.Keys(yaml, "services"), s => Assert.Contains("      endpoint_mode: dnsrr", StackYaml.Block(yaml, "services", s, "deploy")));
         Assert.DoesNotContain("mode: ingress", yaml, StringComparison.Ordinal);
@@ -69,12 +66,4 @@ public sealed class PostgresStackTests
         block.SkipWhile(l => l != header).Skip(1).TakeWhile(l => l.StartsWith("      ", StringComparison.Ordinal)).ToList();
 
     private static string Line(IReadOnlyList<string> block, string prefix) => Assert.Single(block, l => l.StartsWith(prefix, StringComparison.Ordinal));
-
-    private static async Task<string> RenderAsync(string file)
-    {
-        string path = RepositoryLayout.File(file);
-        var (exitCode, output, error) = await DockerCli.RunAsync(SinkDump, "stack", "config", "-c", path);
-        Assert.True(exitCode == 0, $"docker stack config -c {path} exited {exitCode}: {error}");
-        return output;
-    }
 }

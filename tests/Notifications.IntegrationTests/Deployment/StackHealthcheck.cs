@@ -1,22 +1,11 @@
 using System.Diagnostics;
 using System.Globalization;
-using Notifications.IntegrationTests.Infrastructure;
 
 namespace Notifications.IntegrationTests.Deployment;
 
 /// <summary>A worker service's healthcheck as a stack file renders it, and that check run by bash on this machine.</summary>
 internal static class StackHealthcheck
 {
-    /// <summary>The stack file as <c>docker stack config</c> renders it (no engine needed).</summary>
-    public static async Task<string> RenderAsync(string file)
-    {
-        string path = RepositoryLayout.File(file);
-        var (exitCode, output, error) = await DockerCli.RunAsync(
-            new Dictionary<string, string> { ["SINK_DUMP"] = "/tmp/notifications-sink" }, "stack", "config", "-c", path);
-        if (exitCode != 0) throw new InvalidOperationException($"docker stack config -c {path} exited {exitCode}: {error}");
-        return output;
-    }
-
     /// <summary>The service's healthcheck: the script its <c>["CMD", "bash", "-c", script]</c> test runs.</summary>
     public static string Of(string yaml, string service)
     {

@@ -10,7 +10,6 @@ namespace Notifications.IntegrationTests.Deployment;
 /// </summary>
 public sealed class StackTlsClusterTests
 {
-    private static readonly Dictionary<string, string> SinkDump = new() { ["SINK_DUMP"] = "/tmp/notifications-sink" };
 
     public static TheoryData<string, string> BrokerNodes() => new()
     {
@@ -22,7 +21,7 @@ public sealed class StackTlsClusterTests
     [MemberData(nameof(BrokerNodes))]
     public async Task StackConfig_BrokerNode_FixedHostnameOwnVolumeOwnCertificateAndPrivateKey(string file, string node)
     {
-        var block = StackYaml.Block(await RenderAsync(file), "services", node);
+        var block = StackYaml.Block(await StackYaml.RenderAsync(file), "services", node);
 
         Assert.Contains($"    hostname: {node}", block);
         Assert.Contains($"        source: {node}-data", block);
@@ -41,7 +40,7 @@ public sealed class StackTlsClusterTests
     [InlineData("docker-stack.postgres.yml", "consumer")]
     public async Task StackConfig_Worker_AllThreeNodesOverTlsWithTheCaAndQuorumQueues(string file, string worker)
     {
-        var block = StackYaml.Block(await RenderAsync(file), "services", worker);
+        var block = StackYaml.Block(await StackYaml.RenderAsync(file), "services", worker);
 
         Assert.Contains("      RabbitMq__Endpoints: rabbitmq-1:5671,rabbitmq-2:5671,rabbitmq-3:5671", block);
         Assert.Contains("      RabbitMq__CaCertificate: /run/secrets/tls_ca.crt", block);
@@ -65,7 +64,7 @@ public sealed class StackTlsClusterTests
     [Fact]
     public async Task StackConfig_Postgres_SslOnAndPlaintextRejectedByPgHba()
     {
-        var block = StackYaml.Block(await RenderAsync("docker-stack.postgres.yml"), "services", "postgres");
+        var block = StackYaml.Block(await StackYaml.RenderAsync("docker-stack.postgres.yml"), "services", "postgres");
         var hba = File.ReadAllLines(RepositoryLayout.File("deploy/local/postgres-pg_hba.conf")).Where(l => !l.StartsWith('#') && l.Trim().Length > 0).ToList();
 
         Assert.Contains("      - ssl=on", block);
@@ -77,7 +76,7 @@ public sealed class StackTlsClusterTests
     [Fact]
     public async Task StackConfig_SqlServer_CertificateFromSecretsAndForcedEncryption()
     {
-        var block = StackYaml.Block(await RenderAsync("docker-stack.yml"), "services", "sqlserver");
+        var block = StackYaml.Block(await StackYaml.RenderAsync("docker-stack.yml"), "services", "sqlserver");
         var conf = File.ReadAllLines(RepositoryLayout.File("deploy/sqlserver/mssql.conf"));
 
         Assert.Contains("      - source: mssql_conf", block);
@@ -85,13 +84,5 @@ public sealed class StackTlsClusterTests
         Assert.Contains("tlscert = /run/secrets/tls_server.crt", conf);
         Assert.Contains("tlskey = /run/secrets/tls_server.key", conf);
         Assert.Contains("forceencryption = 1", conf);
-    }
-
-    private static async Task<string> RenderAsync(string file)
-    {
-        string path = RepositoryLayout.File(file);
-        var (exitCode, output, error) = await DockerCli.RunAsync(SinkDump, "stack", "config", "-c", path);
-        Assert.True(exitCode == 0, $"docker stack config -c {path} exited {exitCode}: {error}");
-        return output;
     }
 }

@@ -6,6 +6,19 @@ namespace Notifications.IntegrationTests.Deployment;
 /// </summary>
 internal static class StackYaml
 {
+    /// <summary>
+    /// The repository's stack file <paramref name="file"/> as <c>docker stack config</c> renders it (no engine needed);
+    /// <c>SINK_DUMP</c>, which docker-stack.postgres.yml requires, is set to a placeholder.
+    /// </summary>
+    public static async Task<string> RenderAsync(string file)
+    {
+        string path = Infrastructure.RepositoryLayout.File(file);
+        var (exitCode, output, error) = await DockerCli.RunAsync(
+            new Dictionary<string, string> { ["SINK_DUMP"] = "/tmp/notifications-sink" }, "stack", "config", "-c", path);
+        Xunit.Assert.True(exitCode == 0, $"docker stack config -c {path} exited {exitCode}: {error}");
+        return output;
+    }
+
     /// <summary>The lines of the block under the key path, e.g. ("services", "consumer").</summary>
     public static IReadOnlyList<string> Block(string yaml, params string[] path)
     {

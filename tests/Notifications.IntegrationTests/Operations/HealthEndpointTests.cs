@@ -67,7 +67,7 @@ public sealed class HealthEndpointTests
         Assert.Contains("startup: Unhealthy", startedBody, StringComparison.Ordinal);
         Assert.Equal(HttpStatusCode.OK, liveBefore);
         // The stack's healthcheck reads the answer, not only that the port accepts: 503 is unhealthy.
-        string check = StackHealthcheck.Of(await StackHealthcheck.RenderAsync("docker-stack.yml"), "producer");
+        string check = StackHealthcheck.Of(await StackYaml.RenderAsync("docker-stack.yml"), "producer");
         Assert.Equal(1, await StackHealthcheck.RunAsync(check, address.Port));
 
         await using (RecordingTcpProxy.Start(broker.Options.Uri.Host, broker.Options.Uri.Port, listenPort: port))
@@ -112,7 +112,7 @@ public sealed class HealthEndpointTests
     [InlineData("docker-stack.postgres.yml")]
     public async Task StackHealthcheck_WorkerProcess_ExitsOneBeforeItListensZeroWhileItRunsAndOneAfter(string file)
     {
-        string check = StackHealthcheck.Of(await StackHealthcheck.RenderAsync(file), "producer");
+        string check = StackHealthcheck.Of(await StackYaml.RenderAsync(file), "producer");
         await TestDatabase.CleanAsync();
         await using var broker = await TestBroker.CreateAsync();
         int port = FreePort();
