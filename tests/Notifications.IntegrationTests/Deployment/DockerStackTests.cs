@@ -82,6 +82,13 @@ public sealed class DockerStackTests
         Assert.StartsWith($"exec 3<>/dev/tcp/127.0.0.1/${{Metrics__Port:-{port}}} && ", check, StringComparison.Ordinal);
         Assert.Contains("\"GET /health/started HTTP/1.0\\r\\n\\r\\n\"", check, StringComparison.Ordinal);
         Assert.Contains("      Metrics__Address: 0.0.0.0", block);
+
+        // Asked every 2 s while the task starts (a rolling update moves on at its first answer), every 30 s after; starting
+        // for as long as the broker nodes may take to form their cluster (their own start period), not replaced before.
+        var health = StackYaml.Block(yaml, "services", service, "healthcheck");
+        Assert.Contains("      start_interval: 2s", health);
+        Assert.Contains("      interval: 30s", health);
+        Assert.Contains("      start_period: 5m0s", health);
     }
 
     [Fact]
