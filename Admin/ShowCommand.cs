@@ -6,7 +6,7 @@ namespace Notifications.Admin;
 
 /// <summary>
 /// <c>show &lt;id&gt;</c>: what happened to one notification, from the database alone (the schema's
-/// <c>notification_status</c> function): waiting, in flight, sent, maybe sent, dead-lettered, rejected, or unknown (exit 1).
+/// <c>notification_status</c> function): waiting, in flight, sent, maybe sent, suppressed, opted out, dead-lettered, rejected, or unknown (exit 1).
 /// </summary>
 internal static class ShowCommand
 {
@@ -27,7 +27,7 @@ internal static class ShowCommand
                 return default;
             },
         };
-        var command = new Command("show", "What happened to one notification: waiting (and until when), in flight, sent (when, on which attempt), maybe sent (why), suppressed, dead-lettered (why, when) or rejected (why); from the database") { id };
+        var command = new Command("show", "What happened to one notification: waiting (and until when), in flight, sent (when, on which attempt), maybe sent (why), suppressed, opted out (who), dead-lettered (why, when) or rejected (why); from the database") { id };
         command.SetAction(async (parsed, ct) =>
         {
             await using var admin = context(parsed);
@@ -73,6 +73,7 @@ internal static class ShowCommand
         "sent" => "sent",
         "maybe_sent" => "maybe sent (outcome unknown)",
         "suppressed" => "suppressed, not sent",
+        "opted_out" => "opted out, not sent",
         "dead_lettered" => "dead-lettered",
         "rejected" => "rejected",
         "unknown" => "unknown id",
@@ -86,6 +87,7 @@ internal static class ShowCommand
         "sent" => "sent at",
         "maybe_sent" => "recorded",
         "suppressed" => "recorded",
+        "opted_out" => "recorded",
         "dead_lettered" => "dead at",
         "rejected" => "rejected at",
         _ => "at",

@@ -29,4 +29,10 @@ public enum NotificationState
 
     /// <summary>A state this version of the client does not name (a newer database): <see cref="NotificationStatus.StateName"/> says which.</summary>
     Other,
+
+    /// <summary>
+    /// <c>opted_out</c>: not sent, a subscriber of the recipient opted out of its category on its channel
+    /// (<see cref="NotificationStatus.Reason"/> says who). Last, so the values above keep their numbers.
+    /// </summary>
+    OptedOut,
 }

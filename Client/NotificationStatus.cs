@@ -33,6 +33,7 @@ public sealed record NotificationStatus(
         "sent" => NotificationState.Sent,
         "maybe_sent" => NotificationState.MaybeSent,
         "suppressed" => NotificationState.Suppressed,
+        "opted_out" => NotificationState.OptedOut,
         "dead_lettered" => NotificationState.DeadLettered,
         "rejected" => NotificationState.Rejected,
         _ => NotificationState.Other,

@@ -12,10 +12,10 @@ namespace Notifications.Client;
 internal sealed record OutboxValues(NewNotification Notification, string? TraceParent, string Priority, string? IdempotencyKey, string? Headers)
 {
     /// <summary>The outbox columns an enqueue fills, in the order of <see cref="Parameters"/>.</summary>
-    public const string Columns = "recipient, subject, body, is_html, expires_at, traceparent, priority, not_before, reply_to, cc, bcc, headers, template_name, template_data, locale, channel, data, html_body, attachment_count, from_name";
+    public const string Columns = "recipient, subject, body, is_html, expires_at, traceparent, priority, not_before, reply_to, cc, bcc, headers, template_name, template_data, locale, channel, data, html_body, attachment_count, from_name, category";
 
     /// <summary>The parameters of <see cref="Command"/> for <see cref="Columns"/>, the same in both dialects.</summary>
-    public const string Parameters = "@Recipient, @Subject, @Body, @IsHtml, @ExpiresAt, @TraceParent, @Priority, @NotBefore, @ReplyTo, @Cc, @Bcc, @Headers, @TemplateName, @TemplateData, @Locale, @Channel, @Data, @HtmlBody, @AttachmentCount, @FromName";
+    public const string Parameters = "@Recipient, @Subject, @Body, @IsHtml, @ExpiresAt, @TraceParent, @Priority, @NotBefore, @ReplyTo, @Cc, @Bcc, @Headers, @TemplateName, @TemplateData, @Locale, @Channel, @Data, @HtmlBody, @AttachmentCount, @FromName, @Category";
 
     /// <summary>
     /// Checks <paramref name="notification"/> as the columns and the consumer would, and takes its trace parent (the
@@ -33,6 +33,7 @@ internal sealed record OutboxValues(NewNotification Notification, string? TraceP
 
         EmailFields.Check(notification);
         notification.CheckFromName();
+        notification.CheckCategory();
         if (notification.MailPartsError() is var (error, partField))
         {
             throw new ArgumentException($"{partField}: {error}.", partField);
@@ -79,6 +80,7 @@ internal sealed record OutboxValues(NewNotification Notification, string? TraceP
         Add(command, "HtmlBody", DbType.String, Notification.HtmlBody);
         Add(command, "AttachmentCount", DbType.Int16, Attachments.Count == 0 ? null : (object)(short)Attachments.Count);
         Add(command, "FromName", DbType.String, Notification.FromName);
+        Add(command, "Category", DbType.String, Notification.Category);
         return command;
     }
 

@@ -56,6 +56,7 @@ public static class ConsumerHostingExtensions
         builder.Services.AddHostedService<ConsumerMonitorService>();
         builder.Services.AddRetentionCleanup();
         builder.Services.AddSuppression();
+        builder.Services.AddSingleton<Preferences.PreferenceCheck>();
         // In-flight handlers get ConsumerOptions.ShutdownTimeout; the host must wait a little longer.
         builder.Services.Configure<HostOptions>(o => o.ShutdownTimeout = TimeSpan.FromSeconds(30));
         return builder;

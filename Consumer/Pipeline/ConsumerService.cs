@@ -41,6 +41,7 @@ internal sealed class ConsumerService(
     FaultInjector faults,
     ILoggerFactory loggers,
     Suppression.SuppressionList suppression,
+    Preferences.PreferenceCheck preferences,
     DeadLetterInbox.InboxRecorder inbox) : BackgroundService
 {
     private readonly ConsumerOptions _options = options.Value;
@@ -66,9 +67,9 @@ internal sealed class ConsumerService(
         // behind the backlog's statements (FleetRateLimiter.SpendAsync).
         await using var admittedLog = new DeliveryLog(logStore, _options.LogBatchSize, infrastructure);
         var inFlight = new InFlightNotifications();
-        var handler = new DeliveryHandler(log, inFlight, outbound, outlets, lanes, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>(), suppression, infrastructure);
-        var admittedHandler = new DeliveryHandler(admittedLog, inFlight, outbound, outlets, lanes, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>(), suppression, infrastructure);
-        var urgentHandler = new DeliveryHandler(urgentLog, inFlight, outbound, outlets, lanes, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>(), suppression, infrastructure);
+        var handler = new DeliveryHandler(log, inFlight, outbound, outlets, lanes, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>(), suppression, preferences, infrastructure);
+        var admittedHandler = new DeliveryHandler(admittedLog, inFlight, outbound, outlets, lanes, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>(), suppression, preferences, infrastructure);
+        var urgentHandler = new DeliveryHandler(urgentLog, inFlight, outbound, outlets, lanes, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>(), suppression, preferences, infrastructure);
         // One lane each: the standard lane (normal and bulk, Channels x Prefetch, Handlers) and the urgent lane
         // (one channel, UrgentPrefetch, UrgentHandlers), with separate in-process work queues, so urgent
         // deliveries never wait behind the standard lane's prefetched backlog nor for its handlers.

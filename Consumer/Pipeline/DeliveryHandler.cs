@@ -2,6 +2,7 @@ using System.Diagnostics;
 using Microsoft.Extensions.Logging;
 using Notifications.Consumer.Channels;
 using Notifications.Consumer.Infrastructure;
+using Notifications.Consumer.Preferences;
 using Notifications.Consumer.RateLimiting;
 using Notifications.Consumer.Relay;
 using Notifications.Consumer.Settling;
@@ -15,7 +16,8 @@ using Polly.Timeout;
 namespace Notifications.Consumer.Pipeline;
 
 /// <summary>
-/// One notification's way through a handler, whichever its channel: decode and validate, check the suppression list and the
+/// One notification's way through a handler, whichever its channel: decode and validate, check the suppression list, the
+/// subscribers' preferences (a row with a category) and the
 /// rate-limit lanes, the channel's breaker, let the channel prepare it, then check the delivery log, send, log, ack — in the
 /// order the configured <see cref="DeliveryMode"/> prescribes. Every outcome ends in an ack, a retry or a dead letter;
 /// nothing is dropped without a trace and no exception escapes. While the SMTP relay's breaker is open a message goes back
@@ -26,7 +28,7 @@ namespace Notifications.Consumer.Pipeline;
 internal sealed class DeliveryHandler(
     DeliveryLog log, InFlightNotifications inFlight, OutboundPublisher outbound, ChannelRegistry channels, RateLimitLanes lanes,
     ConsumerOptions options, RabbitMqOptions rabbit, ConsumerStats stats, TimeProvider time, FaultInjector faults, ILogger<DeliveryHandler> logger,
-    SuppressionList suppression, InfrastructureBreaker infrastructure)
+    SuppressionList suppression, PreferenceCheck preferences, InfrastructureBreaker infrastructure)
 {
     private readonly DeliverySettler settle = new(outbound, infrastructure, rabbit, stats, logger);
     private readonly HandBackSettler handBack = new(log, outbound, infrastructure, rabbit, stats, logger);
@@ -78,6 +80,14 @@ internal sealed class DeliveryHandler(
         {
             // Before the lanes and the breaker: nothing to wait for, in either delivery mode nothing is sent.
             await SuppressedAsync(delivery, message, key, cancellationToken);
+            return;
+        }
+
+        if (message.Category is not null
+            && await infrastructure.RunAsync(ct => preferences.OptedOutAsync(message, ct), cancellationToken) is { } optedOut)
+        {
+            // As a suppressed one: nothing sent in either mode, recorded with who opted out, acked; not an error.
+            await OptedOutAsync(delivery, message, optedOut, cancellationToken);
             return;
         }
 
@@ -315,6 +325,14 @@ internal sealed class DeliveryHandler(
     {
         await infrastructure.RunAsync(ct => suppression.RecordSuppressedAsync(message, delivery.Attempt, ct), cancellationToken);
         ConsumerLog.Suppressed(logger, message.Id, key);
+        await delivery.AckAsync();
+    }
+
+    // Not sent, recorded 'opted_out' with its reason, acked; a redelivered copy ends the same way, a row the log has stays.
+    private async Task OptedOutAsync(Delivery delivery, NotificationMessage message, string reason, CancellationToken cancellationToken)
+    {
+        await infrastructure.RunAsync(ct => preferences.RecordAsync(message, delivery.Attempt, reason, ct), cancellationToken);
+        ConsumerLog.OptedOut(logger, message.Id, reason);
         await delivery.AckAsync();
     }
 

@@ -100,6 +100,13 @@ public sealed record NotificationMessage(
     [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
     public string? FromName { get; init; }
 
+    /// <summary>
+    /// What the notification is about (the outbox's <c>category</c>: <c>security</c>, <c>orders</c>, <c>marketing</c>): the
+    /// consumer does not send it to an address whose subscriber opted out of it on its channel (docs/preferences.md). Null: none.
+    /// </summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public string? Category { get; init; }
+
     /// <summary>The outbox's <c>data</c>: JSON text, a webhook's payload data or a push notification's custom data.</summary>
     [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
     public string? Data { get; init; }

@@ -25,6 +25,11 @@ public static class NotificationValidator
             return $"invalid id: {message.Id} (ids are positive)";
         }
 
+        if (message.Category is { } category && AudienceRules.CategoryName(category) is { } badCategory)
+        {
+            return badCategory;
+        }
+
         switch (message.ChannelName)
         {
             case NotificationChannels.Webhook:

@@ -74,6 +74,9 @@ public sealed class OutboxRow
     /// <summary>The column <c>from_name</c>: the From header's display name for this row (null: Smtp:From's).</summary>
     public string? FromName { get; init; }
 
+    /// <summary>The column <c>category</c>: what the row is about, for the subscribers' preferences (null: none).</summary>
+    public string? Category { get; init; }
+
     /// <summary>Whether the row travels in the urgent lane.</summary>
     public bool IsUrgent => Priority == "urgent";
 
@@ -89,5 +92,6 @@ public sealed class OutboxRow
         HtmlBody = HtmlBody,
         Attachments = AttachmentCount,
         FromName = FromName,
+        Category = Category,
     };
 }

@@ -46,6 +46,11 @@ public static class StatusHostingExtensions
             DatabaseProvider.Postgres => new PostgresAudienceStore(sp.GetRequiredService<NpgsqlDataSource>(), Options(sp)),
             _ => new SqlServerAudienceStore(Options(sp)),
         });
+        services.AddSingleton<IPreferenceStore>(sp => Options(sp).Provider switch
+        {
+            DatabaseProvider.Postgres => new PostgresPreferenceStore(sp.GetRequiredService<NpgsqlDataSource>(), Options(sp)),
+            _ => new SqlServerPreferenceStore(Options(sp)),
+        });
         services.AddOptions<RetentionOptions>().BindConfiguration(RetentionOptions.SectionName).ValidateDataAnnotations().ValidateOnStart();
         services.AddSingleton(sp => sp.GetRequiredService<IOptions<RetentionOptions>>().Value);
         services.TryAddSingleton(TimeProvider.System);

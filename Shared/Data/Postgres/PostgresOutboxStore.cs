@@ -89,6 +89,6 @@ internal sealed class PostgresOutboxStore : IOutboxStore
                   not_before AS NotBefore, reply_to AS ReplyTo, cc AS Cc, bcc AS Bcc, headers AS Headers,
                   template_name AS TemplateName, template_data AS TemplateData, locale AS Locale,
                   channel AS Channel, data AS Data, html_body AS HtmlBody, attachment_count AS AttachmentCount,
-                  from_name AS FromName
+                  from_name AS FromName, category AS Category
         """;
 }

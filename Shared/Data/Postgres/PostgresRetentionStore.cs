@@ -33,7 +33,7 @@ internal sealed class PostgresRetentionStore : IRetentionStore
         _deleteLogSql = $"""
             WITH doomed AS (
                 SELECT notification_id FROM "{s}".delivery_log
-                WHERE status IN ('sent', 'suppressed') AND updated_at < @Cutoff
+                WHERE status IN ('sent', 'suppressed', 'opted_out') AND updated_at < @Cutoff
                 LIMIT @BatchSize FOR UPDATE SKIP LOCKED),
             gone AS (
                 DELETE FROM "{s}".delivery_log AS d USING doomed

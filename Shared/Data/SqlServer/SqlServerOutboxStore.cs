@@ -88,7 +88,7 @@ internal sealed class SqlServerOutboxStore : IOutboxStore
     private static string ClaimStatement(string s, string due, string order) => $"""
         WITH batch AS (
             SELECT TOP (@BatchSize) id, recipient, subject, body, is_html, created_at, expires_at, traceparent, priority, not_before,
-                reply_to, cc, bcc, headers, template_name, template_data, locale, channel, data, html_body, attachment_count, from_name
+                reply_to, cc, bcc, headers, template_name, template_data, locale, channel, data, html_body, attachment_count, from_name, category
             FROM [{s}].[outbox] WITH (ROWLOCK, READPAST, UPDLOCK)
             WHERE priority = @Priority AND {due}
             ORDER BY {order})
@@ -100,6 +100,7 @@ internal sealed class SqlServerOutboxStore : IOutboxStore
                DELETED.headers AS Headers,
                DELETED.template_name AS TemplateName, DELETED.template_data AS TemplateData, DELETED.locale AS Locale,
                DELETED.channel AS Channel, DELETED.data AS Data, DELETED.html_body AS HtmlBody,
-               DELETED.attachment_count AS AttachmentCount, DELETED.from_name AS FromName;
+               DELETED.attachment_count AS AttachmentCount, DELETED.from_name AS FromName,
+               DELETED.category AS Category;
         """;
 }

@@ -33,7 +33,7 @@ internal sealed class SqlServerRetentionStore : IRetentionStore
             BEGIN TRANSACTION;
             DELETE TOP (@BatchSize) FROM [{s}].[delivery_log] WITH (ROWLOCK, READPAST)
             OUTPUT DELETED.notification_id INTO @gone
-            WHERE status IN ('sent', 'suppressed') AND updated_at < @Cutoff;
+            WHERE status IN ('sent', 'suppressed', 'opted_out') AND updated_at < @Cutoff;
             {DeleteAttachments(s)}
             COMMIT TRANSACTION;
             SELECT CAST(COUNT(*) AS int) AS Deleted, MAX(notification_id) AS MaxNotificationId FROM @gone;

@@ -10,7 +10,7 @@
 --                           registry (subscribers, contact points, subscriptions, preferences; categories read only)
 --   notifications_producer  Producer/: claims (DELETE ... RETURNING) outbox rows, counts the backlog, records rejects
 --   notifications_consumer  Consumer/: the delivery log, dead letters, rate limits, suppression, templates (read),
---                           webhook endpoints (read, disable), the retention cleanup; never the outbox
+--                           webhook endpoints (read, disable), the retention cleanup, preferences (read); never the outbox
 --   notifications_admin     Admin/ (scripts/admin): status, purge, cleanup, dead-letter records, suppression,
 --                           templates, webhook endpoints; never writes the outbox, the delivery log's 'sent' rows
 --                           or dead letters
@@ -93,7 +93,12 @@ GRANT SELECT ON :"schema".template TO notifications_consumer;
 GRANT SELECT, UPDATE ON :"schema".webhook_endpoint TO notifications_consumer;
 GRANT SELECT, UPDATE ON :"schema".retention TO notifications_consumer;
 -- An unregistered push token marks its contact points dead (the suppression store's add): that, and nothing else of the registry.
-GRANT SELECT (channel, address, dead_at), UPDATE (dead_at, dead_reason) ON :"schema".contact_point TO notifications_consumer;
+GRANT SELECT (channel, address, dead_at, subscriber_id), UPDATE (dead_at, dead_reason) ON :"schema".contact_point TO notifications_consumer;
+-- Preferences (029, docs/preferences.md): before it sends a row with a category, whether a subscriber of the address opted
+-- out of it on the row's channel (reason names the subscriber by the app's id). Read only: the app writes preferences,
+-- the admin tool categories and their defaults.
+GRANT SELECT (id, external_id) ON :"schema".subscriber TO notifications_consumer;
+GRANT SELECT ON :"schema".category, :"schema".category_default, :"schema".preference TO notifications_consumer;
 GRANT SELECT, DELETE, UPDATE (created_at) ON :"schema".idempotency_key TO notifications_consumer;
 -- Attached files: read to send, deleted by the retention cleanup with their notification's records.
 GRANT SELECT, DELETE ON :"schema".attachment TO notifications_consumer;

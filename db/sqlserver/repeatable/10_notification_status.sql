@@ -1,6 +1,6 @@
 -- One answer to "what happened to notification N?" (repeatable: re-applied by `migrate` whenever this file changes;
 -- docs/database.md). Defined by 010, answering 'suppressed' since 015, speaking of any receiving server since 017,
--- answering 'maybe_sent' since 021.
+-- answering 'maybe_sent' since 021, 'opted_out' since 029.
 --   SELECT * FROM [notifications].[notification_status](12345);
 -- One row: notification_id, state, at, attempts, not_before, reason, detail. State is one of
 --   waiting        the row is in the outbox (at = created_at; not_before = its scheduled time, if any)
@@ -9,6 +9,8 @@
 --   sent           the receiving server (SMTP relay, webhook endpoint, push service) accepted it (at = when it was
 --                  recorded, attempts = on which attempt)
 --   suppressed     not sent: the recipient is on the suppression list (at = when that was recorded)
+--   opted_out      not sent: a subscriber of the recipient opted out of the row's category on its channel (at, reason:
+--                  who, by their preference or the category's default; since 029)
 --   dead_lettered  moved to the dead-letter queue (at, attempts, reason); an id dead-lettered more than once
 --                  answers with its latest dead_letter row, and the detail says how many times
 --   rejected       the producer refused it, never published (at, reason)
@@ -34,6 +36,10 @@ RETURN
         SELECT 1, 'suppressed', d.updated_at, d.attempts, NULL, NULL,
                N'not sent: the recipient (address, domain or push token) is on the suppression list (scripts/admin suppression list)'
         FROM [$(Schema)].[delivery_log] AS d WHERE d.notification_id = @id AND d.status = 'suppressed'
+        UNION ALL
+        SELECT 1, 'opted_out', d.updated_at, d.attempts, NULL, d.reason,
+               N'not sent: the subscriber opted out of its category on this channel (docs/preferences.md; scripts/admin subscribers show)'
+        FROM [$(Schema)].[delivery_log] AS d WHERE d.notification_id = @id AND d.status = 'opted_out'
         UNION ALL
         SELECT 2, 'waiting', o.created_at, NULL, o.not_before, NULL,
                CASE WHEN o.not_before > SYSDATETIMEOFFSET()

@@ -51,7 +51,13 @@ GRANT SELECT, UPDATE ON [$(Schema)].[webhook_endpoint] TO [notifications_consume
 GRANT SELECT, UPDATE ON [$(Schema)].[retention] TO [notifications_consumer];
 GRANT SELECT, DELETE ON [$(Schema)].[idempotency_key] TO [notifications_consumer];
 -- An unregistered push token marks its contact points dead (the suppression store's add): that, and nothing else of the registry.
-GRANT SELECT ([channel], [address], [dead_at]) ON [$(Schema)].[contact_point] TO [notifications_consumer];
+GRANT SELECT ([channel], [address], [dead_at], [subscriber_id]) ON [$(Schema)].[contact_point] TO [notifications_consumer];
+-- Preferences (029, docs/preferences.md): before it sends a row with a category, whether a subscriber of the address opted
+-- out of it on the row's channel. Read only: the app writes preferences, the admin tool categories and their defaults.
+GRANT SELECT ([id], [external_id]) ON [$(Schema)].[subscriber] TO [notifications_consumer];
+GRANT SELECT ON [$(Schema)].[category] TO [notifications_consumer];
+GRANT SELECT ON [$(Schema)].[category_default] TO [notifications_consumer];
+GRANT SELECT ON [$(Schema)].[preference] TO [notifications_consumer];
 GRANT UPDATE ([dead_at], [dead_reason]) ON [$(Schema)].[contact_point] TO [notifications_consumer];
 -- Attached files: read to send, deleted by the retention cleanup with their notification's records.
 GRANT SELECT, DELETE ON [$(Schema)].[attachment] TO [notifications_consumer];

@@ -22,10 +22,10 @@ public sealed class SubscriberRegistryTests
     {
         var db = await TestDatabase.CleanAsync();
         await PutCategoryAsync("orders", critical: false);
-        await using var services = AppServices();
+        await using var services = AppRegistry.Services();
         var registry = services.GetRequiredService<ISubscriberRegistry>();
 
-        await InTransactionAsync(commit: false, async tx =>
+        await AppRegistry.InTransactionAsync(commit: false, async tx =>
         {
             await registry.UpsertSubscriberAsync(tx, new Subscriber("ana-1", "pt-BR", "Europe/Lisbon"));
             await registry.AddDeviceAsync(tx, "ana-1", PushDevice.Fcm(FcmToken));
@@ -45,11 +45,11 @@ public sealed class SubscriberRegistryTests
     {
         await TestDatabase.CleanAsync();
         await PutCategoryAsync("orders", critical: false);
-        await using var services = AppServices();
+        await using var services = AppRegistry.Services();
         var registry = services.GetRequiredService<ISubscriberRegistry>();
 
         bool firstSubscribe = false, secondSubscribe = true;
-        await InTransactionAsync(commit: true, async tx =>
+        await AppRegistry.InTransactionAsync(commit: true, async tx =>
         {
             await registry.UpsertSubscriberAsync(tx, new Subscriber("ana-1", "pt-BR", "Europe/Lisbon"));
             await registry.AddDeviceAsync(tx, "ana-1", PushDevice.Fcm(FcmToken, "com.example.shop"));
@@ -76,9 +76,9 @@ public sealed class SubscriberRegistryTests
     public async Task AddDeviceAsync_SameDeviceTwice_OneDeviceAliveAgain()
     {
         var db = await TestDatabase.CleanAsync();
-        await using var services = AppServices();
+        await using var services = AppRegistry.Services();
         var registry = services.GetRequiredService<ISubscriberRegistry>();
-        await InTransactionAsync(commit: true, async tx =>
+        await AppRegistry.InTransactionAsync(commit: true, async tx =>
         {
             await registry.UpsertSubscriberAsync(tx, new Subscriber("ana-1"));
             await registry.AddDeviceAsync(tx, "ana-1", PushDevice.Fcm(FcmToken));
@@ -88,7 +88,7 @@ public sealed class SubscriberRegistryTests
             await connection.ExecuteAsync($"UPDATE {TestDatabase.Schema}.contact_point SET dead_at = now(), dead_reason = 'UNREGISTERED'");
         }
 
-        await InTransactionAsync(commit: true, tx => registry.AddDeviceAsync(tx, "ana-1", PushDevice.Fcm(FcmToken)));
+        await AppRegistry.InTransactionAsync(commit: true, tx => registry.AddDeviceAsync(tx, "ana-1", PushDevice.Fcm(FcmToken)));
 
         Assert.Equal(1, await db.CountAsync("contact_point"));
         await using var check = await TestDatabase.OpenAsync();
@@ -99,9 +99,9 @@ public sealed class SubscriberRegistryTests
     public async Task RemoveAndUnsubscribe_Known_GoneAndUnknown_False()
     {
         var db = await TestDatabase.CleanAsync();
-        await using var services = AppServices();
+        await using var services = AppRegistry.Services();
         var registry = services.GetRequiredService<ISubscriberRegistry>();
-        await InTransactionAsync(commit: true, async tx =>
+        await AppRegistry.InTransactionAsync(commit: true, async tx =>
         {
             await registry.UpsertSubscriberAsync(tx, new Subscriber("ana-1"));
             await registry.AddDeviceAsync(tx, "ana-1", PushDevice.Fcm(FcmToken));
@@ -110,7 +110,7 @@ public sealed class SubscriberRegistryTests
         });
 
         var removed = new List<bool>();
-        await InTransactionAsync(commit: true, async tx =>
+        await AppRegistry.InTransactionAsync(commit: true, async tx =>
         {
             removed.Add(await registry.RemoveDeviceAsync(tx, "ana-1", PushDevice.Fcm(FcmToken)));
             removed.Add(await registry.RemoveDeviceAsync(tx, "ana-1", PushDevice.Fcm(FcmToken)));
@@ -128,15 +128,15 @@ public sealed class SubscriberRegistryTests
     {
         var db = await TestDatabase.CleanAsync();
         await PutCategoryAsync("security", critical: true);
-        await using var services = AppServices();
+        await using var services = AppRegistry.Services();
         var registry = services.GetRequiredService<ISubscriberRegistry>();
-        await InTransactionAsync(commit: true, tx => registry.UpsertSubscriberAsync(tx, new Subscriber("ana-1")));
+        await AppRegistry.InTransactionAsync(commit: true, tx => registry.UpsertSubscriberAsync(tx, new Subscriber("ana-1")));
 
         var refused = await Assert.ThrowsAsync<InvalidOperationException>(
-            () => InTransactionAsync(commit: true, tx => registry.SetPreferenceAsync(tx, "ana-1", "security", "email", enabled: false)));
+            () => AppRegistry.InTransactionAsync(commit: true, tx => registry.SetPreferenceAsync(tx, "ana-1", "security", "email", enabled: false)));
         var unknown = await Assert.ThrowsAsync<InvalidOperationException>(
-            () => InTransactionAsync(commit: true, tx => registry.SetPreferenceAsync(tx, "ana-1", "marketing", "email", enabled: false)));
-        await InTransactionAsync(commit: true, tx => registry.SetPreferenceAsync(tx, "ana-1", "security", "push", enabled: true));
+            () => AppRegistry.InTransactionAsync(commit: true, tx => registry.SetPreferenceAsync(tx, "ana-1", "marketing", "email", enabled: false)));
+        await AppRegistry.InTransactionAsync(commit: true, tx => registry.SetPreferenceAsync(tx, "ana-1", "security", "push", enabled: true));
 
         Assert.Contains("'security' is critical", refused.Message, StringComparison.Ordinal);
         Assert.Contains("no category 'marketing'", unknown.Message, StringComparison.Ordinal);
@@ -147,11 +147,11 @@ public sealed class SubscriberRegistryTests
     public async Task AddDeviceAsync_UnknownSubscriber_RefusedNamingUpsert()
     {
         var db = await TestDatabase.CleanAsync();
-        await using var services = AppServices();
+        await using var services = AppRegistry.Services();
         var registry = services.GetRequiredService<ISubscriberRegistry>();
 
         var refused = await Assert.ThrowsAsync<InvalidOperationException>(
-            () => InTransactionAsync(commit: true, tx => registry.AddDeviceAsync(tx, "nobody", PushDevice.Fcm(FcmToken))));
+            () => AppRegistry.InTransactionAsync(commit: true, tx => registry.AddDeviceAsync(tx, "nobody", PushDevice.Fcm(FcmToken))));
 
         Assert.Contains("no subscriber 'nobody'", refused.Message, StringComparison.Ordinal);
         Assert.Contains("UpsertSubscriberAsync", refused.Message, StringComparison.Ordinal);
@@ -181,29 +181,4 @@ public sealed class SubscriberRegistryTests
         await using var connection = await TestDatabase.OpenAsync();
         await connection.ExecuteAsync($"INSERT INTO {TestDatabase.Schema}.category (name, critical) VALUES (@name, @critical)", new { name, critical });
     }
-
-    private static async Task InTransactionAsync(bool commit, Func<System.Data.Common.DbTransaction, Task> work)
-    {
-        await using var connection = new NpgsqlConnection(TestRoles.ConnectionString(DatabaseRole.App));
-        await connection.OpenAsync();
-        await using var transaction = await connection.BeginTransactionAsync();
-        await work(transaction);
-        if (commit)
-        {
-            await transaction.CommitAsync();
-        }
-        else
-        {
-            await transaction.RollbackAsync();
-        }
-    }
-
-    private static ServiceProvider AppServices() =>
-        new ServiceCollection()
-            .AddNotificationsClient(o =>
-            {
-                o.UsePostgreSql(TestRoles.ConnectionString(DatabaseRole.App));
-                o.Schema = TestDatabase.Schema;
-            })
-            .BuildServiceProvider();
 }

@@ -4,7 +4,7 @@ namespace Notifications.IntegrationTests.Client;
 
 /// <summary>
 /// One bad shape of an e-mail notification: the field it breaks, the reason the consumer's rules give (Shared/Contract/EmailRules,
-/// AddressListRules), and what refuses it when it comes as plain SQL: a check constraint (migrations 016, 023, 027 and 028), the column's
+/// AddressListRules), and what refuses it when it comes as plain SQL: a check constraint (migrations 016, 023, 027, 028 and 029), the column's
 /// length (SQLSTATE 22001), or, where no table check can say it, the consumer (<see cref="TableRefusal"/> null: dead-lettered
 /// with the same reason).
 /// </summary>
@@ -20,7 +20,12 @@ public sealed record BadShape(string Name, string Recipient, string Subject, str
 
     public string? FromName { get; init; }
 
-    public NewNotification Notification => new(Recipient, Subject, Body) { ReplyTo = ReplyTo, Cc = Cc, Bcc = Bcc, HtmlBody = HtmlBody, FromName = FromName };
+    public string? Category { get; init; }
+
+    public NewNotification Notification => new(Recipient, Subject, Body)
+    {
+        ReplyTo = ReplyTo, Cc = Cc, Bcc = Bcc, HtmlBody = HtmlBody, FromName = FromName, Category = Category,
+    };
 
     public override string ToString() => Name;
 }
@@ -37,6 +42,7 @@ public static class BadInputCorpus
     private const string HtmlBodyCharacters = "outbox_html_body_characters";
     private const string FromNameCharacters = "outbox_from_name_characters";
     private const string FromNameOneLine = "outbox_from_name_one_line";
+    private const string CategoryShape = "outbox_category_shape";
 
     public static IReadOnlyList<BadShape> Email { get; } =
     [
@@ -73,6 +79,12 @@ public static class BadInputCorpus
             with { FromName = "   " },
         Content("101-character From name", field: nameof(NewNotification.FromName), reason: "invalid from name: longer than 100 characters", refusal: FromNameCharacters)
             with { FromName = new string('n', 101) },
+        Content("upper-case category", field: nameof(NewNotification.Category), reason: "invalid category name", refusal: CategoryShape)
+            with { Category = "Marketing" },
+        Content("category with a space", field: nameof(NewNotification.Category), reason: "invalid category name", refusal: CategoryShape)
+            with { Category = "order updates" },
+        Content("65-character category", field: nameof(NewNotification.Category), reason: "invalid category name", refusal: TooLong)
+            with { Category = new string('c', 65) },
     ];
 
     private static BadShape Shape(string name, string recipient, string field, string reason, string? refusal) =>
@@ -82,6 +94,6 @@ public static class BadInputCorpus
         new(name, "ada@example.com", subject, body, field, reason, refusal);
 
     /// <summary>Whether <paramref name="shape"/>'s table refusal is a check constraint (else SQLSTATE 22001 or the consumer).</summary>
-    public static bool RefusedByCheck(BadShape shape) => shape.TableRefusal is OneAddress or OneLine or CcOneLine or NoDots or BodyCharacters or HtmlBodyCharacters or FromNameCharacters or FromNameOneLine;
+    public static bool RefusedByCheck(BadShape shape) => shape.TableRefusal is OneAddress or OneLine or CcOneLine or NoDots or BodyCharacters or HtmlBodyCharacters or FromNameCharacters or FromNameOneLine or CategoryShape;
 
 }

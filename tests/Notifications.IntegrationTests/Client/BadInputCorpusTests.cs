@@ -63,10 +63,10 @@ public sealed class BadInputCorpusTests
     private static Task<long> InsertAsync(NpgsqlConnection connection, NewNotification row) =>
         connection.ExecuteScalarAsync<long>(
             $"""
-             INSERT INTO {TestDatabase.Schema}.outbox (recipient, subject, body, reply_to, cc, bcc, html_body, from_name)
-             VALUES (@Recipient, @Subject, @Body, @ReplyTo, @Cc, @Bcc, @HtmlBody, @FromName) RETURNING id
+             INSERT INTO {TestDatabase.Schema}.outbox (recipient, subject, body, reply_to, cc, bcc, html_body, from_name, category)
+             VALUES (@Recipient, @Subject, @Body, @ReplyTo, @Cc, @Bcc, @HtmlBody, @FromName, @Category) RETURNING id
              """,
-            new { row.Recipient, row.Subject, row.Body, row.ReplyTo, row.Cc, row.Bcc, row.HtmlBody, row.FromName });
+            new { row.Recipient, row.Subject, row.Body, row.ReplyTo, row.Cc, row.Bcc, row.HtmlBody, row.FromName, row.Category });
 
     private static async Task<Dictionary<long, NotificationMessage>> ClaimAllAsync()
     {

@@ -111,7 +111,8 @@ internal static class DatabaseRoleGrants
             .. Table("rate_limit", "SELECT", "INSERT", "UPDATE"), .. Table("suppression", "SELECT", "INSERT", "UPDATE"),
             .. Table("template", "SELECT"), .. Table("webhook_endpoint", "SELECT", "UPDATE"), .. Table("retention", "SELECT", "UPDATE"),
             .. Table("idempotency_key", "SELECT", "DELETE"), "column notifications.idempotency_key.created_at: UPDATE",
-            .. Column("contact_point", "SELECT", "channel", "address", "dead_at"), .. Column("contact_point", "UPDATE", "dead_at", "dead_reason"),
+            .. Column("contact_point", "SELECT", "channel", "address", "dead_at", "subscriber_id"), .. Column("contact_point", "UPDATE", "dead_at", "dead_reason"),
+            .. Column("subscriber", "SELECT", "id", "external_id"), .. Table("category", "SELECT"), .. Table("category_default", "SELECT"), .. Table("preference", "SELECT"),
             .. Table("attachment", "SELECT", "DELETE"),
         ],
         [DatabaseRole.Admin] =

@@ -78,6 +78,7 @@ public sealed class TSqlParserTests
             "SqlServerAudienceStore.PutCategorySql", "SqlServerAudienceStore.CategoriesSql", "SqlServerAudienceStore.CategoryDefaultsSql",
             "SqlServerAudienceStore.SubscriberSql", "SqlServerAudienceStore.ContactPointsSql", "SqlServerAudienceStore.TopicsSql",
             "SqlServerAudienceStore.PreferencesSql", "SqlServerAudienceStore.ListTopicsSql",
+            "SqlServerPreferenceStore.FindSql", "SqlServerPreferenceStore.RecordSql",
             "SqlServerRegistryDialect.UpsertSubscriberSql", "SqlServerRegistryDialect.FindSubscriberSql", "SqlServerRegistryDialect.AddContactPointSql",
             "SqlServerRegistryDialect.RemoveContactPointSql", "SqlServerRegistryDialect.EnsureTopicSql", "SqlServerRegistryDialect.SubscribeSql",
             "SqlServerRegistryDialect.UnsubscribeSql", "SqlServerRegistryDialect.FindCategorySql", "SqlServerRegistryDialect.SetPreferenceSql",
@@ -111,6 +112,7 @@ public sealed class TSqlParserTests
         Assert.Contains("repeatable/90_roles.sql", files);
         Assert.Contains("022_suppression_exact_keys.sql", files);
         Assert.Contains("024_template_variables.sql", files);
+        Assert.Contains("029_preferences.sql", files);
     }
 
     // Proves the checks above can fail: the parser rejects what a broken or PostgreSQL statement looks like.

@@ -51,6 +51,7 @@ internal static class TSqlStatements
                      new SqlServerTemplateStore(Options),
                      new SqlServerWebhookEndpointStore(Options),
                      new SqlServerAudienceStore(Options),
+                     new SqlServerPreferenceStore(Options),
                      new SqlServerAttachmentStore(Options),
                  })
         {

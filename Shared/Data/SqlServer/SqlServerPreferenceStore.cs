@@ -1,0 +1,66 @@
+using Dapper;
+using Microsoft.Data.SqlClient;
+using Notifications.Shared.Data.Audiences;
+using Notifications.Shared.Hosting;
+
+namespace Notifications.Shared.Data.SqlServer;
+
+/// <summary>The subscribers' preferences on SQL Server (the consumer's read, and its 'opted_out' record).</summary>
+internal sealed class SqlServerPreferenceStore : IPreferenceStore
+{
+    private readonly string _connectionString;
+    private readonly int _timeoutSeconds;
+
+    public SqlServerPreferenceStore(DatabaseOptions options)
+    {
+        _connectionString = options.ConnectionString;
+        _timeoutSeconds = (int)options.CommandTimeout.TotalSeconds;
+        string s = options.Schema;
+        // As PostgreSQL's: one owner's opt-out is enough. Category and channel go as varchar (DbString IsAnsi), the columns'
+        // type, so the keys are sought without converting the columns.
+        FindSql = $"""
+            SELECT TOP (1) s.external_id AS SubscriberId, CAST(CASE WHEN p.enabled IS NULL THEN 0 ELSE 1 END AS bit) AS ByPreference
+            FROM [{s}].[contact_point] AS cp
+            JOIN [{s}].[subscriber] AS s ON s.id = cp.subscriber_id
+            JOIN [{s}].[category] AS c ON c.name = @Category AND c.critical = 0
+            LEFT JOIN [{s}].[preference] AS p ON p.subscriber_id = cp.subscriber_id AND p.category = c.name AND p.channel = cp.channel
+            LEFT JOIN [{s}].[category_default] AS d ON d.category = c.name AND d.channel = cp.channel
+            WHERE cp.channel = @Channel AND cp.address = @Address AND COALESCE(p.enabled, d.enabled, CAST(1 AS bit)) = 0
+            ORDER BY s.external_id;
+            """;
+        RecordSql = $"""
+            INSERT INTO [{s}].[delivery_log] (notification_id, status, created_at, attempts, reason)
+            SELECT @Id, 'opted_out', @CreatedAt, @Attempts, @Reason
+            WHERE NOT EXISTS (SELECT 1 FROM [{s}].[delivery_log] WITH (UPDLOCK, HOLDLOCK) WHERE notification_id = @Id);
+            """;
+    }
+
+    internal string FindSql { get; }
+
+    internal string RecordSql { get; }
+
+    public async Task<OptOut?> FindOptOutAsync(string channel, string address, string category, CancellationToken cancellationToken)
+    {
+        await using var connection = new SqlConnection(_connectionString);
+        var parameters = new
+        {
+            Channel = new DbString { Value = channel, IsAnsi = true, Length = 8 },
+            Address = new DbString { Value = address, Length = 320 },
+            Category = new DbString { Value = category, IsAnsi = true, Length = 64 },
+        };
+        return await connection.QuerySingleOrDefaultAsync<OptOut>(
+            new CommandDefinition(FindSql, parameters, commandTimeout: _timeoutSeconds, cancellationToken: cancellationToken));
+    }
+
+    public async Task RecordOptedOutAsync(SentNotification notification, string reason, CancellationToken cancellationToken)
+    {
+        await using var connection = new SqlConnection(_connectionString);
+        await connection.ExecuteAsync(new CommandDefinition(RecordSql, new
+        {
+            notification.Id,
+            notification.CreatedAt,
+            notification.Attempts,
+            Reason = reason,
+        }, commandTimeout: _timeoutSeconds, cancellationToken: cancellationToken));
+    }
+}
