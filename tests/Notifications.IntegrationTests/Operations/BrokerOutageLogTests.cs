@@ -33,7 +33,7 @@ public sealed partial class BrokerOutageLogTests
         OutageAsync("Producer", "notifications-producer", async (db, broker, worker) =>
         {
             await db.InsertAsync(1);
-            await worker.WaitWhileRunningAsync(() => broker.CountAsync(broker.Options.Queue), n => n == 1, Patience, "row published after the outage");
+            await worker.WaitWhileRunningAsync(() => broker.CountAsync(broker.Options.Queue), n => n == 2, Patience, "row published after the outage");
         });
 
     private static async Task OutageAsync(string project, string clientName, Func<TestDatabase, TestBroker, WorkerProcess, Task> worksAgain)
@@ -57,6 +57,15 @@ public sealed partial class BrokerOutageLogTests
                     // (on a loaded box the close came 0.4 s after the connect, mid set-up, and the consumer stopped: a loss
                     // during start-up is another case, docs/tests.md). Wait for its start line.
                     await worker.WaitWhileRunningAsync(() => Task.FromResult(worker.Output), o => o.Contains("Consumer started:", StringComparison.Ordinal), Patience, "consumer started");
+                }
+                else
+                {
+                    // Likewise a running producer: one row published before the outage (its channels open, its lanes going). In a
+                    // fresh-clone run the close came 0.2 s after the connect, while it opened its first channel; with the
+                    // reconnects refused it never published again (2026-11-29, 14:57 UTC): a loss during set-up with the broker
+                    // refusing the reconnects is a case of its own, not yet fixed (docs/tests.md).
+                    await db.InsertAsync(1);
+                    await worker.WaitWhileRunningAsync(() => broker.CountAsync(broker.Options.Queue), n => n == 1, Patience, "a row published before the outage");
                 }
 
                 await management.LimitConnectionsAsync(vhost, 0);
