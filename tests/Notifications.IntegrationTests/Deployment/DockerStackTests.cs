@@ -83,11 +83,12 @@ public sealed class DockerStackTests
         Assert.Contains("\"GET /health/started HTTP/1.0\\r\\n\\r\\n\"", check, StringComparison.Ordinal);
         Assert.Contains("      Metrics__Address: 0.0.0.0", block);
 
-        // Asked every 2 s while the task starts (a rolling update moves on at its first answer), every 30 s after; starting
-        // for as long as the broker nodes may take to form their cluster (their own start period), not replaced before.
+        // Asked every 10 s (a task is "running", and a rolling update moves on, at its first passing check: engines before
+        // Docker 25 drop start_interval, and 30 s made each new task wait 30 s), every 2 s while it starts where the engine
+        // knows start_interval; starting for as long as the broker nodes may take to form their cluster, not replaced before.
         var health = StackYaml.Block(yaml, "services", service, "healthcheck");
         Assert.Contains("      start_interval: 2s", health);
-        Assert.Contains("      interval: 30s", health);
+        Assert.Contains("      interval: 10s", health);
         Assert.Contains("      start_period: 5m0s", health);
     }
 
