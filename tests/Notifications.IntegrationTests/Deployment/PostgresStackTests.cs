@@ -51,6 +51,28 @@ public sealed class PostgresStackTests
         Assert.Equal("        - 127.0.0.1", check[host + 1]);
     }
 
+    /// <summary>
+    /// RabbitMQ 3.10 (the local image) holds its discovery lock while a node retries to join: a joining node that took it
+    /// first kept the seed from starting the cluster for 4 minutes (docs/cluster.md). The joining nodes start on a first boot
+    /// once another node serves (deploy/local/rabbitmq-entrypoint.sh); the seed starts at once.
+    /// </summary>
+    [Theory]
+    [InlineData("rabbitmq-1", null)]
+    [InlineData("rabbitmq-2", "rabbitmq-1:5671 rabbitmq-3:5671")]
+    [InlineData("rabbitmq-3", "rabbitmq-1:5671 rabbitmq-2:5671")]
+    public async Task StackConfig_JoiningBrokerNodes_StartOnAFirstBootOnceAnotherNodeServes(string node, string? after)
+    {
+        var block = StackYaml.Block(await StackYaml.RenderAsync("docker-stack.postgres.yml"), "services", node);
+        if (after is null)
+        {
+            Assert.DoesNotContain(block, line => line.Contains("RABBITMQ_FIRST_BOOT_AFTER", StringComparison.Ordinal));
+        }
+        else
+        {
+            Assert.Contains($"      RABBITMQ_FIRST_BOOT_AFTER: {after}", block);
+        }
+    }
+
     [Theory]
     [InlineData("docker-stack.yml")]
     [InlineData("docker-stack.postgres.yml")]
