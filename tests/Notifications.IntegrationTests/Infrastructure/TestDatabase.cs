@@ -1,3 +1,4 @@
+using System.Globalization;
 using Dapper;
 using Notifications.Client;
 using Npgsql;
@@ -115,6 +116,23 @@ internal sealed class TestDatabase
     {
         await using var connection = await OpenAsync();
         return await connection.ExecuteScalarAsync<long>($"SELECT count(*) FROM {Schema}.{table}");
+    }
+
+    /// <summary>
+    /// What notification_status answers for those of <paramref name="ids"/> whose state is not one of
+    /// <paramref name="expected"/>, a line each (at most 20): for a wait's failure message.
+    /// </summary>
+    public async Task<string> DescribeOthersAsync(IReadOnlyList<long> ids, params string[] expected)
+    {
+        await using var connection = await OpenAsync();
+        var rows = await connection.QueryAsync<(long Id, string State, int? Attempts, string? Reason)>(
+            $"""
+            SELECT s.notification_id, s.state, s.attempts, s.reason
+            FROM unnest(@ids) AS i(id) CROSS JOIN LATERAL {Schema}.notification_status(i.id) AS s
+            WHERE s.state <> ALL(@expected) ORDER BY s.notification_id LIMIT 20
+            """, new { ids = ids.ToArray(), expected });
+        var lines = rows.Select(r => $"  {r.Id}: {r.State}, attempts {r.Attempts?.ToString(CultureInfo.InvariantCulture) ?? "-"}, {r.Reason ?? "no reason"}").ToList();
+        return lines.Count == 0 ? "  (none)" : string.Join('\n', lines);
     }
 
     public async Task<long> CountLogAsync(string status)

@@ -48,8 +48,22 @@ public sealed class LaneMoveTests(ITestOutputHelper output)
             await sink.RestartAsync();
             // Every notification ends in the log as sent, or at most once as marked and never sent (a send cut after its
             // final "." by a restart of the relay); until then the last limited ones may still wait for their slots.
-            await Eventually.WaitAsync(async () => await db.CountLogAsync("sent") + await db.CountLogAsync("sending"), n => n == ids.Count,
-                Patience, "every notification logged as sent (or, at most once, marked)");
+            try
+            {
+                await Eventually.WaitAsync(async () => await db.CountLogAsync("sent") + await db.CountLogAsync("sending"), n => n == ids.Count,
+                    Patience, "every notification logged as sent (or, at most once, marked)");
+            }
+            catch (TimeoutException timedOut)
+            {
+                var stats = consumer.Get<ConsumerStats>();
+                // What became of the others, and what the queues still hold: a failure under load says where it went.
+                throw new TimeoutException($"""
+                    {timedOut.Message}; the others (notification_status):
+                    {await db.DescribeOthersAsync(ids, "sent", "in_flight", "maybe_sent")}
+                    work queue {await broker.CountAsync(broker.Options.Queue)}, lane {await broker.CountAsync(lane)}; consumer: delivered {stats.Delivered}, retried {stats.Retried}, dead-lettered {stats.DeadLettered}, unknown {stats.Unknown}, duplicates {stats.Duplicates}
+                    """, timedOut);
+            }
+
             retried = consumer.Get<ConsumerStats>().Retried;
         }
 
