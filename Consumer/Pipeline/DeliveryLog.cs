@@ -18,6 +18,8 @@ internal sealed class DeliveryLog : IAsyncDisposable
     private readonly CoalescingBatcher<SentNotification> _recordSent;
     private readonly CoalescingBatcher<long> _markSending;
     private readonly CoalescingBatcher<long> _release;
+    private readonly CoalescingBatcher<long> _markHandingBack;
+    private readonly CoalescingBatcher<long> _releaseHandedBack;
     private readonly CoalescingBatcher<MaybeSentNotification> _recordMaybeSent;
 
     public DeliveryLog(IDeliveryLogStore store, int maxBatch, InfrastructureBreaker infrastructure)
@@ -28,6 +30,10 @@ internal sealed class DeliveryLog : IAsyncDisposable
         // Two copies of one notification may ask in one batch; the statement inserts the id once, so one of them owns the send.
         _markSending = new(store.TryMarkSendingAsync, maxBatch, spanName: "delivery log mark sending", exclusive: true);
         _release = new(async (ids, ct) => { await store.ReleaseAsync(ids, ct); return None; }, maxBatch, concurrency: 1, spanName: "delivery log release");
+        _markHandingBack = new(async (ids, ct) => { await store.MarkHandingBackAsync(ids, ct); return None; }, maxBatch, concurrency: 1,
+            spanName: "delivery log mark handing back");
+        _releaseHandedBack = new(async (ids, ct) => { await store.ReleaseHandedBackAsync(ids, ct); return None; }, maxBatch, concurrency: 1,
+            spanName: "delivery log release handed back");
         _recordMaybeSent = new(async (maybeSent, ct) => { await store.RecordMaybeSentAsync(maybeSent, ct); return NoneMaybeSent; }, maxBatch, concurrency: 1,
             spanName: "delivery log record maybe sent");
     }
@@ -48,6 +54,14 @@ internal sealed class DeliveryLog : IAsyncDisposable
     public Task ReleaseAsync(long id, CancellationToken cancellationToken) =>
         _infrastructure.RunAsync(ct => _release.SubmitAsync(id, ct), cancellationToken);
 
+    /// <summary>At-most-once, before a hand-back's copy is published: the mark becomes one the next copy takes over.</summary>
+    public Task MarkHandingBackAsync(long id, CancellationToken cancellationToken) =>
+        _infrastructure.RunAsync(ct => _markHandingBack.SubmitAsync(id, ct), cancellationToken);
+
+    /// <summary>At-most-once, once the hand-back's copy is confirmed: its mark goes, unless a copy took it over meanwhile.</summary>
+    public Task ReleaseHandedBackAsync(long id, CancellationToken cancellationToken) =>
+        _infrastructure.RunAsync(ct => _releaseHandedBack.SubmitAsync(id, ct), cancellationToken);
+
     /// <summary>At-most-once: records why the marked notification's send has an unknown outcome; the mark stays.</summary>
     public Task RecordMaybeSentAsync(long id, int attempt, string reason, CancellationToken cancellationToken) =>
         _infrastructure.RunAsync(ct => _recordMaybeSent.SubmitAsync(new MaybeSentNotification(id, attempt, reason), ct), cancellationToken);
@@ -58,6 +72,8 @@ internal sealed class DeliveryLog : IAsyncDisposable
         await _recordSent.DisposeAsync();
         await _markSending.DisposeAsync();
         await _release.DisposeAsync();
+        await _markHandingBack.DisposeAsync();
+        await _releaseHandedBack.DisposeAsync();
         await _recordMaybeSent.DisposeAsync();
     }
 }

@@ -9,12 +9,15 @@ namespace Notifications.Consumer.Settling;
 
 /// <summary>
 /// At most once, a single message is acked before its send, once its mark is taken (the mark, not the ack, stops a
-/// redelivered copy). When that send did not happen the notification is handed back: a copy of the message is published
-/// with a confirm, and only then is the mark released. A copy the broker does not take leaves the mark in place: the
-/// notification is lost with its mark, as after a crash between the ack and the send. So at every instant it has its mark,
-/// a confirmed copy or a dead letter; the other order (the mark first) left nothing when the copy was refused: no mark, no
-/// message (the original was acked), no dead letter. An envelope item is not acked before its send (the broker keeps its
-/// envelope), so it does not come here.
+/// redelivered copy). When that send did not happen the notification is handed back: its mark becomes 'handing_back', a
+/// copy of the message is published with a confirm, and only then is the mark released — unless a copy took it over
+/// meanwhile: the next copy to come turns a 'handing_back' mark into its own 'sending' one (it was never sent), where a
+/// 'sending' mark makes it a duplicate. A copy the broker does not take leaves the mark in place: the notification is lost
+/// with its mark, as after a crash between the ack and the send. So at every instant it has its mark, a confirmed copy or a
+/// dead letter; the other order (the mark first) left nothing when the copy was refused: no mark, no message (the original
+/// was acked), no dead letter. And with the mark left 'sending' until the release, a copy handled before it (a delay queue
+/// of 1 s against a release that took longer on a loaded database) was acked as a duplicate, and the release then left
+/// nothing either. An envelope item is not acked before its send (the broker keeps its envelope), so it does not come here.
 /// </summary>
 internal sealed class HandBackSettler(
     DeliveryLog log, OutboundPublisher outbound, InfrastructureBreaker infrastructure, RabbitMqOptions rabbit, ConsumerStats stats, ILogger logger)
@@ -69,7 +72,8 @@ internal sealed class HandBackSettler(
     {
         try
         {
-            // A broker that does not take the copy for now is waited out (the database's release too, DeliveryLog).
+            // A database or broker that does not answer for now is waited out (DeliveryLog, InfrastructureBreaker).
+            await log.MarkHandingBackAsync(notificationId, cancellationToken);
             await infrastructure.RunAsync(publishCopy, cancellationToken);
         }
         catch (Exception ex) when (ex is not OutOfMemoryException)
@@ -80,11 +84,11 @@ internal sealed class HandBackSettler(
 
         try
         {
-            await log.ReleaseAsync(notificationId, cancellationToken);
+            await log.ReleaseHandedBackAsync(notificationId, cancellationToken);
         }
         catch (Exception ex) when (ex is not OutOfMemoryException)
         {
-            // The copy will find the mark and be skipped: lost, with its mark, never sent twice.
+            // The copy takes the 'handing_back' mark over when it comes: sent once all the same.
             ConsumerLog.MarkNotReleased(logger, notificationId, ex);
         }
     }

@@ -33,7 +33,7 @@ internal static partial class ConsumerLog
     [LoggerMessage(4025, LogLevel.Warning, "Consumer set-up was cut by the broker ({Reason}): the connection closed before the channels were open; set-up runs again once the connection recovers")]
     public static partial void SetUpCut(ILogger logger, string reason);
 
-    [LoggerMessage(4010, LogLevel.Warning, "Notification {NotificationId}: not sent, and its copy could not be handed back to the broker; it is lost (at most once), its 'sending' mark is the trace")]
+    [LoggerMessage(4010, LogLevel.Warning, "Notification {NotificationId}: not sent, and its copy could not be handed back to the broker; it is lost (at most once), its mark ('sending', or 'handing_back': a later copy of it may still take it over) is the trace")]
     public static partial void HandBackFailed(ILogger logger, long notificationId, Exception exception);
 
     [LoggerMessage(4009, LogLevel.Warning, "Acks could not be written; the broker will redeliver those messages and the delivery log will recognise them")]
@@ -57,7 +57,7 @@ internal static partial class ConsumerLog
     [LoggerMessage(4015, LogLevel.Warning, "Notification {NotificationId}: its copy could not be put back into the work queue while the relay is down; the original goes back to the queue")]
     public static partial void ReturnFailed(ILogger logger, long notificationId, Exception exception);
 
-    [LoggerMessage(4018, LogLevel.Warning, "Notification {NotificationId}: its copy is queued but its 'sending' mark could not be released; the copy will find the mark and not be sent (at most once: lost, with its mark)")]
+    [LoggerMessage(4018, LogLevel.Warning, "Notification {NotificationId}: its copy is queued but its 'handing_back' mark could not be released; the copy takes the mark over when it comes")]
     public static partial void MarkNotReleased(ILogger logger, long notificationId, Exception exception);
 
     [LoggerMessage(4019, LogLevel.Warning, "Notification {NotificationId}: maybe delivered, and why could not be recorded on its 'sending' mark; the mark stays, its status says in_flight")]

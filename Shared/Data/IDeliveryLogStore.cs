@@ -17,13 +17,26 @@ public interface IDeliveryLogStore
     Task RecordSentAsync(IReadOnlyCollection<SentNotification> sent, CancellationToken cancellationToken);
 
     /// <summary>
-    /// At-most-once: inserts a 'sending' row for each id that has none and returns those ids — the
-    /// ones this caller now owns. An id with a row of any status is not returned.
+    /// At-most-once: inserts a 'sending' row for each id that has none, and turns each 'handing_back' row into 'sending'
+    /// (a copy handed back, or any copy, takes over the mark its hand-back left), and returns those ids — the ones this
+    /// caller now owns. An id with a row of any other status is not returned.
     /// </summary>
     Task<IReadOnlySet<long>> TryMarkSendingAsync(IReadOnlyCollection<long> ids, CancellationToken cancellationToken);
 
     /// <summary>At-most-once: removes 'sending' marks of sends known not to have happened, so a retry may claim them.</summary>
     Task ReleaseAsync(IReadOnlyCollection<long> ids, CancellationToken cancellationToken);
+
+    /// <summary>
+    /// At-most-once, before a hand-back publishes its copy: turns these 'sending' marks (sends known not to have happened)
+    /// into 'handing_back' marks, which the next copy to come takes over (<see cref="TryMarkSendingAsync"/>).
+    /// </summary>
+    Task MarkHandingBackAsync(IReadOnlyCollection<long> ids, CancellationToken cancellationToken);
+
+    /// <summary>
+    /// At-most-once, once the hand-back's copy is confirmed: removes those marks that are still 'handing_back'; one a copy
+    /// took over meanwhile (now 'sending', its owner's) stays.
+    /// </summary>
+    Task ReleaseHandedBackAsync(IReadOnlyCollection<long> ids, CancellationToken cancellationToken);
 
     /// <summary>
     /// At-most-once: records on their 'sending' marks why these sends' outcomes are unknown, and their attempts; the marks

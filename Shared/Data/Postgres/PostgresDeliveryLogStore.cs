@@ -13,6 +13,8 @@ internal sealed class PostgresDeliveryLogStore : IDeliveryLogStore
     private readonly string _recordSentSql;
     private readonly string _markSendingSql;
     private readonly string _releaseSql;
+    private readonly string _markHandingBackSql;
+    private readonly string _releaseHandedBackSql;
     private readonly string _recordMaybeSentSql;
 
     public PostgresDeliveryLogStore(NpgsqlDataSource dataSource, DatabaseOptions options)
@@ -30,14 +32,24 @@ internal sealed class PostgresDeliveryLogStore : IDeliveryLogStore
                 SET status = 'sent', updated_at = now(), created_at = COALESCE(EXCLUDED.created_at, delivery_log.created_at),
                     attempts = COALESCE(EXCLUDED.attempts, delivery_log.attempts)
             """;
+        // A 'handing_back' mark is taken over: its row is locked while its hand-back's release deletes it, and the insert
+        // goes ahead once that delete is committed.
         _markSendingSql = $"""
             INSERT INTO "{s}".delivery_log (notification_id, status)
             SELECT unnest(@Ids), 'sending'
-            ON CONFLICT (notification_id) DO NOTHING
+            ON CONFLICT (notification_id) DO UPDATE SET status = 'sending', updated_at = now()
+                WHERE delivery_log.status = 'handing_back'
             RETURNING notification_id
             """;
         _releaseSql = $"""
             DELETE FROM "{s}".delivery_log WHERE notification_id = ANY(@Ids) AND status = 'sending'
+            """;
+        _markHandingBackSql = $"""
+            UPDATE "{s}".delivery_log SET status = 'handing_back', updated_at = now()
+            WHERE notification_id = ANY(@Ids) AND status = 'sending'
+            """;
+        _releaseHandedBackSql = $"""
+            DELETE FROM "{s}".delivery_log WHERE notification_id = ANY(@Ids) AND status = 'handing_back'
             """;
         _recordMaybeSentSql = $"""
             UPDATE "{s}".delivery_log AS d SET reason = m.reason, attempts = m.attempts, updated_at = now()
@@ -68,6 +80,12 @@ internal sealed class PostgresDeliveryLogStore : IDeliveryLogStore
 
     public Task ReleaseAsync(IReadOnlyCollection<long> ids, CancellationToken cancellationToken) =>
         ExecuteAsync(_releaseSql, ids, cancellationToken);
+
+    public Task MarkHandingBackAsync(IReadOnlyCollection<long> ids, CancellationToken cancellationToken) =>
+        ExecuteAsync(_markHandingBackSql, ids, cancellationToken);
+
+    public Task ReleaseHandedBackAsync(IReadOnlyCollection<long> ids, CancellationToken cancellationToken) =>
+        ExecuteAsync(_releaseHandedBackSql, ids, cancellationToken);
 
     public async Task RecordMaybeSentAsync(IReadOnlyCollection<MaybeSentNotification> maybeSent, CancellationToken cancellationToken)
     {

@@ -32,16 +32,32 @@ internal sealed class SqlServerDeliveryLogStore : IDeliveryLogStore
                                          attempts = COALESCE(src.attempts, t.attempts)
             WHEN NOT MATCHED THEN INSERT (notification_id, status, created_at, attempts) VALUES (src.id, 'sent', src.created_at, src.attempts);
             """;
+        // A 'handing_back' mark is taken over first, then the ids without a row are inserted; both kinds are returned.
         MarkSendingSql = $"""
+            SET NOCOUNT ON;
+            DECLARE @owned TABLE (id bigint NOT NULL);
+            UPDATE d SET status = 'sending', updated_at = SYSUTCDATETIME()
+            OUTPUT INSERTED.notification_id INTO @owned (id)
+            FROM [{s}].[delivery_log] AS d WITH (UPDLOCK, HOLDLOCK)
+            WHERE d.status = 'handing_back' AND d.notification_id IN (SELECT id FROM {ids} AS j);
             INSERT INTO [{s}].[delivery_log] (notification_id, status)
-            OUTPUT INSERTED.notification_id
+            OUTPUT INSERTED.notification_id INTO @owned (id)
             SELECT j.id, 'sending' FROM {ids} AS j
             WHERE NOT EXISTS (SELECT 1 FROM [{s}].[delivery_log] AS d WITH (UPDLOCK, HOLDLOCK)
                               WHERE d.notification_id = j.id);
+            SELECT id FROM @owned;
             """;
         ReleaseSql = $"""
             DELETE FROM [{s}].[delivery_log]
             WHERE status = 'sending' AND notification_id IN (SELECT id FROM {ids} AS j);
+            """;
+        MarkHandingBackSql = $"""
+            UPDATE [{s}].[delivery_log] SET status = 'handing_back', updated_at = SYSUTCDATETIME()
+            WHERE status = 'sending' AND notification_id IN (SELECT id FROM {ids} AS j);
+            """;
+        ReleaseHandedBackSql = $"""
+            DELETE FROM [{s}].[delivery_log]
+            WHERE status = 'handing_back' AND notification_id IN (SELECT id FROM {ids} AS j);
             """;
         RecordMaybeSentSql = $"""
             UPDATE d SET reason = m.reason, attempts = m.attempts, updated_at = SYSUTCDATETIME()
@@ -61,6 +77,10 @@ internal sealed class SqlServerDeliveryLogStore : IDeliveryLogStore
 
     internal string ReleaseSql { get; }
 
+    internal string MarkHandingBackSql { get; }
+
+    internal string ReleaseHandedBackSql { get; }
+
     internal string RecordMaybeSentSql { get; }
 
     public async Task<IReadOnlySet<long>> FindSentAsync(IReadOnlyCollection<long> ids, CancellationToken cancellationToken) =>
@@ -79,6 +99,12 @@ internal sealed class SqlServerDeliveryLogStore : IDeliveryLogStore
 
     public Task ReleaseAsync(IReadOnlyCollection<long> ids, CancellationToken cancellationToken) =>
         ExecuteAsync(ReleaseSql, ids, cancellationToken);
+
+    public Task MarkHandingBackAsync(IReadOnlyCollection<long> ids, CancellationToken cancellationToken) =>
+        ExecuteAsync(MarkHandingBackSql, ids, cancellationToken);
+
+    public Task ReleaseHandedBackAsync(IReadOnlyCollection<long> ids, CancellationToken cancellationToken) =>
+        ExecuteAsync(ReleaseHandedBackSql, ids, cancellationToken);
 
     public async Task RecordMaybeSentAsync(IReadOnlyCollection<MaybeSentNotification> maybeSent, CancellationToken cancellationToken)
     {

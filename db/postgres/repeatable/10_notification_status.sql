@@ -1,11 +1,12 @@
 -- One answer to "what happened to notification N?" (repeatable: re-applied by `migrate` whenever this file changes;
 -- docs/database.md). Defined by 010, answering 'suppressed' since 015, speaking of any receiving server since 017,
--- answering 'maybe_sent' since 021, 'opted_out' since 029.
+-- answering 'maybe_sent' since 021, 'opted_out' since 029, in_flight for an at-most-once 'handing_back' mark.
 --   SELECT * FROM notifications.notification_status(12345);
 -- One row: notification_id, state, at, attempts, not_before, reason, detail. State is one of
 --   waiting        the row is in the outbox (at = created_at; not_before = its scheduled time, if any)
 --   in_flight      claimed and handed to the broker, no outcome yet (being delivered, or waiting for a retry);
---                  also an at-most-once 'sending' mark (at = when it was marked)
+--                  also an at-most-once 'sending' mark (at = when it was marked), or a 'handing_back' one (not sent, a
+--                  copy on its way: at = when it was handed back)
 --   sent           the receiving server (SMTP relay, webhook endpoint, push service) accepted it (at = when it was
 --                  recorded, attempts = on which attempt)
 --   suppressed     not sent: the recipient is on the suppression list (at = when that was recorded)
@@ -66,6 +67,10 @@ AS $fn$
         SELECT 5, 'in_flight', d.updated_at, NULL, NULL, NULL,
                'at most once: marked sending; a mark older than a send takes was cut off (its process died) or its outcome not recorded: not sent again'
         FROM delivery_log AS d WHERE d.notification_id = p_id AND d.status = 'sending' AND d.reason IS NULL
+        UNION ALL
+        SELECT 5, 'in_flight', d.updated_at, NULL, NULL, NULL,
+               'at most once: not sent, handed back as a copy (a retry, or after a breaker or pause), which takes the mark over when it comes; a mark left by a hand-back cut off (its process died, or the broker refused the copy) is taken over by a later copy, if any'
+        FROM delivery_log AS d WHERE d.notification_id = p_id AND d.status = 'handing_back'
         UNION ALL
         SELECT 6,
                CASE WHEN p_id <= COALESCE(k.max_deleted_id, 0) THEN 'unknown' ELSE 'in_flight' END, NULL, NULL, NULL, NULL,

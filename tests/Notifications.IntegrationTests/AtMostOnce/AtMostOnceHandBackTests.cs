@@ -64,7 +64,8 @@ public sealed class AtMostOnceHandBackTests
         string? mark = await connection.QuerySingleOrDefaultAsync<string>(
             $"SELECT status FROM {TestDatabase.Schema}.delivery_log WHERE notification_id = @id", new { id });
         var deadLetters = await scene.DeadLetterReasonsAsync(id);
-        Assert.True(mark == "sending" || deadLetters.Count > 0,
+        // Its mark became 'handing_back' before the copy was published: the copy refused, it stays (a later copy takes it over).
+        Assert.True(mark is "sending" or "handing_back" || deadLetters.Count > 0,
             $"notification {id} left no trace: no mark (delivery log: {mark ?? "no row"}), no dead letter, no copy in any queue");
         Assert.Equal(1, scene.Receiver.CountFor(WebhookScene.Key(id)));
     }

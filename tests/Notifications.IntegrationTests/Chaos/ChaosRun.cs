@@ -328,7 +328,9 @@ internal sealed class ChaosRun : IAsyncDisposable
         var deadLetterRows = (await connection.QueryAsync<(Guid, long?)>(
             "SELECT letter_key, notification_id FROM notifications.dead_letter")).ToList();
         var rejected = (await connection.QueryAsync<long>("SELECT id FROM notifications.rejected")).ToHashSet();
-        var marked = (await connection.QueryAsync<long>("SELECT notification_id FROM notifications.delivery_log WHERE status = 'sending'")).ToHashSet();
+        // At most once, the trace of a loss: a 'sending' mark, or a 'handing_back' one whose copy a crash or a refusal cut off.
+        var marked = (await connection.QueryAsync<long>(
+            "SELECT notification_id FROM notifications.delivery_log WHERE status IN ('sending', 'handing_back')")).ToHashSet();
         var suppressed = (await connection.QueryAsync<long>("SELECT notification_id FROM notifications.delivery_log WHERE status = 'suppressed'")).ToHashSet();
         if (suppressed.Count > 0)
         {

@@ -175,6 +175,29 @@ public abstract partial class StoreSuite
         Assert.Equal([1], await log.TryMarkSendingAsync([1, 2], CancellationToken.None));
     }
 
+    // A hand-back's mark: the next copy takes it over whether it comes before the release or after it; a copy after that finds
+    // the taker's 'sending' mark; the release deletes only a mark still handing back; and the status says in_flight.
+    [Fact]
+    public async Task MarkHandingBackAsync_NextCopyTakesTheMarkOverAndTheReleaseLeavesItsMark()
+    {
+        var (_, status) = await CreateDeadLetterStoresAsync();
+        var (_, log) = await CreateStoresAsync();
+        await log.TryMarkSendingAsync([1, 2, 3], CancellationToken.None);
+        await log.RecordSentAsync([3], CancellationToken.None);
+
+        await log.MarkHandingBackAsync([1, 2, 3], CancellationToken.None);
+        var handingBack = await status.GetAsync(1, CancellationToken.None);
+        Assert.Equal("in_flight", handingBack.State);
+        Assert.StartsWith("at most once: not sent, handed back as a copy", handingBack.Detail, StringComparison.Ordinal);
+        // 1's copy comes before the release: it owns 1 (3 was sent, and stays so); the release then leaves 1's mark alone.
+        Assert.Equal([1, 4], (await log.TryMarkSendingAsync([1, 3, 4], CancellationToken.None)).Order());
+        await log.ReleaseHandedBackAsync([1, 2, 3], CancellationToken.None);
+        Assert.Empty(await log.TryMarkSendingAsync([1, 3], CancellationToken.None));
+        Assert.Equal(("in_flight", "sent"), ((await status.GetAsync(1, CancellationToken.None)).State, (await status.GetAsync(3, CancellationToken.None)).State));
+        // 2's copy comes after the release: no mark left, it inserts one.
+        Assert.Equal([2], await log.TryMarkSendingAsync([2], CancellationToken.None));
+    }
+
     [Fact]
     public async Task RecordMaybeSentAsync_OnSendingMarksOnly_StatusMaybeSentWithReasonAndAttempt()
     {

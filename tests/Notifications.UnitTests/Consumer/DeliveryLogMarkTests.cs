@@ -90,6 +90,10 @@ public sealed class DeliveryLogMarkTests
 
         public Task ReleaseAsync(IReadOnlyCollection<long> ids, CancellationToken cancellationToken) => Task.CompletedTask;
 
+        public Task MarkHandingBackAsync(IReadOnlyCollection<long> ids, CancellationToken cancellationToken) => Task.CompletedTask;
+
+        public Task ReleaseHandedBackAsync(IReadOnlyCollection<long> ids, CancellationToken cancellationToken) => Task.CompletedTask;
+
         public Task RecordMaybeSentAsync(IReadOnlyCollection<MaybeSentNotification> maybeSent, CancellationToken cancellationToken) => Task.CompletedTask;
     }
 }

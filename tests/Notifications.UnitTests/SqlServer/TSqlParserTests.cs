@@ -56,6 +56,7 @@ public sealed class TSqlParserTests
             "SqlServerOutboxStore.ClaimSql", "SqlServerOutboxStore.ClaimDueSql", "SqlServerOutboxStore.RejectSql", "SqlServerOutboxStore.CountSql",
             "SqlServerDeliveryLogStore.FindSentSql", "SqlServerDeliveryLogStore.RecordSentSql",
             "SqlServerDeliveryLogStore.MarkSendingSql", "SqlServerDeliveryLogStore.ReleaseSql", "SqlServerDeliveryLogStore.RecordMaybeSentSql",
+            "SqlServerDeliveryLogStore.MarkHandingBackSql", "SqlServerDeliveryLogStore.ReleaseHandedBackSql",
             "SqlServerOperationsStore.WindowSql", "SqlServerOperationsStore.PurgeSql",
             "SqlServerDeadLetterStore.RecordSql",
             "SqlServerDeadLetterStore.RemoveSql", "SqlServerDeadLetterStore.FindSql", "SqlServerDeadLetterStore.FindRecordedSql", "SqlServerDeadLetterStore.RemoveAllSql",
