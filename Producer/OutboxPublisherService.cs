@@ -28,6 +28,7 @@ internal sealed class OutboxPublisherService(
     ProducerMetrics metrics,
     WorkerHealth health,
     TimeProvider time,
+    IHostApplicationLifetime lifetime,
     ILogger<OutboxPublisherService> logger) : BackgroundService
 {
     private static readonly TimeSpan FirstErrorDelay = TimeSpan.FromSeconds(1);
@@ -37,6 +38,7 @@ internal sealed class OutboxPublisherService(
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
     {
         await using var connection = await RabbitConnector.ConnectAsync(rabbitOptions.Value, "notifications-producer", logger, time, stoppingToken);
+        using var stall = RecoveryStallGuard.Attach(connection, logger, time, rabbitOptions.Value.RecoveryStallAfter, RecoveryStallGuard.StopWorker(lifetime));
         health.BrokerConnected(connection);
         try
         {

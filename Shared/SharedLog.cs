@@ -21,4 +21,7 @@ internal static partial class SharedLog
 
     [LoggerMessage(1004, LogLevel.Debug, "Broker still unreachable: {Reason}; the client tries again")]
     public static partial void BrokerStillUnreachable(ILogger logger, string reason);
+
+    [LoggerMessage(1005, LogLevel.Critical, "The broker connection is closed ({Reason}) and the client has not tried to bring it back for {StallAfter}: its recovery stopped (RabbitMQ.Client 7.2.2, rabbitmq-dotnet-client#2004). Stopping with exit code 3, to be started again with a new connection")]
+    public static partial void BrokerRecoveryStalled(ILogger logger, string reason, TimeSpan stallAfter);
 }

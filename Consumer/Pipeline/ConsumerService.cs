@@ -42,7 +42,8 @@ internal sealed class ConsumerService(
     ILoggerFactory loggers,
     Suppression.SuppressionList suppression,
     Preferences.PreferenceCheck preferences,
-    DeadLetterInbox.InboxRecorder inbox) : BackgroundService
+    DeadLetterInbox.InboxRecorder inbox,
+    IHostApplicationLifetime lifetime) : BackgroundService
 {
     private readonly ConsumerOptions _options = options.Value;
     private readonly RabbitMqOptions _rabbit = rabbitOptions.Value;
@@ -55,6 +56,7 @@ internal sealed class ConsumerService(
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
     {
         await using var connection = await RabbitConnector.ConnectAsync(_rabbit, "notifications-consumer", _logger, stoppingToken);
+        using var stall = RecoveryStallGuard.Attach(connection, _logger, time, _rabbit.RecoveryStallAfter, RecoveryStallGuard.StopWorker(lifetime));
         var recovery = ConnectionRecoveryWatch.Attach(connection);
         health.BrokerConnected(connection);
         await using var deadLetters = new DeadLetterRecorder(deadLetterStore, _options.LogBatchSize);

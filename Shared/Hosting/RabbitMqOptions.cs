@@ -69,6 +69,13 @@ public sealed class RabbitMqOptions : IValidatableObject
     public TimeSpan MaxConnectRetryDelay { get; set; } = TimeSpan.FromSeconds(10);
 
     /// <summary>
+    /// How long a closed connection may go without the client trying to bring it back before the worker stops with exit code
+    /// 3, to be started again (<see cref="Messaging.RecoveryStallGuard"/>: a race of RabbitMQ.Client 7.2.2's recovery).
+    /// </summary>
+    [Range(typeof(TimeSpan), "00:00:01", "01:00:00")]
+    public TimeSpan RecoveryStallAfter { get; set; } = Messaging.RecoveryStallGuard.DefaultStallAfter;
+
+    /// <summary>
     /// The urgent lane's work queue, <c>{Queue}.urgent</c>: rows with <c>priority = 'urgent'</c> are published
     /// here, and each consumer reads it with its own channel and handlers (<c>Consumer:Urgent*</c>).
     /// </summary>

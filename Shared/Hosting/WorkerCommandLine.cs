@@ -43,7 +43,8 @@ public static class WorkerCommandLine
         try
         {
             await host.RunAsync();
-            return 0;
+            // 0, or what a component that stopped the worker set (RecoveryStallGuard: 3).
+            return Environment.ExitCode;
         }
         catch (OptionsValidationException ex)
         {

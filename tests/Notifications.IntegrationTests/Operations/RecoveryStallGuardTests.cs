@@ -1,0 +1,105 @@
+using Microsoft.Extensions.Logging.Abstractions;
+using Notifications.IntegrationTests.Infrastructure;
+using Notifications.Shared.Hosting;
+using Notifications.Shared.Messaging;
+
+namespace Notifications.IntegrationTests.Operations;
+
+/// <summary>
+/// RabbitMQ.Client 7.2.2 starts no new recovery when the connection it just brought back is closed before its recovery task
+/// has ended. A vhost at its connection limit does that: RabbitMQ answers open-ok and then closes with 530 NOT_ALLOWED. A
+/// fresh-clone run's producer, cut while it set up (nothing to recover, so its recovery ended at once), logged "Broker back
+/// after 2.3 s" and failed every batch on the closed connection from then on. Here the window is held open on purpose: a
+/// handler of the client's own recovery-succeeded event takes a second, and the 530 comes meanwhile. In a private vhost.
+/// </summary>
+[Collection("services")]
+public sealed class RecoveryStallGuardTests
+{
+    private static readonly TimeSpan Patience = TimeSpan.FromSeconds(60);
+    private static readonly TimeSpan StallAfter = TimeSpan.FromSeconds(8);
+
+    [Fact]
+    public async Task ReopenedConnectionRefusedBeforeItsRecoveryEnded_ClientStopsRecovering_GuardStopsTheWorker()
+    {
+        await using var scene = await Scene.StartAsync("stall-guard-test");
+        var held = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        scene.Connection.RecoverySucceededAsync += async (_, _) =>
+        {
+            held.TrySetResult();
+            await Task.Delay(TimeSpan.FromSeconds(1));
+        };
+
+        await scene.CutAsync();
+        await held.Task.WaitAsync(Patience);
+        await scene.LetInAsync();
+
+        // The client gave up: the vhost lets connections in again, and the connection stays closed by the 530.
+        await Task.Delay(StallAfter);
+        Assert.False(scene.Connection.IsOpen);
+        Assert.Contains("NOT_ALLOWED", scene.Connection.CloseReason?.ReplyText, StringComparison.Ordinal);
+        await scene.Stopped.Task.WaitAsync(Patience);
+    }
+
+    [Fact]
+    public async Task ConnectionClosedAndRecovered_GuardLeavesTheWorkerRunning()
+    {
+        await using var scene = await Scene.StartAsync("stall-guard-ok");
+
+        await scene.CutAsync();
+        await Task.Delay(StallAfter / 2);
+        await scene.LetInAsync();
+
+        await Eventually.WaitAsync(() => Task.FromResult(scene.Connection.IsOpen), open => open, Patience, "connection recovered");
+        await Task.Delay(StallAfter * 1.5);
+        Assert.False(scene.Stopped.Task.IsCompleted);
+        Assert.True(scene.Connection.IsOpen);
+    }
+
+    private sealed class Scene : IAsyncDisposable
+    {
+        private readonly BrokerManagement _management;
+        private readonly string _vhost;
+        private readonly string _client;
+        private readonly RecoveryStallGuard _guard;
+
+        private Scene(BrokerManagement management, string vhost, string client, RabbitMQ.Client.IConnection connection)
+        {
+            _management = management;
+            _vhost = vhost;
+            _client = client;
+            Connection = connection;
+            _guard = RecoveryStallGuard.Attach(connection, NullLogger.Instance, TimeProvider.System, StallAfter, () => Stopped.TrySetResult());
+        }
+
+        public RabbitMQ.Client.IConnection Connection { get; }
+
+        public TaskCompletionSource Stopped { get; } = new(TaskCreationOptions.RunContinuationsAsynchronously);
+
+        public static async Task<Scene> StartAsync(string client)
+        {
+            var management = BrokerManagement.Create();
+            string vhost = $"stall.{Guid.NewGuid():N}"[..18];
+            var uri = await management.CreateVhostAsync(vhost);
+            var connection = await RabbitConnector.ConnectAsync(new RabbitMqOptions { Uri = uri }, client, NullLogger.Instance, CancellationToken.None);
+            return new Scene(management, vhost, client, connection);
+        }
+
+        // The broker closes the connection and, for now, refuses every new one (open-ok, then 530).
+        public async Task CutAsync()
+        {
+            var names = await Eventually.WaitAsync(() => _management.ConnectionsAsync(_vhost, _client), c => c.Count == 1, Patience, "connected");
+            await _management.LimitConnectionsAsync(_vhost, 0);
+            await _management.CloseConnectionAsync(names[0], "stall guard test");
+        }
+
+        public Task LetInAsync() => _management.LimitConnectionsAsync(_vhost, null);
+
+        public async ValueTask DisposeAsync()
+        {
+            _guard.Dispose();
+            await Connection.DisposeAsync();
+            await _management.DeleteVhostAsync(_vhost);
+            _management.Dispose();
+        }
+    }
+}
