@@ -62,9 +62,13 @@ public sealed class FleetRateTests(ITestOutputHelper output)
 
         Assert.InRange(rate, Limit * 0.95, Limit * 1.05);
         // Full speed: the other domain is not paced by the limit. It goes as fast as the work queue drains (it shares that
-        // queue, 3 in 11, with the limited domain's moves into its lane), so it is through well within the limited
-        // domain's 40 s (25 s leaves room for a slow, shared machine); held to the limited pace it would end with it.
-        Assert.True(free[^1] < limited[0] + TimeSpan.FromSeconds(25), $"the other domain ({freeRate:F0}/s) was through long before the limited one");
+        // queue, 3 in 11, with the limited domain's moves into its lane), so it is through well before the limited domain;
+        // held to the limited pace it would end with it. Measured against the limited domain's own span, not a fixed time:
+        // a fresh-clone run whose consumers took 4.0 ms of CPU per notification (2.4-2.6 as a rule) put the other domain
+        // through in 26.4 s, 63 % of the limited domain's 42.2 s, and a bound of 25 s failed it.
+        var span = limited[^1] - limited[0];
+        Assert.True(free[^1] < limited[0] + (span * 0.75),
+            $"the other domain ({freeRate:F0}/s) was not through well before the limited one: its last {(free[^1] - limited[0]).TotalSeconds:F1} s after the limited domain's first, whose span is {span.TotalSeconds:F1} s");
         Assert.All(delivered, n => Assert.True(n > ids.Count / 10, $"one process delivered only {n}"));
         Assert.Equal(ids.Count, delivered.Sum());
         PipelineTests.AssertExactlyOnce(ids, sink.CountByNotificationId());
