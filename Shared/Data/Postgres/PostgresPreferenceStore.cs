@@ -5,13 +5,14 @@ using Npgsql;
 
 namespace Notifications.Shared.Data.Postgres;
 
-/// <summary>The subscribers' preferences on PostgreSQL (the consumer's read, and its 'opted_out' record).</summary>
+/// <summary>The subscribers' preferences on PostgreSQL (the consumer's read and its 'opted_out' record; the opt-out by a link).</summary>
 internal sealed class PostgresPreferenceStore : IPreferenceStore
 {
     private readonly NpgsqlDataSource _dataSource;
     private readonly int _timeoutSeconds;
     private readonly string _findSql;
     private readonly string _recordSql;
+    private readonly string _optOutSql;
 
     public PostgresPreferenceStore(NpgsqlDataSource dataSource, DatabaseOptions options)
     {
@@ -36,6 +37,7 @@ internal sealed class PostgresPreferenceStore : IPreferenceStore
             VALUES (@Id, 'opted_out', @CreatedAt, @Attempts, @Reason)
             ON CONFLICT (notification_id) DO NOTHING
             """;
+        _optOutSql = $"""SELECT "{s}".opt_out_by_link(@Channel, @Address, @Category)""";
     }
 
     public async Task<OptOut?> FindOptOutAsync(string channel, string address, string category, CancellationToken cancellationToken)
@@ -55,5 +57,12 @@ internal sealed class PostgresPreferenceStore : IPreferenceStore
             notification.Attempts,
             Reason = reason,
         }, commandTimeout: _timeoutSeconds, cancellationToken: cancellationToken));
+    }
+
+    public async Task<int> OptOutByLinkAsync(string channel, string address, string category, CancellationToken cancellationToken)
+    {
+        await using var connection = await _dataSource.OpenConnectionAsync(cancellationToken);
+        return await connection.ExecuteScalarAsync<int>(new CommandDefinition(
+            _optOutSql, new { Channel = channel, Address = address, Category = category }, commandTimeout: _timeoutSeconds, cancellationToken: cancellationToken));
     }
 }

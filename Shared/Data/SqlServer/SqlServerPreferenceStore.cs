@@ -5,7 +5,7 @@ using Notifications.Shared.Hosting;
 
 namespace Notifications.Shared.Data.SqlServer;
 
-/// <summary>The subscribers' preferences on SQL Server (the consumer's read, and its 'opted_out' record).</summary>
+/// <summary>The subscribers' preferences on SQL Server (the consumer's read and its 'opted_out' record; the opt-out by a link).</summary>
 internal sealed class SqlServerPreferenceStore : IPreferenceStore
 {
     private readonly string _connectionString;
@@ -16,8 +16,7 @@ internal sealed class SqlServerPreferenceStore : IPreferenceStore
         _connectionString = options.ConnectionString;
         _timeoutSeconds = (int)options.CommandTimeout.TotalSeconds;
         string s = options.Schema;
-        // As PostgreSQL's: one owner's opt-out is enough. Category and channel go as varchar (DbString IsAnsi), the columns'
-        // type, so the keys are sought without converting the columns.
+        // As PostgreSQL's: one owner's opt-out is enough.
         FindSql = $"""
             SELECT TOP (1) s.external_id AS SubscriberId, CAST(CASE WHEN p.enabled IS NULL THEN 0 ELSE 1 END AS bit) AS ByPreference
             FROM [{s}].[contact_point] AS cp
@@ -33,23 +32,20 @@ internal sealed class SqlServerPreferenceStore : IPreferenceStore
             SELECT @Id, 'opted_out', @CreatedAt, @Attempts, @Reason
             WHERE NOT EXISTS (SELECT 1 FROM [{s}].[delivery_log] WITH (UPDLOCK, HOLDLOCK) WHERE notification_id = @Id);
             """;
+        OptOutSql = $"EXEC [{s}].[opt_out_by_link] @channel = @Channel, @address = @Address, @category = @Category;";
     }
 
     internal string FindSql { get; }
 
     internal string RecordSql { get; }
 
+    internal string OptOutSql { get; }
+
     public async Task<OptOut?> FindOptOutAsync(string channel, string address, string category, CancellationToken cancellationToken)
     {
         await using var connection = new SqlConnection(_connectionString);
-        var parameters = new
-        {
-            Channel = new DbString { Value = channel, IsAnsi = true, Length = 8 },
-            Address = new DbString { Value = address, Length = 320 },
-            Category = new DbString { Value = category, IsAnsi = true, Length = 64 },
-        };
         return await connection.QuerySingleOrDefaultAsync<OptOut>(
-            new CommandDefinition(FindSql, parameters, commandTimeout: _timeoutSeconds, cancellationToken: cancellationToken));
+            new CommandDefinition(FindSql, Keys(channel, address, category), commandTimeout: _timeoutSeconds, cancellationToken: cancellationToken));
     }
 
     public async Task RecordOptedOutAsync(SentNotification notification, string reason, CancellationToken cancellationToken)
@@ -63,4 +59,19 @@ internal sealed class SqlServerPreferenceStore : IPreferenceStore
             Reason = reason,
         }, commandTimeout: _timeoutSeconds, cancellationToken: cancellationToken));
     }
+
+    public async Task<int> OptOutByLinkAsync(string channel, string address, string category, CancellationToken cancellationToken)
+    {
+        await using var connection = new SqlConnection(_connectionString);
+        return await connection.ExecuteScalarAsync<int>(new CommandDefinition(OptOutSql, Keys(channel, address, category),
+            commandTimeout: _timeoutSeconds, cancellationToken: cancellationToken));
+    }
+
+    // Category and channel go as varchar (DbString IsAnsi), the columns' type, so the keys are sought without converting the columns.
+    private static object Keys(string channel, string address, string category) => new
+    {
+        Channel = new DbString { Value = channel, IsAnsi = true, Length = 8 },
+        Address = new DbString { Value = address, Length = 320 },
+        Category = new DbString { Value = category, IsAnsi = true, Length = 64 },
+    };
 }

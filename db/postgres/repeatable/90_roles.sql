@@ -14,8 +14,9 @@
 --   notifications_admin     Admin/ (scripts/admin): status, purge, cleanup, dead-letter records, suppression,
 --                           templates, webhook endpoints; never writes the outbox, the delivery log's 'sent' rows
 --                           or dead letters
---   notifications_unsubscribe Unsubscribe/ (the public unsubscribe page): adds or revives suppression entries; no
---                           other table (it faces the internet: docs/unsubscribe.md)
+--   notifications_unsubscribe Unsubscribe/ (the public unsubscribe page): adds or revives suppression entries, opts an
+--                           address's subscribers out of a category through opt_out_by_link; no other table (it faces
+--                           the internet: docs/unsubscribe.md)
 -- Roles are cluster-wide, grants are per database: the roles are created once (by whichever migration run comes
 -- first; a concurrent run in another database that made one meanwhile is fine), the grants in every database.
 -- Creating a role needs CREATEROLE: scripts/setup creates the five roles as the superuser before it migrates, so
@@ -123,5 +124,8 @@ GRANT SELECT, INSERT, UPDATE, DELETE ON :"schema".subscriber, :"schema".contact_
 -- included; nothing on any other table, no DELETE.
 GRANT INSERT (address, reason, scope, detail), SELECT (address, reason, scope, detail, removed_at),
       UPDATE (reason, scope, detail, since, changed_at, removed_at) ON :"schema".suppression TO notifications_unsubscribe;
+-- A link of a mail with a category opts the address's subscribers out of it (repeatable/30_opt_out_by_link.sql, SECURITY
+-- DEFINER): the function, not the registry's tables.
+GRANT EXECUTE ON FUNCTION :"schema".opt_out_by_link(varchar, varchar, varchar) TO notifications_unsubscribe;
 
 COMMIT;

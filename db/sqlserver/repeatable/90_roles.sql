@@ -86,4 +86,7 @@ GO
 GRANT INSERT ON [$(Schema)].[suppression] TO [notifications_unsubscribe];
 GRANT SELECT ([address], [scope], [removed_at]) ON [$(Schema)].[suppression] TO [notifications_unsubscribe];
 GRANT UPDATE ([reason], [scope], [detail], [since], [changed_at], [removed_at]) ON [$(Schema)].[suppression] TO [notifications_unsubscribe];
+-- A link of a mail with a category opts the address's subscribers out of it (repeatable/30_opt_out_by_link.sql): the
+-- procedure, not the registry's tables (ownership chaining).
+GRANT EXECUTE ON [$(Schema)].[opt_out_by_link] TO [notifications_unsubscribe];
 GO

@@ -62,6 +62,12 @@ public sealed class DatabaseRoleDenialTests
         { DatabaseRole.Unsubscribe, $"SELECT * FROM {S}.webhook_endpoint" },
         { DatabaseRole.Unsubscribe, $"SELECT * FROM {S}.notification_status(1)" },
         { DatabaseRole.Unsubscribe, $"TRUNCATE {S}.suppression" },
+        // Its opt-out by a link goes through opt_out_by_link (SECURITY DEFINER): no registry table of its own, no other role runs it.
+        { DatabaseRole.Unsubscribe, $"SELECT address FROM {S}.contact_point" },
+        { DatabaseRole.Unsubscribe, $"SELECT * FROM {S}.preference" },
+        { DatabaseRole.Unsubscribe, $"INSERT INTO {S}.preference (subscriber_id, category, channel, enabled) VALUES (1, 'marketing', 'email', false)" },
+        { DatabaseRole.App, $"SELECT {S}.opt_out_by_link('email', 'a@example.com', 'marketing')" },
+        { DatabaseRole.Consumer, $"SELECT {S}.opt_out_by_link('email', 'a@example.com', 'marketing')" },
         // No role changes the schema: that is the migrator's (the owner's) alone.
         { DatabaseRole.App, $"CREATE TABLE {S}.intruder (id int)" },
         { DatabaseRole.Producer, $"ALTER TABLE {S}.outbox ADD COLUMN intruder int" },

@@ -133,6 +133,7 @@ internal static class DatabaseRoleGrants
             .. Column("suppression", "INSERT", "address", "reason", "scope", "detail"),
             .. Column("suppression", "SELECT", "address", "reason", "scope", "detail", "removed_at"),
             .. Column("suppression", "UPDATE", "reason", "scope", "detail", "since", "changed_at", "removed_at"),
+            "function notifications.opt_out_by_link(p_channel character varying, p_address character varying, p_category character varying): EXECUTE",
         ],
     };
 

@@ -78,6 +78,7 @@ internal static class SqlServerRoleGrants
         [
             "object suppression: INSERT", .. Column("suppression", "SELECT", "address", "scope", "removed_at"),
             .. Column("suppression", "UPDATE", "reason", "scope", "detail", "since", "changed_at", "removed_at"),
+            "object opt_out_by_link: EXECUTE",
         ],
         ["public"] = [],
     };

@@ -85,5 +85,8 @@ public sealed class PreferenceCheckTests
             Recorded.Add((notification, reason));
             return Task.CompletedTask;
         }
+
+        public Task<int> OptOutByLinkAsync(string channel, string address, string category, CancellationToken cancellationToken) =>
+            throw new InvalidOperationException("the consumer's check never opts anybody out");
     }
 }

@@ -79,7 +79,7 @@ public sealed class TSqlParserTests
             "SqlServerAudienceStore.PutCategorySql", "SqlServerAudienceStore.CategoriesSql", "SqlServerAudienceStore.CategoryDefaultsSql",
             "SqlServerAudienceStore.SubscriberSql", "SqlServerAudienceStore.ContactPointsSql", "SqlServerAudienceStore.TopicsSql",
             "SqlServerAudienceStore.PreferencesSql", "SqlServerAudienceStore.ListTopicsSql",
-            "SqlServerPreferenceStore.FindSql", "SqlServerPreferenceStore.RecordSql",
+            "SqlServerPreferenceStore.FindSql", "SqlServerPreferenceStore.RecordSql", "SqlServerPreferenceStore.OptOutSql",
             "SqlServerRegistryDialect.UpsertSubscriberSql", "SqlServerRegistryDialect.FindSubscriberSql", "SqlServerRegistryDialect.AddContactPointSql",
             "SqlServerRegistryDialect.RemoveContactPointSql", "SqlServerRegistryDialect.EnsureTopicSql", "SqlServerRegistryDialect.SubscribeSql",
             "SqlServerRegistryDialect.UnsubscribeSql", "SqlServerRegistryDialect.FindCategorySql", "SqlServerRegistryDialect.SetPreferenceSql",
