@@ -14,6 +14,9 @@ internal static partial class UnsubscribeLog
     [LoggerMessage(5002, LogLevel.Information, "Unsubscribed through the link of notification {NotificationId} (new entry: {Added})")]
     public static partial void Unsubscribed(ILogger logger, long notificationId, bool added);
 
+    [LoggerMessage(5006, LogLevel.Information, "Link of notification {NotificationId}: {Subscribers} subscriber(s) of the address opted out of category {Category} by email (0: the bulk suppression entry instead)")]
+    public static partial void OptedOut(ILogger logger, long notificationId, string category, int subscribers);
+
     [LoggerMessage(5003, LogLevel.Warning, "Unsubscribe {Method} refused ({Status} {Outcome}) from {Remote}")]
     public static partial void Refused(ILogger logger, string method, int status, string outcome, string? remote);
 

@@ -13,7 +13,7 @@ internal sealed class UnsubscribeMetrics
     {
         var meter = meters.Create(MeterName);
         _requests = meter.CreateCounter<long>("notifications.unsubscribe.requests", "{request}",
-            "Unsubscribe requests by outcome: shown (the page), unsubscribed, malformed, unknown_key, forged, expired, legacy, bad_request, not_recorded");
+            "Unsubscribe requests by outcome: shown (the page), unsubscribed, opted_out (of a category, by its subscribers), malformed, unknown_key, forged, expired, legacy, bad_request, not_recorded");
     }
 
     public void Count(string outcome) => _requests.Add(1, new KeyValuePair<string, object?>("outcome", outcome));

@@ -1,7 +1,9 @@
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Http.Features;
 using Microsoft.Extensions.Logging;
+using Notifications.Shared.Contract;
 using Notifications.Shared.Data;
+using Notifications.Shared.Data.Audiences;
 using Notifications.Shared.Unsubscribe;
 using Notifications.Unsubscribe.Pages;
 
@@ -10,11 +12,14 @@ namespace Notifications.Unsubscribe;
 /// <summary>
 /// What <c>/unsubscribe?token=…</c> answers. GET: the confirmation page with a one-button form, and nothing changes (link
 /// scanners fetch URLs). POST with the body <c>List-Unsubscribe=One-Click</c> (a mail client's one-click, RFC 8058 §3.2,
-/// or the page's button): an <c>unsubscribed</c> entry for the token's address (bulk mail only), then the done page; the
-/// same on a repeat. No cookie or antiforgery token: a mail client's POST has none by design, the token authorises it.
+/// or the page's button): for a token of a mail with a category, the address's subscribers opt out of that category by
+/// email (docs/preferences.md, "By the link"); else, or when nobody holds the address, an <c>unsubscribed</c> entry for the
+/// token's address (bulk mail only). Then the done page, saying which; the same on a repeat. No cookie or antiforgery token: a mail client's POST has none by design, the token authorises it.
 /// A token that is not genuine or has expired gets a page saying so and changes nothing; each outcome is counted.
 /// </summary>
-internal sealed class UnsubscribeRequests(UnsubscribeToken tokens, LegacyUnsubscribeToken legacy, ISuppressionStore store, UnsubscribePages pages, UnsubscribeMetrics metrics, ILogger<UnsubscribeRequests> logger)
+internal sealed class UnsubscribeRequests(
+    UnsubscribeToken tokens, LegacyUnsubscribeToken legacy, ISuppressionStore store, IPreferenceStore preferences, UnsubscribePages pages,
+    UnsubscribeMetrics metrics, ILogger<UnsubscribeRequests> logger)
 {
     public const int MaxBodyBytes = 8 * 1024;
     private static readonly FormOptions Form = new()
@@ -31,7 +36,11 @@ internal sealed class UnsubscribeRequests(UnsubscribeToken tokens, LegacyUnsubsc
         }
 
         metrics.Count("shown");
-        return pages.WriteAsync<ConfirmPage>(context, StatusCodes.Status200OK, new() { [nameof(ConfirmPage.Address)] = UnsubscribePages.Mask(check.Payload!.Address) });
+        return pages.WriteAsync<ConfirmPage>(context, StatusCodes.Status200OK, new()
+        {
+            [nameof(ConfirmPage.Address)] = UnsubscribePages.Mask(check.Payload!.Address),
+            [nameof(ConfirmPage.Category)] = check.Payload.Category,
+        });
     }
 
     public async Task UnsubscribeAsync(HttpContext context)
@@ -50,11 +59,16 @@ internal sealed class UnsubscribeRequests(UnsubscribeToken tokens, LegacyUnsubsc
         }
 
         var payload = check.Payload!;
+        string? optedOutOf;
         try
         {
-            bool added = await store.AddAsync(SuppressionKeys.ForRecipient(payload.Address), SuppressionReasons.Unsubscribed, SuppressionReasons.BulkScope,
-                $"unsubscribe link (RFC 8058) of notification {payload.NotificationId}", context.RequestAborted);
-            UnsubscribeLog.Unsubscribed(logger, payload.NotificationId, added);
+            optedOutOf = await OptOutAsync(payload, context.RequestAborted);
+            if (optedOutOf is null)
+            {
+                bool added = await store.AddAsync(SuppressionKeys.ForRecipient(payload.Address), SuppressionReasons.Unsubscribed, SuppressionReasons.BulkScope,
+                    $"unsubscribe link (RFC 8058) of notification {payload.NotificationId}", context.RequestAborted);
+                UnsubscribeLog.Unsubscribed(logger, payload.NotificationId, added);
+            }
         }
         catch (Exception ex) when (!context.RequestAborted.IsCancellationRequested)
         {
@@ -63,8 +77,26 @@ internal sealed class UnsubscribeRequests(UnsubscribeToken tokens, LegacyUnsubsc
             return;
         }
 
-        metrics.Count("unsubscribed");
-        await pages.WriteAsync<DonePage>(context, StatusCodes.Status200OK, new() { [nameof(DonePage.Address)] = UnsubscribePages.Mask(payload.Address) });
+        metrics.Count(optedOutOf is null ? "unsubscribed" : "opted_out");
+        await pages.WriteAsync<DonePage>(context, StatusCodes.Status200OK, new()
+        {
+            [nameof(DonePage.Address)] = UnsubscribePages.Mask(payload.Address),
+            [nameof(DonePage.Category)] = optedOutOf,
+        });
+    }
+
+    // The link of a mail with a category: the address's subscribers opt out of it by email. The category, or null when the
+    // token has none or nobody holds the address (or the category is critical or unknown): the bulk suppression entry then.
+    private async Task<string?> OptOutAsync(UnsubscribePayload payload, CancellationToken cancellationToken)
+    {
+        if (payload.Category is not { } category || AudienceRules.CategoryName(category) is not null)
+        {
+            return null;
+        }
+
+        int subscribers = await preferences.OptOutByLinkAsync(AudienceRules.Email, SuppressionKeys.ForRecipient(payload.Address), category, cancellationToken);
+        UnsubscribeLog.OptedOut(logger, payload.NotificationId, category, subscribers);
+        return subscribers > 0 ? category : null;
     }
 
     // The token of the request's query, and why it is not acted on (null when valid). A token of the first format is

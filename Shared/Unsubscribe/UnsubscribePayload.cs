@@ -10,6 +10,9 @@ namespace Notifications.Shared.Unsubscribe;
 /// <param name="IssuedAt">When the token was made (whole seconds): a token older than <see cref="UnsubscribeKeyOptions.TokenLifetime"/> is refused.</param>
 public sealed record UnsubscribePayload(long NotificationId, string Address, DateTimeOffset IssuedAt)
 {
-    /// <summary>Reserved for unsubscribing from one category of mail (not set yet: an unsubscribe covers all bulk mail).</summary>
+    /// <summary>
+    /// The mail's category (docs/preferences.md), if it had one: the link then opts the address's subscribers out of that
+    /// category by email; without one (or when nobody holds the address) it unsubscribes the address from all bulk mail.
+    /// </summary>
     public string? Category { get; init; }
 }

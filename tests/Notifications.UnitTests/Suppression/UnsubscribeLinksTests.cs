@@ -33,6 +33,19 @@ public sealed partial class UnsubscribeLinksTests
     }
 
     [Theory]
+    [InlineData("marketing")]
+    [InlineData(null)]
+    public void HeadersFor_BulkMessage_TokenCarriesItsCategory(string? category)
+    {
+        var links = Links(Configured);
+
+        var headers = links.HeadersFor(Message("bulk") with { Category = category })!.ToDictionary();
+
+        var check = Tokens.Read(HeaderPattern().Match(headers["List-Unsubscribe"]).Groups["token"].Value);
+        Assert.Equal((UnsubscribeTokenOutcome.Valid, category), (check.Outcome, check.Payload!.Category));
+    }
+
+    [Theory]
     [InlineData(null)]
     [InlineData("normal")]
     [InlineData("urgent")]

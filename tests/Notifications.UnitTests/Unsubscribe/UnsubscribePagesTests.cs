@@ -36,6 +36,23 @@ public sealed class UnsubscribePagesTests : IAsyncLifetime
     }
 
     [Fact]
+    public async Task Render_CategoryOfTheMail_ConfirmAndDoneNameItBulkWithout()
+    {
+        // The page's text as a person reads it: tags dropped, entities decoded.
+        string Decoded(string html) => System.Net.WebUtility.HtmlDecode(System.Text.RegularExpressions.Regex.Replace(html, "<[^>]*>", ""));
+        var address = UnsubscribePages.Mask("reader@example.com");
+
+        string confirm = await _pages.RenderAsync<ConfirmPage>(new() { [nameof(ConfirmPage.Address)] = address, [nameof(ConfirmPage.Category)] = "marketing" });
+        string done = await _pages.RenderAsync<DonePage>(new() { [nameof(DonePage.Address)] = address, [nameof(DonePage.Category)] = "marketing" });
+        string doneBulk = await _pages.RenderAsync<DonePage>(new() { [nameof(DonePage.Address)] = address });
+
+        Assert.Contains("Stop \u201cmarketing\u201d mail to r•••@example.com?", Decoded(confirm), StringComparison.Ordinal);
+        Assert.DoesNotContain("bulk mail", Decoded(confirm), StringComparison.Ordinal);
+        Assert.Contains("will get no more \u201cmarketing\u201d mail from us.", Decoded(done), StringComparison.Ordinal);
+        Assert.Contains("will get no more newsletters or other bulk mail from us.", Decoded(doneBulk), StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task Render_MarkupInAValue_Encoded()
     {
         string html = await _pages.RenderAsync<RefusedPage>(new()

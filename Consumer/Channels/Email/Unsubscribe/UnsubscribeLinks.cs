@@ -9,7 +9,8 @@ namespace Notifications.Consumer.Channels.Email.Unsubscribe;
 /// <summary>
 /// The List-Unsubscribe headers of a bulk-lane notification (RFC 2369, RFC 8058 §3.1): a <c>mailto:</c> and/or an https
 /// URL carrying an opaque token (<see cref="UnsubscribeToken"/>: the address and the notification encrypted), and, with
-/// the https URL, <c>List-Unsubscribe-Post: List-Unsubscribe=One-Click</c>. The unsubscribe process answers the URL.
+/// the https URL, <c>List-Unsubscribe-Post: List-Unsubscribe=One-Click</c>. The unsubscribe process answers the URL. The
+/// token carries the mail's category, if any: then the link opts out of that category, not of all bulk mail.
 /// Transactional mail (urgent, normal) gets none: it is not something one unsubscribes from.
 /// </summary>
 internal sealed class UnsubscribeLinks
@@ -53,7 +54,8 @@ internal sealed class UnsubscribeLinks
 
         if (_oneClick)
         {
-            string token = _tokens.Create(new UnsubscribePayload(message.Id, message.Recipient!, _time.GetUtcNow()));
+            // A mail with a category: the link opts the address's subscribers out of it (docs/preferences.md, "By the link").
+            string token = _tokens.Create(new UnsubscribePayload(message.Id, message.Recipient!, _time.GetUtcNow()) { Category = message.Category });
             uris.Add($"<{_options.UrlTemplate!.Replace(UnsubscribeOptions.TokenPlaceholder, token, StringComparison.Ordinal)}>");
         }
 
