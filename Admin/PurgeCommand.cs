@@ -59,9 +59,9 @@ internal static class PurgeCommand
         return command;
     }
 
-    private static Option<bool> Yes() => new("--yes") { Description = "Do not ask for confirmation" };
+    internal static Option<bool> Yes() => new("--yes") { Description = "Do not ask for confirmation" };
 
-    private static async Task<bool> ConfirmAsync(AdminConsole console, bool yes, string what)
+    internal static async Task<bool> ConfirmAsync(AdminConsole console, bool yes, string what)
     {
         if (yes)
         {

@@ -22,4 +22,17 @@ public interface IAudienceStore
 
     /// <summary>The topics by name, each with its number of subscriptions, at most <paramref name="limit"/>.</summary>
     Task<IReadOnlyList<TopicEntry>> ListTopicsAsync(int limit, CancellationToken cancellationToken);
+
+    /// <summary>
+    /// An operator opts subscriber <paramref name="externalId"/> in or out of <paramref name="category"/> on <paramref name="channel"/>
+    /// for the person (a support request): the row the app's <c>SetPreferenceAsync</c> writes, under the same rule (an
+    /// opt-out of a critical category is refused). One statement.
+    /// </summary>
+    Task<PreferenceChange> SetPreferenceAsync(string externalId, string category, string channel, bool enabled, CancellationToken cancellationToken);
+
+    /// <summary>
+    /// Erases subscriber <paramref name="externalId"/>: its row and, by the foreign keys' cascade, its contact points,
+    /// subscriptions and preferences. What went with it; null when there is no such subscriber. One statement.
+    /// </summary>
+    Task<SubscriberErasure?> DeleteSubscriberAsync(string externalId, CancellationToken cancellationToken);
 }

@@ -18,6 +18,8 @@ internal sealed class PostgresAudienceStore : IAudienceStore
     private readonly string _topicsSql;
     private readonly string _preferencesSql;
     private readonly string _listTopicsSql;
+    private readonly string _setPreferenceSql;
+    private readonly string _deleteSubscriberSql;
 
     public PostgresAudienceStore(NpgsqlDataSource dataSource, DatabaseOptions options)
     {
@@ -47,6 +49,25 @@ internal sealed class PostgresAudienceStore : IAudienceStore
         _listTopicsSql = $"""
             SELECT t.name AS Name, t.created_at AS CreatedAt, (SELECT count(*) FROM "{s}".subscription AS x WHERE x.topic_id = t.id) AS Subscribers
             FROM "{s}".topic AS t ORDER BY t.name LIMIT @Limit
+            """;
+        // Written only for a subscriber and a category that exist, and never as an opt-out of a critical one; the answer says which.
+        _setPreferenceSql = $"""
+            WITH sub AS (SELECT id FROM "{s}".subscriber WHERE external_id = @Id),
+            cat AS (SELECT name, critical FROM "{s}".category WHERE name = @Category),
+            put AS (
+                INSERT INTO "{s}".preference (subscriber_id, category, channel, enabled)
+                SELECT sub.id, cat.name, @Channel, @Enabled FROM sub CROSS JOIN cat WHERE @Enabled OR NOT cat.critical
+                ON CONFLICT (subscriber_id, category, channel) DO UPDATE SET enabled = EXCLUDED.enabled, updated_at = now()
+                RETURNING 1)
+            SELECT EXISTS (SELECT 1 FROM sub) AS HasSubscriber, (SELECT critical FROM cat) AS Critical, EXISTS (SELECT 1 FROM put) AS Written
+            """;
+        // Every part of one statement sees the rows as they were before it: the counts are of what the cascade removes.
+        _deleteSubscriberSql = $"""
+            WITH gone AS (DELETE FROM "{s}".subscriber WHERE external_id = @Id RETURNING id)
+            SELECT (SELECT count(*) FROM "{s}".contact_point AS c WHERE c.subscriber_id = gone.id)::int AS ContactPoints,
+                   (SELECT count(*) FROM "{s}".subscription AS x WHERE x.subscriber_id = gone.id)::int AS Subscriptions,
+                   (SELECT count(*) FROM "{s}".preference AS p WHERE p.subscriber_id = gone.id)::int AS Preferences
+            FROM gone
             """;
     }
 
@@ -81,6 +102,20 @@ internal sealed class PostgresAudienceStore : IAudienceStore
     {
         await using var connection = await _dataSource.OpenConnectionAsync(cancellationToken);
         return [.. await connection.QueryAsync<TopicEntry>(Command(_listTopicsSql, new { Limit = limit }, cancellationToken))];
+    }
+
+    public async Task<PreferenceChange> SetPreferenceAsync(string externalId, string category, string channel, bool enabled, CancellationToken cancellationToken)
+    {
+        await using var connection = await _dataSource.OpenConnectionAsync(cancellationToken);
+        var answer = await connection.QuerySingleAsync<PreferenceAnswer>(Command(
+            _setPreferenceSql, new { Id = externalId, Category = category, Channel = channel, Enabled = enabled }, cancellationToken));
+        return answer.Change;
+    }
+
+    public async Task<SubscriberErasure?> DeleteSubscriberAsync(string externalId, CancellationToken cancellationToken)
+    {
+        await using var connection = await _dataSource.OpenConnectionAsync(cancellationToken);
+        return await connection.QuerySingleOrDefaultAsync<SubscriberErasure>(Command(_deleteSubscriberSql, new { Id = externalId }, cancellationToken));
     }
 
     private CommandDefinition Command(string sql, object? parameters, CancellationToken cancellationToken, NpgsqlTransaction? transaction = null) =>

@@ -53,6 +53,36 @@ internal sealed class SqlServerAudienceStore : IAudienceStore
                    (SELECT COUNT_BIG(*) FROM [{s}].[subscription] AS x WHERE x.topic_id = t.id) AS Subscribers
             FROM [{s}].[topic] AS t ORDER BY t.name;
             """;
+        // As PostgreSQL's: written only for a subscriber and a category that exist, never as an opt-out of a critical one.
+        SetPreferenceSql = $"""
+            SET XACT_ABORT ON;
+            DECLARE @sid bigint = (SELECT id FROM [{s}].[subscriber] WHERE external_id = @Id);
+            DECLARE @critical bit = (SELECT critical FROM [{s}].[category] WHERE name = @Category);
+            DECLARE @written int = 0;
+            IF @sid IS NOT NULL AND @critical IS NOT NULL AND (@Enabled = 1 OR @critical = 0)
+            BEGIN
+                MERGE [{s}].[preference] WITH (HOLDLOCK) AS t
+                USING (SELECT @sid AS subscriber_id, @Category AS category, @Channel AS channel) AS src
+                    ON t.subscriber_id = src.subscriber_id AND t.category = src.category AND t.channel = src.channel
+                WHEN MATCHED THEN UPDATE SET enabled = @Enabled, updated_at = SYSUTCDATETIME()
+                WHEN NOT MATCHED THEN INSERT (subscriber_id, category, channel, enabled) VALUES (src.subscriber_id, src.category, src.channel, @Enabled);
+                SET @written = @@ROWCOUNT;
+            END;
+            SELECT CAST(CASE WHEN @sid IS NULL THEN 0 ELSE 1 END AS bit) AS HasSubscriber, @critical AS Critical,
+                   CAST(CASE WHEN @written > 0 THEN 1 ELSE 0 END AS bit) AS Written;
+            """;
+        // The counts of what the cascade removes, then the delete, in one transaction holding the subscriber's row.
+        DeleteSubscriberSql = $"""
+            SET XACT_ABORT ON;
+            BEGIN TRANSACTION;
+            DECLARE @sid bigint = (SELECT id FROM [{s}].[subscriber] WITH (UPDLOCK, HOLDLOCK) WHERE external_id = @Id);
+            IF @sid IS NOT NULL
+                SELECT (SELECT COUNT(*) FROM [{s}].[contact_point] WHERE subscriber_id = @sid) AS ContactPoints,
+                       (SELECT COUNT(*) FROM [{s}].[subscription] WHERE subscriber_id = @sid) AS Subscriptions,
+                       (SELECT COUNT(*) FROM [{s}].[preference] WHERE subscriber_id = @sid) AS Preferences;
+            DELETE FROM [{s}].[subscriber] WHERE id = @sid;
+            COMMIT;
+            """;
     }
 
     internal string PutCategorySql { get; }
@@ -70,6 +100,10 @@ internal sealed class SqlServerAudienceStore : IAudienceStore
     internal string PreferencesSql { get; }
 
     internal string ListTopicsSql { get; }
+
+    internal string SetPreferenceSql { get; }
+
+    internal string DeleteSubscriberSql { get; }
 
     public async Task PutCategoryAsync(
         string name, bool critical, string? description, IReadOnlyDictionary<string, bool> defaults, CancellationToken cancellationToken)
@@ -97,6 +131,28 @@ internal sealed class SqlServerAudienceStore : IAudienceStore
         await using var connection = new SqlConnection(_connectionString);
         return [.. await connection.QueryAsync<TopicEntry>(Command(ListTopicsSql, new { Limit = limit }, cancellationToken))];
     }
+
+    public async Task<PreferenceChange> SetPreferenceAsync(string externalId, string category, string channel, bool enabled, CancellationToken cancellationToken)
+    {
+        await using var connection = new SqlConnection(_connectionString);
+        var answer = await connection.QuerySingleAsync<PreferenceAnswer>(Command(SetPreferenceSql, new
+        {
+            Id = SubscriberId(externalId),
+            Category = new DbString { Value = category, IsAnsi = true, Length = 64 },
+            Channel = new DbString { Value = channel, IsAnsi = true, Length = 8 },
+            Enabled = enabled,
+        }, cancellationToken));
+        return answer.Change;
+    }
+
+    public async Task<SubscriberErasure?> DeleteSubscriberAsync(string externalId, CancellationToken cancellationToken)
+    {
+        await using var connection = new SqlConnection(_connectionString);
+        return await connection.QuerySingleOrDefaultAsync<SubscriberErasure>(Command(DeleteSubscriberSql, new { Id = SubscriberId(externalId) }, cancellationToken));
+    }
+
+    // The column's type (varchar), so the unique key is sought without converting the column.
+    private static DbString SubscriberId(string externalId) => new() { Value = externalId, IsAnsi = true, Length = 128 };
 
     private CommandDefinition Command(string sql, object? parameters, CancellationToken cancellationToken) =>
         new(sql, parameters, commandTimeout: _timeoutSeconds, cancellationToken: cancellationToken);

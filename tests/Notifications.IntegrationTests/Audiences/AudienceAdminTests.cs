@@ -5,7 +5,7 @@ using Notifications.IntegrationTests.Operations;
 namespace Notifications.IntegrationTests.Audiences;
 
 /// <summary>
-/// <c>scripts/admin categories put|list</c>, <c>subscribers show</c> and <c>topics list</c> in process, as the admin role, on
+/// <c>scripts/admin categories put|list</c>, <c>subscribers show|opt-out|opt-in|delete</c> and <c>topics list</c> in process, as the admin role, on
 /// the real PostgreSQL: what they write is read back from the tables, what they print from the registry an app left.
 /// </summary>
 [Collection("services")]
@@ -116,6 +116,81 @@ public sealed class AudienceAdminTests
     }
 
     [Fact]
+    public async Task SubscribersOptOutAndIn_ForThePerson_RowWrittenCriticalRefusedUnknownsExit1()
+    {
+        await TestDatabase.CleanAsync();
+        await using var broker = await TestBroker.CreateAsync();
+        await AdminRun.InProcessAsync(broker, "", "categories", "put", "marketing");
+        await AdminRun.InProcessAsync(broker, "", "categories", "put", "security", "--critical");
+        await using var connection = await TestDatabase.OpenAsync();
+        string s = TestDatabase.Schema;
+        await connection.ExecuteAsync($"INSERT INTO {s}.subscriber (external_id) VALUES ('ana-1')");
+        async Task<List<(string, string, bool)>> PreferencesAsync() =>
+            (await connection.QueryAsync<(string, string, bool)>($"SELECT category, channel, enabled FROM {s}.preference ORDER BY category, channel")).ToList();
+
+        var optOut = await AdminRun.InProcessAsync(broker, "", "subscribers", "opt-out", "ana-1", "marketing", "email");
+        Assert.True(optOut.ExitCode == 0, optOut.Error);
+        Assert.Contains("Subscriber ana-1 opted out of category marketing on email.", optOut.Output, StringComparison.Ordinal);
+        Assert.Equal([("marketing", "email", false)], await PreferencesAsync());
+
+        var optIn = await AdminRun.InProcessAsync(broker, "", "subscribers", "opt-in", "ana-1", "marketing", "email");
+        Assert.Equal(0, optIn.ExitCode);
+        Assert.Equal([("marketing", "email", true)], await PreferencesAsync());
+
+        var critical = await AdminRun.InProcessAsync(broker, "", "subscribers", "opt-out", "ana-1", "security", "email");
+        Assert.Equal(2, critical.ExitCode);
+        Assert.Contains("category 'security' is critical: nobody can be opted out of it", critical.Error, StringComparison.Ordinal);
+        Assert.Equal(0, (await AdminRun.InProcessAsync(broker, "", "subscribers", "opt-in", "ana-1", "security", "push")).ExitCode);
+        Assert.Equal([("marketing", "email", true), ("security", "push", true)], await PreferencesAsync());
+
+        var nobody = await AdminRun.InProcessAsync(broker, "", "subscribers", "opt-out", "nobody", "marketing", "email");
+        var noCategory = await AdminRun.InProcessAsync(broker, "", "subscribers", "opt-out", "ana-1", "newsletter", "email");
+        var badChannel = await AdminRun.InProcessAsync(broker, "", "subscribers", "opt-out", "ana-1", "marketing", "sms");
+        Assert.Equal((1, 1, 2), (nobody.ExitCode, noCategory.ExitCode, badChannel.ExitCode));
+        Assert.Contains("there is no subscriber 'nobody'", nobody.Error, StringComparison.Ordinal);
+        Assert.Contains("there is no category 'newsletter' (scripts/admin categories put newsletter)", noCategory.Error, StringComparison.Ordinal);
+        Assert.Contains("invalid channel: 'sms'", badChannel.Error, StringComparison.Ordinal);
+        Assert.Equal([("marketing", "email", true), ("security", "push", true)], await PreferencesAsync());
+    }
+
+    [Fact]
+    public async Task SubscribersDelete_AfterConfirmation_ThePersonAndAllOfItGoneOthersStay()
+    {
+        var db = await TestDatabase.CleanAsync();
+        await using var broker = await TestBroker.CreateAsync();
+        await AdminRun.InProcessAsync(broker, "", "categories", "put", "marketing");
+        await using (var connection = await TestDatabase.OpenAsync())
+        {
+            string s = TestDatabase.Schema;
+            await connection.ExecuteAsync($"""
+                INSERT INTO {s}.subscriber (external_id) VALUES ('ana-1'), ('bo-2');
+                INSERT INTO {s}.contact_point (subscriber_id, channel, address)
+                SELECT id, 'email', external_id || '@example.com' FROM {s}.subscriber
+                UNION ALL SELECT id, 'push', 'fcm:tok-ana' FROM {s}.subscriber WHERE external_id = 'ana-1';
+                INSERT INTO {s}.topic (name) VALUES ('breaking-news');
+                INSERT INTO {s}.subscription (topic_id, subscriber_id) SELECT t.id, x.id FROM {s}.topic AS t, {s}.subscriber AS x WHERE x.external_id = 'ana-1';
+                INSERT INTO {s}.preference (subscriber_id, category, channel, enabled) SELECT id, 'marketing', 'email', false FROM {s}.subscriber WHERE external_id = 'ana-1';
+                """);
+        }
+
+        var declined = await AdminRun.InProcessAsync(broker, "no\n", "subscribers", "delete", "ana-1");
+        Assert.Equal(1, declined.ExitCode);
+        Assert.Contains("Aborted: nothing was deleted", declined.Error, StringComparison.Ordinal);
+        Assert.Equal(2, await db.CountAsync("subscriber"));
+
+        var deleted = await AdminRun.InProcessAsync(broker, "yes\n", "subscribers", "delete", "ana-1");
+        Assert.True(deleted.ExitCode == 0, deleted.Error);
+        Assert.Contains("This erases subscriber ana-1", deleted.Output, StringComparison.Ordinal);
+        Assert.Contains("Deleted subscriber ana-1 with 2 contact point(s), 1 subscription(s) and 1 preference(s).", deleted.Output, StringComparison.Ordinal);
+        Assert.Equal((1L, 1L, 0L, 0L, 1L), (await db.CountAsync("subscriber"), await db.CountAsync("contact_point"), await db.CountAsync("subscription"),
+            await db.CountAsync("preference"), await db.CountAsync("topic")));
+
+        var again = await AdminRun.InProcessAsync(broker, "", "subscribers", "delete", "ana-1", "--yes");
+        Assert.Equal(1, again.ExitCode);
+        Assert.Contains("there is no subscriber 'ana-1'", again.Error, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task Help_EachAudienceCommand_SaysWhatItDoes()
     {
         await using var broker = await TestBroker.CreateAsync();
@@ -123,10 +198,16 @@ public sealed class AudienceAdminTests
         var categories = await AdminRun.InProcessAsync(broker, "", "categories", "put", "--help");
         var subscribers = await AdminRun.InProcessAsync(broker, "", "subscribers", "show", "--help");
         var topics = await AdminRun.InProcessAsync(broker, "", "topics", "list", "--help");
+        var optOut = await AdminRun.InProcessAsync(broker, "", "subscribers", "opt-out", "--help");
+        var delete = await AdminRun.InProcessAsync(broker, "", "subscribers", "delete", "--help");
 
         Assert.Contains("CHANNEL=on|off", categories.Output, StringComparison.Ordinal);
         Assert.Contains("--critical", categories.Output, StringComparison.Ordinal);
         Assert.Contains("contact points", subscribers.Output, StringComparison.Ordinal);
         Assert.Contains("--limit", topics.Output, StringComparison.Ordinal);
+        Assert.Contains("refused for a critical category", optOut.Output, StringComparison.Ordinal);
+        Assert.Contains("<channel>", optOut.Output, StringComparison.Ordinal);
+        Assert.Contains("--yes", delete.Output, StringComparison.Ordinal);
+        Assert.Contains("The suppression list and delivery records stay", delete.Output, StringComparison.Ordinal);
     }
 }
