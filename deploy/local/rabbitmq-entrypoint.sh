@@ -26,4 +26,23 @@ if [ -n "${RABBITMQ_FIRST_BOOT_AFTER:-}" ] && [ -z "$(ls -A /var/lib/rabbitmq/mn
   done
   echo "first boot: ${serving:-no node} serving after $((SECONDS - start)) s; starting"
 fi
+
+# A restart from data (a power cut, the engine restarted): RabbitMQ 3.10 tries to reach the nodes it last ran with once, as
+# it boots, then waits for them (10 x 30 s) without trying again; swarm gives a task its name on the network only once its
+# healthcheck passes. Three nodes restarted together each tried before the others had names, and none came back
+# (scripts/swarm power-cut, docs/cluster.md). So, first, wait until every node named by classic_config resolves, for at
+# most RABBITMQ_PEER_NAMES_WAIT seconds (120; a node that has not served yet is healthy, so each gets its name at its first
+# healthcheck): then the last node to boot reaches the others, and they find each other.
+if [ -n "$(ls -A /var/lib/rabbitmq/mnesia 2>/dev/null)" ]; then
+  peers=$(sed -n 's/^cluster_formation\.classic_config\.nodes\.[0-9]* *= *[^@]*@\([^ ]*\).*/\1/p' /etc/rabbitmq/conf.d/*.conf 2>/dev/null | sort -u | xargs || true)
+  if [ -n "$peers" ]; then
+    wait_s=${RABBITMQ_PEER_NAMES_WAIT:-120} start=$SECONDS
+    until getent hosts $peers >/dev/null || [ $((SECONDS - start)) -ge "$wait_s" ]; do sleep 1; done
+    if getent hosts $peers >/dev/null; then
+      echo "restart: the cluster's nodes ($peers) resolve after $((SECONDS - start)) s; starting"
+    else
+      echo "restart: not every node of the cluster ($peers) resolves after ${wait_s} s; starting anyway"
+    fi
+  fi
+fi
 exec "$@"
