@@ -14,7 +14,8 @@ namespace Notifications.Unsubscribe;
 /// scanners fetch URLs). POST with the body <c>List-Unsubscribe=One-Click</c> (a mail client's one-click, RFC 8058 §3.2,
 /// or the page's button): for a token of a mail with a category, the address's subscribers opt out of that category by
 /// email (docs/preferences.md, "By the link"); else, or when nobody holds the address, an <c>unsubscribed</c> entry for the
-/// token's address (bulk mail only). Then the done page, saying which; the same on a repeat. No cookie or antiforgery token: a mail client's POST has none by design, the token authorises it.
+/// token's address (bulk mail only). Then the done page, saying which; the same on a repeat. No cookie or antiforgery
+/// token: a mail client's POST has none by design, the token authorises it.
 /// A token that is not genuine or has expired gets a page saying so and changes nothing; each outcome is counted.
 /// </summary>
 internal sealed class UnsubscribeRequests(

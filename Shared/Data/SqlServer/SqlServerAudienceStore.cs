@@ -137,9 +137,9 @@ internal sealed class SqlServerAudienceStore : IAudienceStore
         await using var connection = new SqlConnection(_connectionString);
         var answer = await connection.QuerySingleAsync<PreferenceAnswer>(Command(SetPreferenceSql, new
         {
-            Id = SubscriberId(externalId),
-            Category = new DbString { Value = category, IsAnsi = true, Length = 64 },
-            Channel = new DbString { Value = channel, IsAnsi = true, Length = 8 },
+            Id = RegistryKeys.SubscriberId(externalId),
+            Category = RegistryKeys.Category(category),
+            Channel = RegistryKeys.Channel(channel),
             Enabled = enabled,
         }, cancellationToken));
         return answer.Change;
@@ -148,11 +148,8 @@ internal sealed class SqlServerAudienceStore : IAudienceStore
     public async Task<SubscriberErasure?> DeleteSubscriberAsync(string externalId, CancellationToken cancellationToken)
     {
         await using var connection = new SqlConnection(_connectionString);
-        return await connection.QuerySingleOrDefaultAsync<SubscriberErasure>(Command(DeleteSubscriberSql, new { Id = SubscriberId(externalId) }, cancellationToken));
+        return await connection.QuerySingleOrDefaultAsync<SubscriberErasure>(Command(DeleteSubscriberSql, new { Id = RegistryKeys.SubscriberId(externalId) }, cancellationToken));
     }
-
-    // The column's type (varchar), so the unique key is sought without converting the column.
-    private static DbString SubscriberId(string externalId) => new() { Value = externalId, IsAnsi = true, Length = 128 };
 
     private CommandDefinition Command(string sql, object? parameters, CancellationToken cancellationToken) =>
         new(sql, parameters, commandTimeout: _timeoutSeconds, cancellationToken: cancellationToken);

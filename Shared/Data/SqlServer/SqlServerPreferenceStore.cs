@@ -67,11 +67,11 @@ internal sealed class SqlServerPreferenceStore : IPreferenceStore
             commandTimeout: _timeoutSeconds, cancellationToken: cancellationToken));
     }
 
-    // Category and channel go as varchar (DbString IsAnsi), the columns' type, so the keys are sought without converting the columns.
+    // Category and channel as the registry's varchar keys; the address nvarchar(320), as the column.
     private static object Keys(string channel, string address, string category) => new
     {
-        Channel = new DbString { Value = channel, IsAnsi = true, Length = 8 },
+        Channel = RegistryKeys.Channel(channel),
         Address = new DbString { Value = address, Length = 320 },
-        Category = new DbString { Value = category, IsAnsi = true, Length = 64 },
+        Category = RegistryKeys.Category(category),
     };
 }
