@@ -84,6 +84,17 @@ GRANT SELECT, INSERT, UPDATE, DELETE ON :"schema".preference TO notifications_ap
 -- count, and the rejects (INSERT ... ON CONFLICT DO UPDATE).
 GRANT SELECT, DELETE, UPDATE (created_at) ON :"schema".outbox TO notifications_producer;
 GRANT SELECT, INSERT, UPDATE ON :"schema".rejected TO notifications_producer;
+-- The fan-out stage (030, docs/fan-out.md): an audience row's job, written in the claim's transaction; its pages read
+-- from the registry (who, which live contact points, their preferences) and written as deliveries, whose ids come from
+-- the sequence fanout_delivery_id (the column's default). Nothing of the registry is written.
+GRANT SELECT, INSERT, UPDATE ON :"schema".fanout_job TO notifications_producer;
+GRANT SELECT, INSERT ON :"schema".audience_delivery TO notifications_producer;
+GRANT USAGE ON SEQUENCE :"schema".fanout_delivery_id TO notifications_producer;
+GRANT SELECT (id, external_id) ON :"schema".subscriber TO notifications_producer;
+GRANT SELECT (id, subscriber_id, channel, address, dead_at) ON :"schema".contact_point TO notifications_producer;
+GRANT SELECT (id, name) ON :"schema".topic TO notifications_producer;
+GRANT SELECT (topic_id, subscriber_id) ON :"schema".subscription TO notifications_producer;
+GRANT SELECT ON :"schema".category, :"schema".category_default, :"schema".preference TO notifications_producer;
 
 -- The consumer.
 GRANT SELECT, INSERT, UPDATE, DELETE ON :"schema".delivery_log TO notifications_consumer;
@@ -118,6 +129,8 @@ GRANT SELECT, INSERT, UPDATE ON :"schema".webhook_endpoint TO notifications_admi
 -- The audience registry: read (subscribers show, topics list), categories and their defaults put, operators' edits.
 GRANT SELECT, INSERT, UPDATE, DELETE ON :"schema".subscriber, :"schema".contact_point, :"schema".topic, :"schema".subscription,
       :"schema".category, :"schema".category_default, :"schema".preference TO notifications_admin;
+-- Fan-out jobs and their deliveries: admin show, and the retention cleanup's deletes.
+GRANT SELECT, DELETE ON :"schema".fanout_job, :"schema".audience_delivery TO notifications_admin;
 
 -- The unsubscribe process: the suppression store's add (INSERT ... ON CONFLICT (address) DO UPDATE ... WHERE on the
 -- old row's removed_at and scope). The upsert needs SELECT on every column it reads, EXCLUDED's (reason, detail)

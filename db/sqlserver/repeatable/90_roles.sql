@@ -40,6 +40,18 @@ GO
 -- The producer: the claim (DELETE ... OUTPUT DELETED.* WITH (READPAST)), the backlog count, the rejects (MERGE).
 GRANT SELECT, DELETE ON [$(Schema)].[outbox] TO [notifications_producer];
 GRANT SELECT, INSERT, UPDATE ON [$(Schema)].[rejected] TO [notifications_producer];
+-- The fan-out stage (030, docs/fan-out.md): audience jobs and their deliveries; the registry read, never written. The
+-- deliveries' ids come from the sequence (the column's default): UPDATE on a sequence is what NEXT VALUE FOR asks.
+GRANT SELECT, INSERT, UPDATE ON [$(Schema)].[fanout_job] TO [notifications_producer];
+GRANT SELECT, INSERT ON [$(Schema)].[audience_delivery] TO [notifications_producer];
+GRANT UPDATE ON [$(Schema)].[fanout_delivery_id] TO [notifications_producer];
+GRANT SELECT ([id], [external_id]) ON [$(Schema)].[subscriber] TO [notifications_producer];
+GRANT SELECT ([id], [subscriber_id], [channel], [address], [dead_at]) ON [$(Schema)].[contact_point] TO [notifications_producer];
+GRANT SELECT ([id], [name]) ON [$(Schema)].[topic] TO [notifications_producer];
+GRANT SELECT ON [$(Schema)].[subscription] TO [notifications_producer];
+GRANT SELECT ON [$(Schema)].[category] TO [notifications_producer];
+GRANT SELECT ON [$(Schema)].[category_default] TO [notifications_producer];
+GRANT SELECT ON [$(Schema)].[preference] TO [notifications_producer];
 GO
 -- The consumer: never the outbox.
 GRANT SELECT, INSERT, UPDATE, DELETE ON [$(Schema)].[delivery_log] TO [notifications_consumer];
@@ -80,6 +92,9 @@ GRANT SELECT, INSERT, UPDATE, DELETE ON [$(Schema)].[subscription] TO [notificat
 GRANT SELECT, INSERT, UPDATE, DELETE ON [$(Schema)].[category] TO [notifications_admin];
 GRANT SELECT, INSERT, UPDATE, DELETE ON [$(Schema)].[category_default] TO [notifications_admin];
 GRANT SELECT, INSERT, UPDATE, DELETE ON [$(Schema)].[preference] TO [notifications_admin];
+-- Fan-out jobs and their deliveries: admin show, and the retention cleanup's deletes.
+GRANT SELECT, DELETE ON [$(Schema)].[fanout_job] TO [notifications_admin];
+GRANT SELECT, DELETE ON [$(Schema)].[audience_delivery] TO [notifications_admin];
 GO
 -- The unsubscribe process (the public page): the suppression store's add (MERGE on address, matched on removed_at and
 -- scope), nothing else; it reads no address but the one it writes. (INSERT has no column list in SQL Server.)

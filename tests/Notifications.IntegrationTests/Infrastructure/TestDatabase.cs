@@ -16,6 +16,8 @@ internal sealed class TestDatabase
         await connection.ExecuteAsync($"TRUNCATE {Schema}.outbox, {Schema}.delivery_log, {Schema}.rejected, {Schema}.dead_letter, {Schema}.idempotency_key, {Schema}.suppression, {Schema}.template, {Schema}.attachment");
         // The audience registry (025): its tables reference each other, so they go in one statement.
         await connection.ExecuteAsync($"TRUNCATE {Schema}.preference, {Schema}.category_default, {Schema}.category, {Schema}.subscription, {Schema}.topic, {Schema}.contact_point, {Schema}.subscriber");
+        // Fan-out jobs and their deliveries (030).
+        await connection.ExecuteAsync($"TRUNCATE {Schema}.audience_delivery, {Schema}.fanout_job");
         // The client keeps a template's variables 10 s (TemplateCatalog): a test's templates are not the last test's.
         Notifications.Client.TemplateCatalog.Clear();
         await connection.ExecuteAsync($"UPDATE {Schema}.retention SET lease_until = '-infinity', holder = NULL, last_run_at = NULL, max_deleted_id = NULL");

@@ -102,6 +102,12 @@ internal static class DatabaseRoleGrants
             .. Everyone,
             .. Table("outbox", "SELECT", "DELETE"), "column notifications.outbox.created_at: UPDATE",
             .. Table("rejected", "SELECT", "INSERT", "UPDATE"),
+            // The fan-out stage (030): its jobs and deliveries, the deliveries' ids, and the registry read, never written.
+            .. Table("fanout_job", "SELECT", "INSERT", "UPDATE"), .. Table("audience_delivery", "SELECT", "INSERT"),
+            "sequence notifications.fanout_delivery_id: USAGE",
+            .. Column("subscriber", "SELECT", "id", "external_id"), .. Column("contact_point", "SELECT", "id", "subscriber_id", "channel", "address", "dead_at"),
+            .. Column("topic", "SELECT", "id", "name"), .. Column("subscription", "SELECT", "topic_id", "subscriber_id"),
+            .. Table("category", "SELECT"), .. Table("category_default", "SELECT"), .. Table("preference", "SELECT"),
         ],
         [DatabaseRole.Consumer] =
         [
@@ -126,6 +132,7 @@ internal static class DatabaseRoleGrants
             .. Table("webhook_endpoint", "SELECT", "INSERT", "UPDATE"), "function notifications.notification_status(p_id bigint): EXECUTE",
             .. Registry.SelectMany(t => Table(t, "SELECT", "INSERT", "UPDATE", "DELETE")),
             .. Table("attachment", "SELECT", "DELETE"),
+            .. Table("fanout_job", "SELECT", "DELETE"), .. Table("audience_delivery", "SELECT", "DELETE"),
         ],
         [DatabaseRole.Unsubscribe] =
         [

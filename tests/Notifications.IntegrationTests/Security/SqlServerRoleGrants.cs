@@ -56,7 +56,15 @@ internal static class SqlServerRoleGrants
             .. Object("preference", "SELECT", "INSERT", "UPDATE", "DELETE"),
             "object attachment: INSERT", .. Column("template", "SELECT", "name", "locale", "version", "variables"),
         ],
-        ["notifications_producer"] = [.. Object("outbox", "SELECT", "DELETE"), .. Object("rejected", "SELECT", "INSERT", "UPDATE")],
+        ["notifications_producer"] =
+        [
+            .. Object("outbox", "SELECT", "DELETE"), .. Object("rejected", "SELECT", "INSERT", "UPDATE"),
+            // The fan-out stage (030): its jobs and deliveries, the deliveries' ids (UPDATE on the sequence), the registry read.
+            .. Object("fanout_job", "SELECT", "INSERT", "UPDATE"), .. Object("audience_delivery", "SELECT", "INSERT"), "object fanout_delivery_id: UPDATE",
+            .. Column("subscriber", "SELECT", "id", "external_id"), .. Column("contact_point", "SELECT", "id", "subscriber_id", "channel", "address", "dead_at"),
+            .. Column("topic", "SELECT", "id", "name"), .. Object("subscription", "SELECT"),
+            .. Object("category", "SELECT"), .. Object("category_default", "SELECT"), .. Object("preference", "SELECT"),
+        ],
         ["notifications_consumer"] =
         [
             .. Object("delivery_log", "SELECT", "INSERT", "UPDATE", "DELETE"), .. Object("dead_letter", "SELECT", "INSERT", "DELETE"),
@@ -73,6 +81,7 @@ internal static class SqlServerRoleGrants
             .. Object("template", "SELECT", "INSERT"), .. Object("webhook_endpoint", "SELECT", "INSERT", "UPDATE"), "object notification_status: SELECT",
             .. Registry.SelectMany(t => Object(t, "SELECT", "INSERT", "UPDATE", "DELETE")),
             .. Object("attachment", "SELECT", "DELETE"),
+            .. Object("fanout_job", "SELECT", "DELETE"), .. Object("audience_delivery", "SELECT", "DELETE"),
         ],
         ["notifications_unsubscribe"] =
         [
