@@ -1,6 +1,7 @@
 using System.Data;
 using System.Data.Common;
 using System.Diagnostics;
+using Notifications.Shared.Contract;
 
 namespace Notifications.Client;
 
@@ -12,10 +13,10 @@ namespace Notifications.Client;
 internal sealed record OutboxValues(NewNotification Notification, string? TraceParent, string Priority, string? IdempotencyKey, string? Headers)
 {
     /// <summary>The outbox columns an enqueue fills, in the order of <see cref="Parameters"/>.</summary>
-    public const string Columns = "recipient, subject, body, is_html, expires_at, traceparent, priority, not_before, reply_to, cc, bcc, headers, template_name, template_data, locale, channel, data, html_body, attachment_count, from_name, category";
+    public const string Columns = "recipient, subject, body, is_html, expires_at, traceparent, priority, not_before, reply_to, cc, bcc, headers, template_name, template_data, locale, channel, data, html_body, attachment_count, from_name, category, channels";
 
     /// <summary>The parameters of <see cref="Command"/> for <see cref="Columns"/>, the same in both dialects.</summary>
-    public const string Parameters = "@Recipient, @Subject, @Body, @IsHtml, @ExpiresAt, @TraceParent, @Priority, @NotBefore, @ReplyTo, @Cc, @Bcc, @Headers, @TemplateName, @TemplateData, @Locale, @Channel, @Data, @HtmlBody, @AttachmentCount, @FromName, @Category";
+    public const string Parameters = "@Recipient, @Subject, @Body, @IsHtml, @ExpiresAt, @TraceParent, @Priority, @NotBefore, @ReplyTo, @Cc, @Bcc, @Headers, @TemplateName, @TemplateData, @Locale, @Channel, @Data, @HtmlBody, @AttachmentCount, @FromName, @Category, @Channels";
 
     /// <summary>
     /// Checks <paramref name="notification"/> as the columns and the consumer would, and takes its trace parent (the
@@ -28,7 +29,9 @@ internal sealed record OutboxValues(NewNotification Notification, string? TraceP
         ArgumentNullException.ThrowIfNull(notification);
         if (notification.EmailOnlyField() is { } field)
         {
-            throw new ArgumentException($"A {notification.Channel} notification has no {field}: that is email's.", field);
+            throw new ArgumentException(notification.Channel == AudienceAddress.Channel
+                ? $"A notification for a subscriber or a topic has no {field}: it takes a subject, a plain-text body and push data."
+                : $"A {notification.Channel} notification has no {field}: that is email's.", field);
         }
 
         EmailFields.Check(notification);
@@ -81,6 +84,7 @@ internal sealed record OutboxValues(NewNotification Notification, string? TraceP
         Add(command, "AttachmentCount", DbType.Int16, Attachments.Count == 0 ? null : (object)(short)Attachments.Count);
         Add(command, "FromName", DbType.String, Notification.FromName);
         Add(command, "Category", DbType.String, Notification.Category);
+        Add(command, "Channels", DbType.AnsiString, Notification.Channels);
         return command;
     }
 

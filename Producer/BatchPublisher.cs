@@ -2,6 +2,8 @@ using System.Diagnostics;
 using Microsoft.Extensions.Options;
 using Notifications.Shared.Contract;
 using Notifications.Shared.Data;
+using Notifications.Shared.Data.FanOut;
+using Notifications.Producer.FanOut;
 using Notifications.Shared.Hosting;
 using RabbitMQ.Client;
 
@@ -9,7 +11,7 @@ namespace Notifications.Producer;
 
 /// <summary>Claims one batch, publishes it with confirms, and commits only when every confirm is in.</summary>
 internal sealed class BatchPublisher(
-    IOutboxStore store, IOptions<ProducerOptions> producerOptions, IOptions<RabbitMqOptions> rabbitOptions, ProducerMetrics metrics, ProducerTracing tracing, FaultInjector faults)
+    IOutboxStore store, IOptions<ProducerOptions> producerOptions, IOptions<RabbitMqOptions> rabbitOptions, ProducerMetrics metrics, ProducerTracing tracing, FaultInjector faults, FanOutWake fanOutWake)
 {
     private readonly ProducerOptions _options = producerOptions.Value;
     private readonly RabbitMqOptions _rabbit = rabbitOptions.Value;
@@ -35,19 +37,75 @@ internal sealed class BatchPublisher(
         // Not linked to shutdown: once rows are claimed, the batch is finished and committed (bounded by the
         // publish timeout). Cancelling it would roll back rows whose messages are already on the broker.
         using var timeout = new CancellationTokenSource(_options.PublishTimeout);
-        var publishes = new List<Task>(claim.Rows.Count);
-        var spans = ProducerTracing.Enabled ? new List<(Activity Span, Task Confirm)>(claim.Rows.Count) : null;
+        // A row for a subscriber or a topic is not published: its fan-out job is written in this transaction, and the
+        // fan-out stage publishes its deliveries (docs/fan-out.md).
+        var (rows, jobs, tooLarge) = SplitAudienceRows(claim.Rows);
+        long publishStarted = Stopwatch.GetTimestamp();
+        var rejects = await PublishAsync(channel, rows, batch, timeout.Token);
+        rejects.AddRange(tooLarge);
+        metrics.Confirmed(rows.Count - rejects.Count, lane, publishStarted);
+        faults.Reached("before-commit");
+        await claim.RejectAsync(rejects, timeout.Token);
+        await claim.StartFanOutsAsync(jobs, timeout.Token);
+        metrics.Rejected(rejects.Count);
+        // Every confirm is in: commit even if shutdown began meanwhile. Rolling back now would only
+        // produce duplicates; the commit itself is bounded by the command timeout.
+        await claim.CommitAsync(CancellationToken.None);
+        if (jobs.Count > 0)
+        {
+            fanOutWake.Wake();
+        }
+
+        return claim.Rows.Count;
+    }
+
+    // The rows to publish, the audience rows' jobs, and audience rows too large for the broker (a delivery is as large):
+    // rejected at once, as a row of one address would be.
+    private (IReadOnlyList<OutboxRow> Rows, List<FanOutJob> Jobs, List<(OutboxRow, string)> TooLarge) SplitAudienceRows(IReadOnlyList<OutboxRow> claimed)
+    {
+        var jobs = new List<FanOutJob>();
+        var tooLarge = new List<(OutboxRow, string)>();
+        foreach (var row in claimed.Where(r => r.IsAudience))
+        {
+            if (TooLarge(row) is { } reason)
+            {
+                tooLarge.Add((row, reason));
+            }
+            else
+            {
+                jobs.Add(FanOutJob.Of(row));
+            }
+        }
+
+        return (jobs.Count + tooLarge.Count == 0 ? claimed : claimed.Where(r => !r.IsAudience).ToList(), jobs, tooLarge);
+    }
+
+    private string? TooLarge(OutboxRow row) => MessageSerializer.Serialize(row.ToMessage()).Length is var length && length > _options.MaxMessageBytes
+        ? TooLargeReason(length)
+        : null;
+
+    private string TooLargeReason(int length) => $"message too large: {length} bytes serialized, the limit is {_options.MaxMessageBytes}";
+
+    /// <summary>
+    /// Publishes <paramref name="rows"/> on <paramref name="channel"/> in envelopes, each to its lane's queue, and waits for
+    /// every confirm; returns the rows too large for the broker, unpublished, with the reason. The claim's batch and a
+    /// fan-out page both end here.
+    /// </summary>
+    internal async Task<List<(OutboxRow Row, string Reason)>> PublishAsync(
+        IChannel channel, IReadOnlyList<OutboxRow> rows, Activity? batch, CancellationToken timeout)
+    {
+        var publishes = new List<Task>(rows.Count);
+        var spans = ProducerTracing.Enabled ? new List<(Activity Span, Task Confirm)>(rows.Count) : null;
         var rejects = new List<(OutboxRow Row, string Reason)>();
         var envelope = new EnvelopeBuilder(_options.EnvelopeSize, _options.MaxMessageBytes);
-        long publishStarted = Stopwatch.GetTimestamp();
         try
         {
-            foreach (var row in claim.Rows)
+            foreach (var row in rows)
             {
                 byte[] body = MessageSerializer.Serialize(row.ToMessage());
                 if (body.Length > _options.MaxMessageBytes)
                 {
-                    rejects.Add((row, $"message too large: {body.Length} bytes serialized, the limit is {_options.MaxMessageBytes}"));
+                    rejects.Add((row, TooLargeReason(body.Length)));
                     continue;
                 }
 
@@ -55,7 +113,7 @@ internal sealed class BatchPublisher(
                 string queue = row.IsUrgent ? _rabbit.UrgentQueue : _rabbit.Queue;
                 if (!envelope.Fits(queue, body))
                 {
-                    publishes.Add(Publish(channel, envelope, batch, spans, timeout.Token));
+                    publishes.Add(Publish(channel, envelope, batch, spans, timeout));
                 }
 
                 envelope.Add(queue, row, body, tracing.StartPublish(row, batch));
@@ -64,12 +122,12 @@ internal sealed class BatchPublisher(
 
             if (!envelope.IsEmpty)
             {
-                publishes.Add(Publish(channel, envelope, batch, spans, timeout.Token));
+                publishes.Add(Publish(channel, envelope, batch, spans, timeout));
             }
 
             // Counted in notifications, whatever the envelopes: the metrics compare with claimed, committed and delivered.
-            metrics.Published(claim.Rows.Count - rejects.Count);
-            await Task.WhenAll(publishes).WaitAsync(timeout.Token);
+            metrics.Published(rows.Count - rejects.Count);
+            await Task.WhenAll(publishes).WaitAsync(timeout);
         }
         finally
         {
@@ -79,14 +137,7 @@ internal sealed class BatchPublisher(
             }
         }
 
-        metrics.Confirmed(claim.Rows.Count - rejects.Count, lane, publishStarted);
-        faults.Reached("before-commit");
-        await claim.RejectAsync(rejects, timeout.Token);
-        metrics.Rejected(rejects.Count);
-        // Every confirm is in: commit even if shutdown began meanwhile. Rolling back now would only
-        // produce duplicates; the commit itself is bounded by the command timeout.
-        await claim.CommitAsync(CancellationToken.None);
-        return claim.Rows.Count;
+        return rejects;
     }
 
     // Publishes what the builder holds (one notification as a plain message, more as an envelope) and empties it.

@@ -25,6 +25,7 @@ internal sealed class OutboxPublisherService(
     IOptions<RabbitMqOptions> rabbitOptions,
     ProducerStats stats,
     UrgentWake urgentWake,
+    FanOut.FanOutStage fanOut,
     ProducerMetrics metrics,
     WorkerHealth health,
     TimeProvider time,
@@ -42,11 +43,12 @@ internal sealed class OutboxPublisherService(
         health.BrokerConnected(connection);
         try
         {
-            // Two loops side by side, each with its own channel: the urgent lane claims and publishes while a
-            // standard batch still waits for its confirms.
+            // Three loops side by side, each with its own channel: the urgent lane claims and publishes while a
+            // standard batch still waits for its confirms, and the fan-out stage publishes audience rows' deliveries.
             await Task.WhenAll(
                 RunLaneAsync(connection, ProducerLane.Standard(_options, rabbitOptions.Value.Queue), stoppingToken),
-                RunLaneAsync(connection, ProducerLane.Urgent(_options, urgentWake), stoppingToken));
+                RunLaneAsync(connection, ProducerLane.Urgent(_options, urgentWake), stoppingToken),
+                fanOut.RunAsync(connection, _topology, stoppingToken));
         }
         finally
         {

@@ -2,6 +2,7 @@ using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
+using Notifications.Producer.FanOut;
 using Notifications.Shared.Hosting;
 using Npgsql;
 
@@ -23,6 +24,10 @@ public static class ProducerHostingExtensions
         builder.Services.AddSingleton<ProducerTracing>();
         builder.Services.AddSingleton<BatchPublisher>();
         builder.Services.AddSingleton<UrgentWake>();
+        builder.Services.AddOptions<FanOutOptions>().BindConfiguration(FanOutOptions.SectionName)
+            .ValidateDataAnnotations().ValidateOnStart();
+        builder.Services.AddSingleton<FanOutWake>();
+        builder.Services.AddSingleton<FanOutStage>();
         builder.Services.AddHostedService<OutboxPublisherService>();
         // The data source only on PostgreSQL: on SQL Server the listener logs that the urgent lane polls, and ends.
         builder.Services.AddHostedService(sp => new UrgentListenerService(

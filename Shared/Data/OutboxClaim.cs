@@ -1,4 +1,5 @@
 using System.Data.Common;
+using Notifications.Shared.Data.FanOut;
 
 namespace Notifications.Shared.Data;
 
@@ -11,16 +12,19 @@ public sealed class OutboxClaim : IAsyncDisposable
     private readonly DbConnection _connection;
     private readonly DbTransaction _transaction;
     private readonly Func<DbTransaction, IReadOnlyList<(OutboxRow Row, string Reason)>, CancellationToken, Task> _reject;
+    private readonly Func<DbTransaction, IReadOnlyList<FanOutJob>, CancellationToken, Task> _startFanOuts;
 
     internal OutboxClaim(
         DbConnection connection,
         DbTransaction transaction,
         IReadOnlyList<OutboxRow> rows,
-        Func<DbTransaction, IReadOnlyList<(OutboxRow Row, string Reason)>, CancellationToken, Task> reject)
+        Func<DbTransaction, IReadOnlyList<(OutboxRow Row, string Reason)>, CancellationToken, Task> reject,
+        Func<DbTransaction, IReadOnlyList<FanOutJob>, CancellationToken, Task> startFanOuts)
     {
         _connection = connection;
         _transaction = transaction;
         _reject = reject;
+        _startFanOuts = startFanOuts;
         Rows = rows;
     }
 
@@ -30,6 +34,13 @@ public sealed class OutboxClaim : IAsyncDisposable
     /// <summary>Moves rows that can never be published into the <c>rejected</c> table, in this transaction.</summary>
     public Task RejectAsync(IReadOnlyList<(OutboxRow Row, string Reason)> rejects, CancellationToken cancellationToken) =>
         rejects.Count == 0 ? Task.CompletedTask : _reject(_transaction, rejects, cancellationToken);
+
+    /// <summary>
+    /// Writes the fan-out jobs of the claimed audience rows (<see cref="OutboxRow.IsAudience"/>), in this transaction: each
+    /// row leaves the outbox exactly when its job exists (docs/fan-out.md). A job already there (a claim retried) stays.
+    /// </summary>
+    public Task StartFanOutsAsync(IReadOnlyList<FanOutJob> jobs, CancellationToken cancellationToken) =>
+        jobs.Count == 0 ? Task.CompletedTask : _startFanOuts(_transaction, jobs, cancellationToken);
 
     /// <summary>Makes the deletes (and rejects) permanent.</summary>
     public Task CommitAsync(CancellationToken cancellationToken) => _transaction.CommitAsync(cancellationToken);

@@ -1,3 +1,4 @@
+using System.Text.Json.Serialization;
 using Notifications.Shared.Contract;
 
 namespace Notifications.Shared.Data;
@@ -77,7 +78,18 @@ public sealed class OutboxRow
     /// <summary>The column <c>category</c>: what the row is about, for the subscribers' preferences (null: none).</summary>
     public string? Category { get; init; }
 
+    /// <summary>
+    /// The column <c>channels</c>: an audience row's (<see cref="Channel"/> <c>audience</c>) channels, <c>email</c>, <c>push</c>
+    /// or <c>email,push</c>; null on every other row.
+    /// </summary>
+    public string? Channels { get; init; }
+
+    /// <summary>Whether the row is for a subscriber or a topic: the fan-out stage's, not a consumer's.</summary>
+    [JsonIgnore]
+    public bool IsAudience => Channel == AudienceAddress.Channel;
+
     /// <summary>Whether the row travels in the urgent lane.</summary>
+    [JsonIgnore]
     public bool IsUrgent => Priority == "urgent";
 
     /// <summary>The row as a wire message.</summary>

@@ -5,6 +5,7 @@ using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 using Notifications.Shared.Data;
+using Notifications.Shared.Data.FanOut;
 using Notifications.Shared.Data.Postgres;
 using Notifications.Shared.Data.SqlServer;
 using Npgsql;
@@ -74,6 +75,11 @@ public static class NotificationsHostingExtensions
         {
             DatabaseProvider.Postgres => new PostgresOutboxStore(sp.GetRequiredService<NpgsqlDataSource>(), Options(sp)),
             _ => new SqlServerOutboxStore(Options(sp)),
+        });
+        services.AddSingleton<IFanOutStore>(sp => Options(sp).Provider switch
+        {
+            DatabaseProvider.Postgres => new PostgresFanOutStore(sp.GetRequiredService<NpgsqlDataSource>(), Options(sp)),
+            _ => new SqlServerFanOutStore(Options(sp)),
         });
         services.AddSingleton<IDeliveryLogStore>(sp => Options(sp).Provider switch
         {

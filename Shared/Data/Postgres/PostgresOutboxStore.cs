@@ -13,6 +13,7 @@ internal sealed class PostgresOutboxStore : IOutboxStore
     private readonly string _claimDueSql;
     private readonly string _rejectSql;
     private readonly string _countSql;
+    private readonly string _startFanOutSql;
 
     public PostgresOutboxStore(NpgsqlDataSource dataSource, DatabaseOptions options)
     {
@@ -33,6 +34,10 @@ internal sealed class PostgresOutboxStore : IOutboxStore
             ON CONFLICT (id) DO UPDATE SET reason = EXCLUDED.reason, rejected_at = now()
             """;
         _countSql = $"""SELECT count(*) FROM "{s}".outbox""";
+        _startFanOutSql = $"""
+            INSERT INTO "{s}".fanout_job (id, audience, channels, category, parent) VALUES (@Id, @Audience, @Channels, @Category, @Parent)
+            ON CONFLICT (id) DO NOTHING
+            """;
     }
 
     public async Task<OutboxClaim> ClaimAsync(
@@ -45,7 +50,7 @@ internal sealed class PostgresOutboxStore : IOutboxStore
             var rows = await ClaimOrder.ClaimAsync(priorities, batchSize, _claimDueSql, _claimSql, (sql, priority, limit) =>
                 connection.QueryAsync<OutboxRow>(new CommandDefinition(
                     sql, new { Priority = priority.ToColumn(), BatchSize = limit }, transaction, _timeoutSeconds, cancellationToken: cancellationToken)));
-            return new OutboxClaim(connection, transaction, rows, RejectAsync);
+            return new OutboxClaim(connection, transaction, rows, RejectAsync, StartFanOutsAsync);
         }
         catch
         {
@@ -79,6 +84,11 @@ internal sealed class PostgresOutboxStore : IOutboxStore
             _rejectSql, parameters, transaction, _timeoutSeconds, cancellationToken: cancellationToken));
     }
 
+    // Audience rows are rare next to the rest (one per message to a person or a topic): a statement each.
+    private Task StartFanOutsAsync(System.Data.Common.DbTransaction transaction, IReadOnlyList<FanOut.FanOutJob> jobs, CancellationToken cancellationToken) =>
+        transaction.Connection!.ExecuteAsync(new CommandDefinition(
+            _startFanOutSql, jobs.Select(FanOut.FanOutParentJson.InsertParameters), transaction, _timeoutSeconds, cancellationToken: cancellationToken));
+
     /// <summary>One claim: delete up to @BatchSize rows of @Priority matching <paramref name="due"/>, in <paramref name="order"/>.</summary>
     private static string ClaimStatement(string s, string due, string order) => $"""
         DELETE FROM "{s}".outbox
@@ -89,6 +99,6 @@ internal sealed class PostgresOutboxStore : IOutboxStore
                   not_before AS NotBefore, reply_to AS ReplyTo, cc AS Cc, bcc AS Bcc, headers AS Headers,
                   template_name AS TemplateName, template_data AS TemplateData, locale AS Locale,
                   channel AS Channel, data AS Data, html_body AS HtmlBody, attachment_count AS AttachmentCount,
-                  from_name AS FromName, category AS Category
+                  from_name AS FromName, category AS Category, channels AS Channels
         """;
 }

@@ -33,6 +33,11 @@ internal sealed class SqlServerOutboxStore : IOutboxStore
                 VALUES (@Id, @Recipient, @Subject, @Body, @CreatedAt, @Reason);
             """;
         CountSql = $"SELECT COUNT_BIG(*) FROM [{s}].[outbox];";
+        StartFanOutSql = $"""
+            INSERT INTO [{s}].[fanout_job] (id, audience, channels, category, parent)
+            SELECT @Id, @Audience, @Channels, @Category, @Parent
+            WHERE NOT EXISTS (SELECT 1 FROM [{s}].[fanout_job] WHERE id = @Id);
+            """;
     }
 
     internal string ClaimSql { get; }
@@ -42,6 +47,8 @@ internal sealed class SqlServerOutboxStore : IOutboxStore
     internal string RejectSql { get; }
 
     internal string CountSql { get; }
+
+    internal string StartFanOutSql { get; }
 
     public async Task<OutboxClaim> ClaimAsync(
         IReadOnlyList<NotificationPriority> priorities, int batchSize, CancellationToken cancellationToken)
@@ -57,7 +64,7 @@ internal sealed class SqlServerOutboxStore : IOutboxStore
                 connection.QueryAsync<OutboxRow>(new CommandDefinition(
                     sql, new { Priority = new DbString { Value = priority.ToColumn(), IsAnsi = true, Length = 6 }, BatchSize = limit },
                     transaction, _timeoutSeconds, cancellationToken: cancellationToken)));
-            return new OutboxClaim(connection, transaction, rows, RejectAsync);
+            return new OutboxClaim(connection, transaction, rows, RejectAsync, StartFanOutsAsync);
         }
         catch
         {
@@ -84,11 +91,16 @@ internal sealed class SqlServerOutboxStore : IOutboxStore
             RejectSql, parameters, transaction, _timeoutSeconds, cancellationToken: cancellationToken));
     }
 
+    // Audience rows are rare next to the rest: a statement each.
+    private Task StartFanOutsAsync(DbTransaction transaction, IReadOnlyList<FanOut.FanOutJob> jobs, CancellationToken cancellationToken) =>
+        transaction.Connection!.ExecuteAsync(new CommandDefinition(
+            StartFanOutSql, jobs.Select(FanOut.FanOutParentJson.InsertParameters), transaction, _timeoutSeconds, cancellationToken: cancellationToken));
+
     /// <summary>One claim: delete up to @BatchSize rows of @Priority matching <paramref name="due"/>, in <paramref name="order"/>.</summary>
     private static string ClaimStatement(string s, string due, string order) => $"""
         WITH batch AS (
             SELECT TOP (@BatchSize) id, recipient, subject, body, is_html, created_at, expires_at, traceparent, priority, not_before,
-                reply_to, cc, bcc, headers, template_name, template_data, locale, channel, data, html_body, attachment_count, from_name, category
+                reply_to, cc, bcc, headers, template_name, template_data, locale, channel, data, html_body, attachment_count, from_name, category, channels
             FROM [{s}].[outbox] WITH (ROWLOCK, READPAST, UPDLOCK)
             WHERE priority = @Priority AND {due}
             ORDER BY {order})
@@ -101,6 +113,6 @@ internal sealed class SqlServerOutboxStore : IOutboxStore
                DELETED.template_name AS TemplateName, DELETED.template_data AS TemplateData, DELETED.locale AS Locale,
                DELETED.channel AS Channel, DELETED.data AS Data, DELETED.html_body AS HtmlBody,
                DELETED.attachment_count AS AttachmentCount, DELETED.from_name AS FromName,
-               DELETED.category AS Category;
+               DELETED.category AS Category, DELETED.channels AS Channels;
         """;
 }

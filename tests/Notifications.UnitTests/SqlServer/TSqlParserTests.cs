@@ -81,6 +81,10 @@ public sealed class TSqlParserTests
             "SqlServerAudienceStore.PreferencesSql", "SqlServerAudienceStore.ListTopicsSql", "SqlServerAudienceStore.SetPreferenceSql",
             "SqlServerAudienceStore.DeleteSubscriberSql",
             "SqlServerPreferenceStore.FindSql", "SqlServerPreferenceStore.RecordSql", "SqlServerPreferenceStore.OptOutSql",
+            "SqlServerOutboxStore.StartFanOutSql",
+            "SqlServerFanOutStore.LeaseSql", "SqlServerFanOutStore.RenewSql", "SqlServerFanOutStore.AgainSql", "SqlServerFanOutStore.TopicSql",
+            "SqlServerFanOutStore.TopicPageSql", "SqlServerFanOutStore.SubscriberPageSql", "SqlServerFanOutStore.PageWrittenSql",
+            "SqlServerFanOutStore.EndSql", "SqlServerFanOutStore.AdvanceSql",
             "SqlServerRegistryDialect.UpsertSubscriberSql", "SqlServerRegistryDialect.FindSubscriberSql", "SqlServerRegistryDialect.AddContactPointSql",
             "SqlServerRegistryDialect.RemoveContactPointSql", "SqlServerRegistryDialect.EnsureTopicSql", "SqlServerRegistryDialect.SubscribeSql",
             "SqlServerRegistryDialect.UnsubscribeSql", "SqlServerRegistryDialect.FindCategorySql", "SqlServerRegistryDialect.SetPreferenceSql",
@@ -115,6 +119,7 @@ public sealed class TSqlParserTests
         Assert.Contains("022_suppression_exact_keys.sql", files);
         Assert.Contains("024_template_variables.sql", files);
         Assert.Contains("029_preferences.sql", files);
+        Assert.Contains("030_fan_out.sql", files);
     }
 
     // Proves the checks above can fail: the parser rejects what a broken or PostgreSQL statement looks like.

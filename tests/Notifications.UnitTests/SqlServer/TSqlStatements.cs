@@ -52,6 +52,7 @@ internal static class TSqlStatements
                      new SqlServerWebhookEndpointStore(Options),
                      new SqlServerAudienceStore(Options),
                      new SqlServerPreferenceStore(Options),
+                     new SqlServerFanOutStore(Options),
                      new SqlServerAttachmentStore(Options),
                  })
         {

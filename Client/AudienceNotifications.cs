@@ -1,0 +1,74 @@
+using System.Text.Json;
+using Notifications.Shared.Contract;
+
+namespace Notifications.Client;
+
+/// <summary>
+/// Notifications for people, not addresses (<see cref="ToSubscriber"/>, <see cref="ToTopic"/>): the producer's fan-out stage
+/// sends one delivery to each live contact point of the channels given, each under its own id, the subscribers'
+/// preferences for the <see cref="Category"/> applied (docs/fan-out.md).
+/// </summary>
+public sealed partial record NewNotification
+{
+    /// <summary>The channels of a notification for a subscriber or a topic (<c>email</c>, <c>push</c>, <c>email,push</c>); null otherwise.</summary>
+    public string? Channels { get; private init; }
+
+    /// <summary>
+    /// A notification for the subscriber the app knows as <paramref name="subscriberId"/>
+    /// (<see cref="ISubscriberRegistry.UpsertSubscriberAsync"/>): every live email address and push device of
+    /// <paramref name="channels"/> gets it, an email with <paramref name="subject"/> and the plain-text
+    /// <paramref name="body"/>, a push notification with them as title and text and <paramref name="pushData"/>. A subscriber
+    /// unknown at send time is recorded (<c>no_such_audience</c>); one without a contact point of those channels, <c>no_contact</c>.
+    /// </summary>
+    /// <exception cref="ArgumentException">The id has the wrong shape, no channel is given, or the content is one a channel would refuse.</exception>
+    public static NewNotification ToSubscriber(
+        string subscriberId, string subject, string body, AudienceChannels channels, IReadOnlyDictionary<string, string>? pushData = null) =>
+        ToAudience(AudienceAddress.Subscriber(subscriberId, out string recipient), nameof(subscriberId), recipient, subject, body, channels, pushData);
+
+    /// <summary>
+    /// A notification for every subscriber of <paramref name="topic"/> (<see cref="ISubscriberRegistry.SubscribeAsync"/>), as
+    /// <see cref="ToSubscriber"/> for each. The topic is read page by page when it is sent, so a topic of a million costs the
+    /// app this one row. A topic unknown at send time is recorded (<c>no_such_audience</c>); an empty one completes with none.
+    /// </summary>
+    /// <exception cref="ArgumentException">The name has the wrong shape, no channel is given, or the content is one a channel would refuse.</exception>
+    public static NewNotification ToTopic(
+        string topic, string subject, string body, AudienceChannels channels, IReadOnlyDictionary<string, string>? pushData = null) =>
+        ToAudience(AudienceAddress.Topic(topic, out string recipient), nameof(topic), recipient, subject, body, channels, pushData);
+
+    private static NewNotification ToAudience(
+        string? shapeError, string parameter, string recipient, string subject, string body, AudienceChannels channels,
+        IReadOnlyDictionary<string, string>? pushData)
+    {
+        ArgumentNullException.ThrowIfNull(subject);
+        ArgumentNullException.ThrowIfNull(body);
+        Check(shapeError, parameter);
+        if (channels == 0 || (channels & ~(AudienceChannels.Email | AudienceChannels.Push)) != 0)
+        {
+            throw new ArgumentException($"The channels must be Email, Push or both, not {(int)channels}.", nameof(channels));
+        }
+
+        string? dataJson = pushData is null ? null : JsonSerializer.Serialize(pushData, ChannelJsonContext.Default.IReadOnlyDictionaryStringString);
+        if (channels.HasFlag(AudienceChannels.Email))
+        {
+            Check(EmailRules.Subject(subject) is { } error ? $"Subject refused, {error}." : null, nameof(subject));
+            Check(EmailRules.Body(body) is { } bodyError ? $"Body refused, {bodyError}." : null, nameof(body));
+        }
+
+        if (channels.HasFlag(AudienceChannels.Push))
+        {
+            Check(ChannelRules.PushContent(subject.Length == 0 ? null : subject, body.Length == 0 ? null : body, dataJson), nameof(pushData));
+        }
+        else if (pushData is not null)
+        {
+            throw new ArgumentException("Push data is for the push channel: add AudienceChannels.Push, or leave it null.", nameof(pushData));
+        }
+
+        string column = channels switch
+        {
+            AudienceChannels.Email => "email",
+            AudienceChannels.Push => "push",
+            _ => "email,push",
+        };
+        return new NewNotification(recipient, subject, body) { Channel = AudienceAddress.Channel, Channels = column, Data = dataJson };
+    }
+}

@@ -1,0 +1,25 @@
+using System.ComponentModel.DataAnnotations;
+
+namespace Notifications.Producer.FanOut;
+
+/// <summary>The producer's fan-out stage (section <c>FanOut</c>; docs/fan-out.md, "Configuration").</summary>
+public sealed class FanOutOptions
+{
+    /// <summary>The configuration section name.</summary>
+    public const string SectionName = "FanOut";
+
+    /// <summary>Subscribers per page: one transaction writes their deliveries, then they are published and confirmed.</summary>
+    [Range(1, 50_000)]
+    public int PageSize { get; set; } = 1000;
+
+    /// <summary>
+    /// How long a job stays this producer's without a word from it: each page renews it. A killed producer's job is resumed
+    /// by another (or by it, restarted) this long after its last page, at the last confirmed page.
+    /// </summary>
+    [Range(typeof(TimeSpan), "00:00:01", "01:00:00")]
+    public TimeSpan LeaseTime { get; set; } = TimeSpan.FromSeconds(15);
+
+    /// <summary>How often an idle stage looks for jobs it was not woken for (other producers', expired leases).</summary>
+    [Range(typeof(TimeSpan), "00:00:00.010", "00:10:00")]
+    public TimeSpan PollInterval { get; set; } = TimeSpan.FromSeconds(1);
+}

@@ -1,0 +1,212 @@
+using System.Globalization;
+using System.Runtime.CompilerServices;
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Options;
+using Notifications.Shared.Data.FanOut;
+using Notifications.Shared.Hosting;
+using Notifications.Shared.Observability;
+using Notifications.Shared.Resilience;
+using Polly.Retry;
+using RabbitMQ.Client;
+using RabbitMQ.Client.Exceptions;
+
+namespace Notifications.Producer.FanOut;
+
+/// <summary>
+/// The producer's fan-out stage (docs/fan-out.md): leases an audience row's job, and page by page writes the audience's
+/// deliveries (one transaction), publishes them with confirms, and moves the job's cursor past them. A page at a time:
+/// nothing holds a topic in memory or in one transaction, and a killed producer's job is resumed at its last confirmed
+/// page (the page in flight published again, under the same ids). Paced by the work queue as the claim is: while it
+/// holds <see cref="ProducerOptions.MaxQueued"/>, the stage waits and keeps its lease.
+/// </summary>
+internal sealed class FanOutStage(
+    IFanOutStore store,
+    BatchPublisher publisher,
+    IOptions<FanOutOptions> options,
+    IOptions<ProducerOptions> producerOptions,
+    IOptions<RabbitMqOptions> rabbitOptions,
+    FanOutWake wake,
+    WorkerHealth health,
+    TimeProvider time,
+    ILogger<FanOutStage> logger)
+{
+    private static readonly TimeSpan FirstErrorDelay = TimeSpan.FromSeconds(1);
+    private readonly FanOutOptions _options = options.Value;
+    private readonly ProducerOptions _producer = producerOptions.Value;
+    private readonly RabbitMqOptions _rabbit = rabbitOptions.Value;
+
+    // Which producer holds a lease: host, process and this run (a restarted process takes its old jobs over once they expire).
+    private readonly string _owner = string.Create(
+        CultureInfo.InvariantCulture, $"{Truncate(Environment.MachineName, 40)}:{Environment.ProcessId}:{Guid.NewGuid():N}");
+
+    // The job this stage holds between tries: after a failed page (the database or the broker away), the next try goes on
+    // with it at once under the same lease, instead of waiting for the lease to run out.
+    private FanOutJob? _current;
+
+    /// <summary>Runs until shutdown on <paramref name="connection"/>, its channel opened by <paramref name="topology"/>.</summary>
+    public async Task RunAsync(IConnection connection, ProducerTopology topology, CancellationToken stoppingToken)
+    {
+        await Task.Yield();
+        var channel = new StrongBox<IChannel?>();
+        var retry = RetryUntilStopped.Build("producer-fan-out", time, RetryUntilStopped.Options(
+            FirstErrorDelay, _producer.MaxErrorBackoff, jitter: true, handles: static _ => true, args => PageFailedAsync(channel, args)));
+        try
+        {
+            while (!stoppingToken.IsCancellationRequested)
+            {
+                health.Beat();
+                bool worked = await retry.ExecuteAsync(
+                    static (state, token) => state.Stage.WorkOneJobAsync(state.Connection, state.Topology, state.Channel, token),
+                    (Stage: this, Connection: connection, Topology: topology, Channel: channel),
+                    stoppingToken);
+                if (!worked)
+                {
+                    await wake.WaitAsync(_options.PollInterval, stoppingToken);
+                }
+            }
+        }
+        catch (OperationCanceledException) when (stoppingToken.IsCancellationRequested)
+        {
+            // Shutdown: a page in flight is published again by whoever holds the job next, under the same ids.
+        }
+        finally
+        {
+            if (channel.Value is not null)
+            {
+                await channel.Value.DisposeAsync();
+            }
+        }
+    }
+
+    // Leases one job (or goes on with the one held) and works it until it ends or its lease is lost; false when there was none.
+    private async ValueTask<bool> WorkOneJobAsync(
+        IConnection connection, ProducerTopology topology, StrongBox<IChannel?> channel, CancellationToken cancellationToken)
+    {
+        if (_current is null)
+        {
+            _current = await store.LeaseAsync(_owner, _options.LeaseTime, cancellationToken);
+            if (_current is null)
+            {
+                return false;
+            }
+
+            FanOutLog.Started(logger, _current.Id, _current.Audience, _current.Channels);
+        }
+
+        bool ended = await WorkAsync(connection, topology, channel, _current, cancellationToken);
+        _current = null;
+        return ended;
+    }
+
+    // Page after page until the job ends or its lease is lost (true either way); an exception leaves the job held.
+    private async Task<bool> WorkAsync(
+        IConnection connection, ProducerTopology topology, StrongBox<IChannel?> channel, FanOutJob job, CancellationToken cancellationToken)
+    {
+        int pages = 0;
+        long published = 0;
+        while (true)
+        {
+            health.Beat();
+            var page = await store.NextPageAsync(job, _owner, _options.LeaseTime, _options.PageSize, cancellationToken);
+            if (page is null)
+            {
+                FanOutLog.LeaseLost(logger, job.Id);
+                return true;
+            }
+
+            if (!page.Finished)
+            {
+                channel.Value ??= await topology.OpenChannelAsync(connection, cancellationToken);
+                if (!await WaitForRoomAsync(channel.Value, job, cancellationToken))
+                {
+                    FanOutLog.LeaseLost(logger, job.Id);
+                    return true;
+                }
+
+                published += await PublishAsync(channel.Value, job, page);
+                pages++;
+                if (!await store.AdvanceAsync(job, page, _owner, _options.LeaseTime, cancellationToken))
+                {
+                    FanOutLog.LeaseLost(logger, job.Id);
+                    return true;
+                }
+            }
+
+            if (page.Last)
+            {
+                FanOutLog.Ended(logger, job.Id, pages, published);
+                return true;
+            }
+        }
+    }
+
+    // The page's deliveries with confirms, bounded by the publish timeout (not by shutdown: a page begun is finished).
+    private async Task<int> PublishAsync(IChannel channel, FanOutJob job, FanOutPage page)
+    {
+        var rows = page.Deliveries.Select(d => FanOutDeliveries.Row(job.Parent, d)).ToList();
+        using var timeout = new CancellationTokenSource(_producer.PublishTimeout);
+        var rejects = await publisher.PublishAsync(channel, rows, batch: null, timeout.Token);
+        foreach (var (row, reason) in rejects)
+        {
+            // The parent passed the same size check at its claim; a delivery is no larger (docs/fan-out.md).
+            FanOutLog.DeliveryRejected(logger, job.Id, row.Id, reason);
+        }
+
+        return rows.Count - rejects.Count;
+    }
+
+    // Back-pressure as the standard lane's (none for urgent rows, none with MaxQueued 0): while the work queue holds enough,
+    // wait, renewing the lease. False: the lease is gone.
+    private async Task<bool> WaitForRoomAsync(IChannel channel, FanOutJob job, CancellationToken cancellationToken)
+    {
+        if (job.Parent.IsUrgent || _producer.MaxQueued == 0)
+        {
+            return true;
+        }
+
+        var renewed = time.GetTimestamp();
+        while ((long)await channel.MessageCountAsync(_rabbit.Queue, cancellationToken) * _producer.EnvelopeSize >= _producer.MaxQueued)
+        {
+            health.Beat();
+            if (time.GetElapsedTime(renewed) > _options.LeaseTime / 3)
+            {
+                if (!await store.RenewAsync(job, _owner, _options.LeaseTime, cancellationToken))
+                {
+                    return false;
+                }
+
+                renewed = time.GetTimestamp();
+            }
+
+            await Task.Delay(_producer.PartialBatchDelay + TimeSpan.FromMilliseconds(20), time, cancellationToken);
+        }
+
+        return true;
+    }
+
+    private ValueTask PageFailedAsync(StrongBox<IChannel?> channel, OnRetryArguments<object> args)
+    {
+        var ex = args.Outcome.Exception!;
+        var delay = RetryUntilStopped.Delay(FirstErrorDelay, _producer.MaxErrorBackoff, args.AttemptNumber);
+        if (ConnectionFailure.IsExpected(ex))
+        {
+            FanOutLog.PageFailedUnreachable(logger, ConnectionFailure.Describe(ex), delay);
+        }
+        else
+        {
+            FanOutLog.PageFailed(logger, delay, ex);
+        }
+
+        return channel.Value is not null && (!channel.Value.IsOpen || ex is PublishException or AlreadyClosedException)
+            ? DisposeAsync(channel)
+            : ValueTask.CompletedTask;
+    }
+
+    private static async ValueTask DisposeAsync(StrongBox<IChannel?> channel)
+    {
+        await channel.Value!.DisposeAsync();
+        channel.Value = null;
+    }
+
+    private static string Truncate(string value, int length) => value.Length <= length ? value : value[..length];
+}

@@ -1,0 +1,142 @@
+using System.Data.Common;
+using Dapper;
+using Microsoft.Data.SqlClient;
+using Notifications.Shared.Contract;
+using Notifications.Shared.Data.FanOut;
+using Notifications.Shared.Hosting;
+
+namespace Notifications.Shared.Data.SqlServer;
+
+/// <summary>The fan-out stage's jobs and deliveries on SQL Server (db/sqlserver/030_fan_out.sql; docs/fan-out.md).</summary>
+internal sealed class SqlServerFanOutStore : FanOutStoreSteps
+{
+    private readonly string _connectionString;
+
+    public SqlServerFanOutStore(DatabaseOptions options)
+        : base((int)options.CommandTimeout.TotalSeconds)
+    {
+        _connectionString = options.ConnectionString;
+        string s = options.Schema;
+        // As the outbox's claim: READPAST passes over a job another producer is leasing at this instant; the ordered CTE
+        // makes it the oldest.
+        LeaseSql = $"""
+            WITH job AS (
+                SELECT TOP (1) id, lease_owner, lease_until, audience, channels, category, parent
+                FROM [{s}].[fanout_job] WITH (ROWLOCK, READPAST, UPDLOCK)
+                WHERE state = 'running' AND (lease_until IS NULL OR lease_until < SYSDATETIMEOFFSET())
+                ORDER BY id)
+            UPDATE job SET lease_owner = @Owner, lease_until = DATEADD(millisecond, @Lease, SYSDATETIMEOFFSET())
+            OUTPUT inserted.id AS Id, inserted.audience AS Audience, inserted.channels AS Channels, inserted.category AS Category,
+                   inserted.parent AS Parent;
+            """;
+        RenewSql = $"""
+            UPDATE [{s}].[fanout_job] SET lease_until = DATEADD(millisecond, @Lease, SYSDATETIMEOFFSET())
+            OUTPUT inserted.[cursor] AS [Cursor], inserted.page_end AS PageEnd
+            WHERE id = @Id AND lease_owner = @Owner AND state = 'running';
+            """;
+        AgainSql = $"""
+            SELECT id AS Id, subscriber_id AS SubscriberId, channel AS Channel, address AS Address FROM [{s}].[audience_delivery]
+            WHERE parent_id = @Id AND subscriber_id > @Cursor AND subscriber_id <= @PageEnd AND outcome = 'published'
+            ORDER BY id;
+            """;
+        TopicSql = $"SELECT id FROM [{s}].[topic] WHERE name = @Name;";
+        TopicPageSql = PageStatement(s, $"""
+            SELECT TOP (@PageSize) subscriber_id FROM [{s}].[subscription] WHERE topic_id = @TopicId AND subscriber_id > @Cursor
+            ORDER BY subscriber_id
+            """);
+        SubscriberPageSql = PageStatement(s, $"SELECT id FROM [{s}].[subscriber] WHERE external_id = @Name AND id > @Cursor");
+        PageWrittenSql = $"""
+            UPDATE [{s}].[fanout_job]
+            SET page_end = @PageEnd, published = published + @Published, opted_out = opted_out + @OptedOut, no_contact = no_contact + @NoContact
+            WHERE id = @Id;
+            """;
+        EndSql = $"""
+            UPDATE [{s}].[fanout_job]
+            SET state = @State, reason = @Reason, finished_at = SYSDATETIMEOFFSET(), lease_owner = NULL, lease_until = NULL
+            WHERE id = @Id;
+            """;
+        AdvanceSql = $"""
+            UPDATE [{s}].[fanout_job]
+            SET [cursor] = @PageEnd, page_end = NULL,
+                state = CASE WHEN @Last = 1 THEN 'done' ELSE state END,
+                finished_at = CASE WHEN @Last = 1 THEN SYSDATETIMEOFFSET() END,
+                lease_owner = CASE WHEN @Last = 1 THEN NULL ELSE lease_owner END,
+                lease_until = CASE WHEN @Last = 1 THEN NULL ELSE DATEADD(millisecond, @Lease, SYSDATETIMEOFFSET()) END
+            WHERE id = @Id AND lease_owner = @Owner AND state = 'running';
+            """;
+    }
+
+    internal override string LeaseSql { get; }
+
+    internal override string RenewSql { get; }
+
+    internal override string AgainSql { get; }
+
+    internal override string TopicSql { get; }
+
+    internal override string TopicPageSql { get; }
+
+    internal override string SubscriberPageSql { get; }
+
+    internal override string PageWrittenSql { get; }
+
+    internal override string EndSql { get; }
+
+    internal override string AdvanceSql { get; }
+
+    protected override async Task<DbConnection> OpenAsync(CancellationToken cancellationToken)
+    {
+        var connection = new SqlConnection(_connectionString);
+        try
+        {
+            await connection.OpenAsync(cancellationToken);
+            return connection;
+        }
+        catch
+        {
+            await connection.DisposeAsync();
+            throw;
+        }
+    }
+
+    // Milliseconds: DATEADD(millisecond, @Lease, SYSDATETIMEOFFSET()).
+    protected override object Lease(TimeSpan lease) => (int)lease.TotalMilliseconds;
+
+    protected override object TopicName(string name) => new DbString { Value = name, IsAnsi = true, Length = AudienceRules.MaxTopicNameLength };
+
+    // The keys as varchar like their columns (RegistryKeys); the channels as two values (the same one twice for one).
+    protected override object PageParameters(FanOutJob job, long? topicId, string name, long cursor, int pageSize)
+    {
+        string[] channels = AudienceAddress.ChannelsOf(job.Channels);
+        return new
+        {
+            ParentId = job.Id, TopicId = topicId, Name = RegistryKeys.SubscriberId(name), Cursor = cursor, PageSize = pageSize,
+            Channel1 = RegistryKeys.Channel(channels[0]), Channel2 = RegistryKeys.Channel(channels[^1]),
+            Category = job.Category is null ? null : RegistryKeys.Category(job.Category),
+        };
+    }
+
+    /// <summary>
+    /// One page written, as PostgreSQL's: the page's subscribers first into a table variable (a statement that takes ids from
+    /// a sequence, here through the column's default, may not also hold a TOP), then each joined to its live contact
+    /// points of the job's channels, the category's preference or default applied, as deliveries; a subscriber without
+    /// one, one <c>no_contact</c> row.
+    /// </summary>
+    private static string PageStatement(string s, string page) => $"""
+        DECLARE @page TABLE (subscriber_id bigint NOT NULL PRIMARY KEY);
+        INSERT INTO @page (subscriber_id) {page};
+        INSERT INTO [{s}].[audience_delivery] (parent_id, subscriber_id, contact_point_id, channel, address, outcome)
+        OUTPUT inserted.id AS Id, inserted.subscriber_id AS SubscriberId, inserted.channel AS Channel, inserted.address AS Address,
+               inserted.outcome AS Outcome
+        SELECT @ParentId, p.subscriber_id, cp.id, cp.channel, cp.address,
+               CASE WHEN cp.id IS NULL THEN 'no_contact'
+                    WHEN c.critical = 1 OR COALESCE(pr.enabled, d.enabled, CAST(1 AS bit)) = 1 THEN 'published'
+                    ELSE 'opted_out' END
+        FROM @page AS p
+        LEFT JOIN [{s}].[contact_point] AS cp
+            ON cp.subscriber_id = p.subscriber_id AND cp.dead_at IS NULL AND cp.channel IN (@Channel1, @Channel2)
+        LEFT JOIN [{s}].[category] AS c ON c.name = @Category
+        LEFT JOIN [{s}].[preference] AS pr ON pr.subscriber_id = p.subscriber_id AND pr.category = c.name AND pr.channel = cp.channel
+        LEFT JOIN [{s}].[category_default] AS d ON d.category = c.name AND d.channel = cp.channel;
+        """;
+}
