@@ -11,6 +11,7 @@ namespace Notifications.IntegrationTests.Status;
 public sealed class RetentionTests
 {
     private static readonly string S = TestDatabase.Schema;
+    private const long FirstDeliveryId = 4611686018427387904;
 
     [Fact]
     public async Task AdminCleanup_SmallBatches_DeletesOnlyOldSentAndDeadLetterRows_StatusThenUnknown()
@@ -105,6 +106,25 @@ public sealed class RetentionTests
         await Task.Delay(TimeSpan.FromSeconds(3));
         Assert.Equal(10, await CountAsync("delivery_log"));
         Assert.Equal(lease, await LeaseAsync());
+    }
+
+    [Fact]
+    public async Task AdminCleanup_OldFanOutDeliveryRecords_WatermarkStaysAmongOutboxIds_ClaimedRowStillInFlight()
+    {
+        // A fan-out delivery's id is 2^62 or more (docs/fan-out.md): its deleted record must not raise the watermark above
+        // the outbox's ids, or every claimed row without a record yet would answer "removed by the retention cleanup".
+        var db = await TestDatabase.CleanAsync();
+        await using var broker = await TestBroker.CreateAsync();
+        var ids = await IssuedIdsAsync(db, 2);
+        await SeedLogAsync([ids[0], FirstDeliveryId + 7], "sent", ageDays: 40);
+        await SeedDeadLettersAsync([FirstDeliveryId + 8], ageDays: 40);
+
+        var (exit, _, error) = await AdminRun.InProcessAsync(broker, new Dictionary<string, string?>(), "", "cleanup");
+
+        Assert.True(exit == 0, error);
+        Assert.Equal(0, await CountAsync("delivery_log"));
+        Assert.Equal("unknown", (await StatusProbe.GetAsync(ids[0])).State);
+        Assert.Equal("in_flight", (await StatusProbe.GetAsync(ids[1])).State);
     }
 
     // Ids issued by the outbox identity (so the status knows them), their rows gone from the outbox.
