@@ -29,7 +29,9 @@ internal sealed class PostgresRetentionStore : IRetentionStore
             RETURNING job
             """;
         // No index on delivery_log.updated_at (it would cost every send an index write): the scan stops after
-        // @BatchSize matches, and the oldest rows sit first in the heap.
+        // @BatchSize matches, and the oldest rows sit first in the heap. The watermark (MaxNotificationId, the status's "removed
+        // by the retention cleanup") is the outbox's ids' only: a fan-out delivery's id (2^62 up, FanOutIds) would put it
+        // above every outbox id.
         _deleteLogSql = $"""
             WITH doomed AS (
                 SELECT notification_id FROM "{s}".delivery_log
@@ -40,7 +42,7 @@ internal sealed class PostgresRetentionStore : IRetentionStore
                 WHERE d.notification_id = doomed.notification_id
                 RETURNING d.notification_id),
             {DeleteAttachments(s)}
-            SELECT count(*)::int AS Deleted, max(notification_id) AS MaxNotificationId FROM gone
+            SELECT count(*)::int AS Deleted, max(notification_id) FILTER (WHERE notification_id < {FanOut.FanOutIds.First}) AS MaxNotificationId FROM gone
             """;
         _deleteDeadSql = DeleteOldestSql(s, "dead_letter", key: "id", age: "dead_lettered_at", notificationId: "x.notification_id", attachments: true);
         // A key is not a notification's record: it raises no watermark.
@@ -85,7 +87,7 @@ internal sealed class PostgresRetentionStore : IRetentionStore
             DELETE FROM "{schema}".{table} AS x USING doomed
             WHERE x.{key} = doomed.{key}
             RETURNING {notificationId} AS notification_id){(attachments ? "," + DeleteAttachments(schema) : "")}
-        SELECT count(*)::int AS Deleted, max(notification_id) AS MaxNotificationId FROM gone
+        SELECT count(*)::int AS Deleted, max(notification_id) FILTER (WHERE notification_id < {FanOut.FanOutIds.First}) AS MaxNotificationId FROM gone
         """;
 
     // A notification's attached files go with its last record (sent, suppressed or dead-lettered), in the same statement.

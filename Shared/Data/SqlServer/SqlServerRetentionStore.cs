@@ -25,7 +25,7 @@ internal sealed class SqlServerRetentionStore : IRetentionStore
             WHERE job = 'cleanup' AND lease_until <= SYSDATETIMEOFFSET();
             """;
         // No index on delivery_log.updated_at (it would cost every send an index write): the scan stops after
-        // @BatchSize matches.
+        // @BatchSize matches. The watermark is the outbox's ids' only, as PostgreSQL's (a fan-out delivery's id is 2^62 up).
         DeleteDeliveryLogSql = $"""
             SET NOCOUNT ON;
             SET XACT_ABORT ON;
@@ -36,7 +36,7 @@ internal sealed class SqlServerRetentionStore : IRetentionStore
             WHERE status IN ('sent', 'suppressed', 'opted_out') AND updated_at < @Cutoff;
             {DeleteAttachments(s)}
             COMMIT TRANSACTION;
-            SELECT CAST(COUNT(*) AS int) AS Deleted, MAX(notification_id) AS MaxNotificationId FROM @gone;
+            SELECT CAST(COUNT(*) AS int) AS Deleted, MAX(CASE WHEN notification_id < {FanOut.FanOutIds.First} THEN notification_id END) AS MaxNotificationId FROM @gone;
             """;
         DeleteDeadLettersSql = $"""
             SET NOCOUNT ON;
@@ -48,7 +48,7 @@ internal sealed class SqlServerRetentionStore : IRetentionStore
             WHERE dead_lettered_at < @Cutoff;
             {DeleteAttachments(s)}
             COMMIT TRANSACTION;
-            SELECT CAST(COUNT(*) AS int) AS Deleted, MAX(notification_id) AS MaxNotificationId FROM @gone;
+            SELECT CAST(COUNT(*) AS int) AS Deleted, MAX(CASE WHEN notification_id < {FanOut.FanOutIds.First} THEN notification_id END) AS MaxNotificationId FROM @gone;
             """;
         DeleteIdempotencyKeysSql = $"""
             DELETE TOP (@BatchSize) FROM [{s}].[idempotency_key] WITH (ROWLOCK, READPAST)
