@@ -35,4 +35,13 @@ public enum NotificationState
     /// (<see cref="NotificationStatus.Reason"/> says who). Last, so the values above keep their numbers.
     /// </summary>
     OptedOut,
+
+    /// <summary>
+    /// <c>fanned_out</c>: a notification for a subscriber or a topic whose every delivery was handed to the broker; each has
+    /// its own id and status (<see cref="NotificationStatus.Detail"/> counts them; docs/fan-out.md).
+    /// </summary>
+    FannedOut,
+
+    /// <summary><c>no_such_audience</c>: a notification for a subscriber or a topic that did not exist when it was sent; nothing was sent.</summary>
+    NoSuchAudience,
 }

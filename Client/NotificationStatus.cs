@@ -36,6 +36,8 @@ public sealed record NotificationStatus(
         "opted_out" => NotificationState.OptedOut,
         "dead_lettered" => NotificationState.DeadLettered,
         "rejected" => NotificationState.Rejected,
+        "fanned_out" => NotificationState.FannedOut,
+        "no_such_audience" => NotificationState.NoSuchAudience,
         _ => NotificationState.Other,
     };
 }

@@ -17,7 +17,8 @@ public sealed record NotificationStatus(
     long NotificationId, string State, DateTimeOffset? At, int? Attempts, DateTimeOffset? NotBefore, string? Reason, string Detail)
 {
     /// <summary>Every state the function answers.</summary>
-    public static readonly IReadOnlyList<string> States = ["waiting", "in_flight", "sent", "maybe_sent", "suppressed", "opted_out", "dead_lettered", "rejected", "unknown"];
+    public static readonly IReadOnlyList<string> States = ["waiting", "in_flight", "sent", "maybe_sent", "suppressed", "opted_out", "dead_lettered", "rejected", "unknown",
+        "fanned_out", "no_such_audience"];
 
     /// <summary>Whether the database knows nothing of this id.</summary>
     public bool IsUnknown => State == "unknown";

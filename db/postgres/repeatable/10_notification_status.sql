@@ -1,6 +1,7 @@
 -- One answer to "what happened to notification N?" (repeatable: re-applied by `migrate` whenever this file changes;
 -- docs/database.md). Defined by 010, answering 'suppressed' since 015, speaking of any receiving server since 017,
--- answering 'maybe_sent' since 021, 'opted_out' since 029, in_flight for an at-most-once 'handing_back' mark.
+-- answering 'maybe_sent' since 021, 'opted_out' since 029, in_flight for an at-most-once 'handing_back' mark, and of
+-- notifications for a subscriber or a topic and their deliveries since 030.
 --   SELECT * FROM notifications.notification_status(12345);
 -- One row: notification_id, state, at, attempts, not_before, reason, detail. State is one of
 --   waiting        the row is in the outbox (at = created_at; not_before = its scheduled time, if any)
@@ -17,6 +18,11 @@
 --   rejected       the producer refused it, never published (at, reason)
 --   maybe_sent     at most once: marked sending and handed over, outcome unknown (at, attempts, reason; since 021)
 --   unknown        no such id was ever issued by the outbox, or its records were removed by retention
+--   fanned_out     a row for a subscriber or a topic whose deliveries were all handed to the broker (at = when; detail
+--                  counts them; each delivery answers for itself). While it fans out: in_flight (since 030)
+--   no_such_audience  a row for a subscriber or a topic that did not exist: nothing sent (at, reason; since 030)
+-- A fan-out delivery's id (from 2^62, fanout_delivery_id) without a record is in_flight, or opted_out when the fan-out
+-- held it back for the subscriber's preference (reason says so).
 -- "in_flight without a record" is inferred: the id is at most the outbox identity's last value and above the
 -- highest id whose records the retention cleanup deleted. An id inserted explicitly above the identity, once
 -- claimed, answers unknown; an identity value of a rolled-back insert answers in_flight.
@@ -49,6 +55,14 @@ AS $fn$
                     ELSE 'in the outbox, waiting to be claimed (' || o.priority || ' priority)' END
         FROM outbox AS o WHERE o.id = p_id
         UNION ALL
+        SELECT 2, CASE j.state WHEN 'running' THEN 'in_flight' WHEN 'done' THEN 'fanned_out' ELSE 'no_such_audience' END,
+               COALESCE(j.finished_at, j.created_at), NULL, NULL, j.reason,
+               CASE WHEN j.state = 'no_such_audience' THEN 'not sent: ' || j.audience || ' does not exist'
+                    ELSE CASE WHEN j.state = 'running' THEN 'fanning out to ' ELSE 'fanned out to ' END || j.audience
+                         || ' (' || j.channels || '): ' || j.published || ' deliveries published, ' || j.opted_out
+                         || ' opted out, ' || j.no_contact || ' subscribers without a contact point (scripts/admin show lists them)' END
+        FROM fanout_job AS j WHERE j.id = p_id
+        UNION ALL
         SELECT 3, 'dead_lettered', x.dead_lettered_at, x.attempts, NULL, x.reason,
                'moved to the dead-letter queue, not sent'
                || CASE WHEN x.copies > 1 THEN ' (dead-lettered ' || x.copies || ' times, the latest shown)' ELSE '' END
@@ -79,6 +93,13 @@ AS $fn$
                     ELSE 'claimed from the outbox and handed to the broker: being delivered or waiting for a retry' END
         FROM (SELECT 1) AS one (x) LEFT JOIN retention AS k ON k.job = 'cleanup'
         WHERE p_id > 0 AND p_id <= COALESCE(pg_sequence_last_value(pg_get_serial_sequence('outbox', 'id')::regclass), 0)
+        UNION ALL
+        SELECT 6, CASE a.outcome WHEN 'opted_out' THEN 'opted_out' ELSE 'in_flight' END, NULL, NULL, NULL,
+               CASE WHEN a.outcome = 'opted_out' THEN 'held back by the fan-out: the subscriber''s preference or the category''s default' END,
+               CASE WHEN a.outcome = 'opted_out'
+                    THEN 'not sent: the subscriber opted out of its category on this channel (delivery of notification ' || a.parent_id || ')'
+                    ELSE 'a delivery of notification ' || a.parent_id || ', handed to the broker: being delivered or waiting for a retry' END
+        FROM audience_delivery AS a WHERE a.id = p_id AND a.outcome <> 'no_contact'
         UNION ALL
         SELECT 7, 'unknown', NULL, NULL, NULL, NULL, 'no such notification: the outbox never issued this id'
     ) AS s

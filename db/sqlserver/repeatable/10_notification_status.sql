@@ -1,6 +1,8 @@
 -- One answer to "what happened to notification N?" (repeatable: re-applied by `migrate` whenever this file changes;
 -- docs/database.md). Defined by 010, answering 'suppressed' since 015, speaking of any receiving server since 017,
--- answering 'maybe_sent' since 021, 'opted_out' since 029, in_flight for an at-most-once 'handing_back' mark.
+-- answering 'maybe_sent' since 021, 'opted_out' since 029, in_flight for an at-most-once 'handing_back' mark, and of
+-- notifications for a subscriber or a topic ('fanned_out', 'no_such_audience') and their deliveries since 030: the states
+-- and details are PostgreSQL's (db/postgres/repeatable/10_notification_status.sql's header).
 --   SELECT * FROM [notifications].[notification_status](12345);
 -- One row: notification_id, state, at, attempts, not_before, reason, detail. State is one of
 --   waiting        the row is in the outbox (at = created_at; not_before = its scheduled time, if any)
@@ -48,6 +50,15 @@ RETURN
                     ELSE N'in the outbox, waiting to be claimed (' + o.priority + N' priority)' END
         FROM [$(Schema)].[outbox] AS o WHERE o.id = @id
         UNION ALL
+        SELECT 2, CASE j.state WHEN 'running' THEN 'in_flight' WHEN 'done' THEN 'fanned_out' ELSE 'no_such_audience' END,
+               COALESCE(j.finished_at, j.created_at), NULL, NULL, j.reason,
+               CASE WHEN j.state = 'no_such_audience' THEN N'not sent: ' + j.audience + N' does not exist'
+                    ELSE CASE WHEN j.state = 'running' THEN N'fanning out to ' ELSE N'fanned out to ' END + j.audience
+                         + N' (' + j.channels + N'): ' + CAST(j.published AS nvarchar(20)) + N' deliveries published, '
+                         + CAST(j.opted_out AS nvarchar(20)) + N' opted out, ' + CAST(j.no_contact AS nvarchar(20))
+                         + N' subscribers without a contact point (scripts/admin show lists them)' END
+        FROM [$(Schema)].[fanout_job] AS j WHERE j.id = @id
+        UNION ALL
         SELECT 3, 'dead_lettered', x.dead_lettered_at, x.attempts, NULL, x.reason,
                N'moved to the dead-letter queue, not sent'
                + CASE WHEN x.copies > 1 THEN N' (dead-lettered ' + CAST(x.copies AS nvarchar(20)) + N' times, the latest shown)' ELSE N'' END
@@ -78,6 +89,13 @@ RETURN
                     ELSE N'claimed from the outbox and handed to the broker: being delivered or waiting for a retry' END
         FROM (SELECT 1 AS x) AS one LEFT JOIN [$(Schema)].[retention] AS k ON k.job = 'cleanup'
         WHERE @id > 0 AND @id <= COALESCE(IDENT_CURRENT(N'[$(Schema)].[outbox]'), 0)
+        UNION ALL
+        SELECT 6, CASE a.outcome WHEN 'opted_out' THEN 'opted_out' ELSE 'in_flight' END, NULL, NULL, NULL,
+               CASE WHEN a.outcome = 'opted_out' THEN N'held back by the fan-out: the subscriber''s preference or the category''s default' END,
+               CASE WHEN a.outcome = 'opted_out'
+                    THEN N'not sent: the subscriber opted out of its category on this channel (delivery of notification ' + CAST(a.parent_id AS nvarchar(20)) + N')'
+                    ELSE N'a delivery of notification ' + CAST(a.parent_id AS nvarchar(20)) + N', handed to the broker: being delivered or waiting for a retry' END
+        FROM [$(Schema)].[audience_delivery] AS a WHERE a.id = @id AND a.outcome <> 'no_contact'
         UNION ALL
         SELECT 7, 'unknown', NULL, NULL, NULL, NULL, N'no such notification: the outbox never issued this id'
     ) AS s
