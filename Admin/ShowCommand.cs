@@ -1,6 +1,7 @@
 using System.CommandLine;
 using System.Globalization;
 using Notifications.Shared.Data;
+using Notifications.Shared.Data.Audiences;
 
 namespace Notifications.Admin;
 
@@ -27,13 +28,27 @@ internal static class ShowCommand
                 return default;
             },
         };
-        var command = new Command("show", "What happened to one notification: waiting (and until when), in flight, sent (when, on which attempt), maybe sent (why), suppressed, opted out (who), dead-lettered (why, when) or rejected (why); from the database") { id };
+        var deliveries = new Option<int>("--deliveries")
+        {
+            Description = "For a notification to a subscriber or a topic: how many of its deliveries to list after the tally",
+            DefaultValueFactory = _ => 10,
+        };
+        deliveries.Validators.Add(r =>
+        {
+            if (r.GetValueOrDefault<int>() is < 0 or > 10_000)
+            {
+                r.AddError("--deliveries must be 0-10000");
+            }
+        });
+        var command = new Command("show", "What happened to one notification: waiting (and until when), in flight, sent (when, on which attempt), maybe sent (why), suppressed, opted out (who), dead-lettered (why, when) or rejected (why); for a subscriber or a topic, fanned out, with its deliveries by state; from the database") { id, deliveries };
         command.SetAction(async (parsed, ct) =>
         {
             await using var admin = context(parsed);
             long notification = parsed.GetValue(id);
             var status = await admin.DatabaseAsync(() => admin.Status.GetAsync(notification, ct));
             await WriteAsync(console.Out, status);
+            var report = await admin.DatabaseAsync(() => admin.Audiences.ListDeliveriesAsync(notification, parsed.GetValue(deliveries), ct));
+            await WriteAsync(console.Out, report);
             return status.IsUnknown ? ExitCodes.Failed : ExitCodes.Success;
         });
         return command;
@@ -66,6 +81,31 @@ internal static class ShowCommand
         await output.WriteLineAsync($"  detail:      {status.Detail}");
     }
 
+    // A fan-out's deliveries: the tally by channel and state, then the first ones (nothing for any other notification).
+    internal static async Task WriteAsync(TextWriter output, FanOutDeliveryReport report)
+    {
+        if (report.Tallies.Count == 0)
+        {
+            return;
+        }
+
+        await output.WriteLineAsync(Invariant($"  deliveries:  {report.Tallies.Sum(t => t.Count)}"));
+        // By channel (none first: the subscribers without a contact point), then state; the same in both dialects.
+        foreach (var tally in report.Tallies.OrderBy(t => t.Channel ?? "", StringComparer.Ordinal).ThenBy(t => t.State, StringComparer.Ordinal))
+        {
+            await output.WriteLineAsync(Invariant($"    {tally.Channel ?? "-",-6} {tally.State,-14} {tally.Count,10}"));
+        }
+
+        if (report.First.Count > 0)
+        {
+            await output.WriteLineAsync(Invariant($"  first {report.First.Count}:"));
+            foreach (var d in report.First)
+            {
+                await output.WriteLineAsync(Invariant($"    {d.Id,-20} {d.Subscriber ?? "(erased)",-20} {d.Channel ?? "-",-6} {d.State,-14} {d.Address ?? "-"}"));
+            }
+        }
+    }
+
     private static string Label(string state) => state switch
     {
         "waiting" => "waiting in the outbox",
@@ -77,6 +117,8 @@ internal static class ShowCommand
         "dead_lettered" => "dead-lettered",
         "rejected" => "rejected",
         "unknown" => "unknown id",
+        "fanned_out" => "fanned out",
+        "no_such_audience" => "no such subscriber or topic, not sent",
         _ => state,
     };
 
@@ -90,6 +132,8 @@ internal static class ShowCommand
         "opted_out" => "recorded",
         "dead_lettered" => "dead at",
         "rejected" => "rejected at",
+        "fanned_out" => "finished",
+        "no_such_audience" => "recorded",
         _ => "at",
     };
 

@@ -35,4 +35,10 @@ public interface IAudienceStore
     /// subscriptions and preferences. What went with it; null when there is no such subscriber. One statement.
     /// </summary>
     Task<SubscriberErasure?> DeleteSubscriberAsync(string externalId, CancellationToken cancellationToken);
+
+    /// <summary>
+    /// The deliveries of the fan-out of notification <paramref name="parentId"/>: the tally by channel and state, and the first
+    /// <paramref name="limit"/> in subscriber order (a subscriber erased since shows no id). Both empty when it has none.
+    /// </summary>
+    Task<FanOutDeliveryReport> ListDeliveriesAsync(long parentId, int limit, CancellationToken cancellationToken);
 }

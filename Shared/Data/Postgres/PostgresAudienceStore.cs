@@ -18,6 +18,8 @@ internal sealed class PostgresAudienceStore : IAudienceStore
     private readonly string _topicsSql;
     private readonly string _preferencesSql;
     private readonly string _listTopicsSql;
+    private readonly string _deliveryTallySql;
+    private readonly string _firstDeliveriesSql;
     private readonly string _setPreferenceSql;
     private readonly string _deleteSubscriberSql;
 
@@ -49,6 +51,25 @@ internal sealed class PostgresAudienceStore : IAudienceStore
         _listTopicsSql = $"""
             SELECT t.name AS Name, t.created_at AS CreatedAt, (SELECT count(*) FROM "{s}".subscription AS x WHERE x.topic_id = t.id) AS Subscribers
             FROM "{s}".topic AS t ORDER BY t.name LIMIT @Limit
+            """;
+        // A delivery's state: what the fan-out recorded instead of publishing it, else its own record, else in flight.
+        string state = $"""
+            CASE WHEN a.outcome <> 'published' THEN a.outcome
+                 WHEN l.status IN ('sent', 'suppressed', 'opted_out') THEN l.status
+                 WHEN EXISTS (SELECT FROM "{s}".dead_letter AS x WHERE x.notification_id = a.id) THEN 'dead_lettered'
+                 WHEN l.status = 'sending' AND l.reason IS NOT NULL THEN 'maybe_sent'
+                 ELSE 'in_flight' END
+            """;
+        _deliveryTallySql = $"""
+            SELECT a.channel AS Channel, {state} AS State, count(*) AS Count
+            FROM "{s}".audience_delivery AS a LEFT JOIN "{s}".delivery_log AS l ON l.notification_id = a.id
+            WHERE a.parent_id = @Id GROUP BY 1, 2 ORDER BY 1, 2
+            """;
+        _firstDeliveriesSql = $"""
+            SELECT a.id AS Id, sb.external_id AS Subscriber, a.channel AS Channel, a.address AS Address, {state} AS State
+            FROM "{s}".audience_delivery AS a LEFT JOIN "{s}".delivery_log AS l ON l.notification_id = a.id
+            LEFT JOIN "{s}".subscriber AS sb ON sb.id = a.subscriber_id
+            WHERE a.parent_id = @Id ORDER BY a.subscriber_id, a.id LIMIT @Limit
             """;
         // Written only for a subscriber and a category that exist, and never as an opt-out of a critical one; the answer says which.
         _setPreferenceSql = $"""
@@ -116,6 +137,14 @@ internal sealed class PostgresAudienceStore : IAudienceStore
     {
         await using var connection = await _dataSource.OpenConnectionAsync(cancellationToken);
         return await connection.QuerySingleOrDefaultAsync<SubscriberErasure>(Command(_deleteSubscriberSql, new { Id = externalId }, cancellationToken));
+    }
+
+    public async Task<FanOutDeliveryReport> ListDeliveriesAsync(long parentId, int limit, CancellationToken cancellationToken)
+    {
+        await using var connection = await _dataSource.OpenConnectionAsync(cancellationToken);
+        var tallies = await connection.QueryAsync<DeliveryTally>(Command(_deliveryTallySql, new { Id = parentId }, cancellationToken));
+        var first = await connection.QueryAsync<DeliveryEntry>(Command(_firstDeliveriesSql, new { Id = parentId, Limit = limit }, cancellationToken));
+        return new FanOutDeliveryReport([.. tallies], [.. first]);
     }
 
     private CommandDefinition Command(string sql, object? parameters, CancellationToken cancellationToken, NpgsqlTransaction? transaction = null) =>

@@ -53,6 +53,27 @@ internal sealed class SqlServerAudienceStore : IAudienceStore
                    (SELECT COUNT_BIG(*) FROM [{s}].[subscription] AS x WHERE x.topic_id = t.id) AS Subscribers
             FROM [{s}].[topic] AS t ORDER BY t.name;
             """;
+        // As PostgreSQL's: what the fan-out recorded instead of publishing it, else the delivery's own record, else in flight.
+        string state = $"""
+            CASE WHEN a.outcome <> 'published' THEN a.outcome
+                 WHEN l.status IN ('sent', 'suppressed', 'opted_out') THEN l.status
+                 WHEN EXISTS (SELECT 1 FROM [{s}].[dead_letter] AS x WHERE x.notification_id = a.id) THEN 'dead_lettered'
+                 WHEN l.status = 'sending' AND l.reason IS NOT NULL THEN 'maybe_sent'
+                 ELSE 'in_flight' END
+            """;
+        DeliveryTallySql = $"""
+            SELECT t.Channel, t.State, COUNT_BIG(*) AS Count
+            FROM (SELECT a.channel AS Channel, {state} AS State
+                  FROM [{s}].[audience_delivery] AS a LEFT JOIN [{s}].[delivery_log] AS l ON l.notification_id = a.id
+                  WHERE a.parent_id = @Id) AS t
+            GROUP BY t.Channel, t.State ORDER BY t.Channel, t.State;
+            """;
+        FirstDeliveriesSql = $"""
+            SELECT TOP (@Limit) a.id AS Id, sb.external_id AS Subscriber, a.channel AS Channel, a.address AS Address, {state} AS State
+            FROM [{s}].[audience_delivery] AS a LEFT JOIN [{s}].[delivery_log] AS l ON l.notification_id = a.id
+            LEFT JOIN [{s}].[subscriber] AS sb ON sb.id = a.subscriber_id
+            WHERE a.parent_id = @Id ORDER BY a.subscriber_id, a.id;
+            """;
         // As PostgreSQL's: written only for a subscriber and a category that exist, never as an opt-out of a critical one.
         SetPreferenceSql = $"""
             SET XACT_ABORT ON;
@@ -101,6 +122,10 @@ internal sealed class SqlServerAudienceStore : IAudienceStore
 
     internal string ListTopicsSql { get; }
 
+    internal string DeliveryTallySql { get; }
+
+    internal string FirstDeliveriesSql { get; }
+
     internal string SetPreferenceSql { get; }
 
     internal string DeleteSubscriberSql { get; }
@@ -130,6 +155,14 @@ internal sealed class SqlServerAudienceStore : IAudienceStore
     {
         await using var connection = new SqlConnection(_connectionString);
         return [.. await connection.QueryAsync<TopicEntry>(Command(ListTopicsSql, new { Limit = limit }, cancellationToken))];
+    }
+
+    public async Task<FanOutDeliveryReport> ListDeliveriesAsync(long parentId, int limit, CancellationToken cancellationToken)
+    {
+        await using var connection = new SqlConnection(_connectionString);
+        var tallies = await connection.QueryAsync<DeliveryTally>(Command(DeliveryTallySql, new { Id = parentId }, cancellationToken));
+        var first = await connection.QueryAsync<DeliveryEntry>(Command(FirstDeliveriesSql, new { Id = parentId, Limit = limit }, cancellationToken));
+        return new FanOutDeliveryReport([.. tallies], [.. first]);
     }
 
     public async Task<PreferenceChange> SetPreferenceAsync(string externalId, string category, string channel, bool enabled, CancellationToken cancellationToken)

@@ -1,3 +1,4 @@
+using System.Globalization;
 using Dapper;
 using Microsoft.Extensions.DependencyInjection;
 using Notifications.Client;
@@ -74,6 +75,29 @@ public sealed class FanOutTests
         Assert.Equal([("bo", "email", "bo@example.com")], (await DeliveriesAsync(FanOutOutcomes.OptedOut)).Select(d => (d.Subscriber, d.Channel, d.Address)));
         Assert.Equal([("cy", (string?)null)], (await DeliveriesAsync(FanOutOutcomes.NoContact)).Select(d => (d.Subscriber, d.Channel)));
         Assert.Empty(await world.Database.InOutboxAsync([toAna, sale, nobody, empty, noTopic]));
+
+        // The parents' status and admin show: what the fan-out came to, the deliveries by channel and state; each delivery's own.
+        var saleStatus = await Status.StatusProbe.GetAsync(sale);
+        Assert.Equal("fanned_out", saleStatus.State);
+        Assert.Equal(
+            "fanned out to topic:news (email,push): 4 deliveries published, 1 opted out, 1 subscribers without a contact point (scripts/admin show lists them)",
+            saleStatus.Detail);
+        Assert.Equal(("no_such_audience", "no topic named 'no-such-topic'"), await StateAsync(noTopic));
+        Assert.Equal("sent", (await Status.StatusProbe.GetAsync(mails[1].Id)).State);
+        var (exit, output, error) = await Operations.AdminRun.InProcessAsync(world.Broker, "", "show", sale.ToString(CultureInfo.InvariantCulture), "--deliveries", "6");
+        Assert.True(exit == 0, error);
+        Assert.Contains("fanned out", output, StringComparison.Ordinal);
+        Assert.Matches(@"deliveries:\s+6\n\s+-\s+no_contact\s+1\n\s+email\s+opted_out\s+1\n\s+email\s+sent\s+1\n\s+push\s+sent\s+3\n", output.ReplaceLineEndings("\n"));
+        Assert.Contains("first 6:", output, StringComparison.Ordinal);
+        Assert.Matches(@"\d{19}\s+ana\s+email\s+sent\s+ana@example\.com", output);
+        var (unknownExit, _, _) = await Operations.AdminRun.InProcessAsync(world.Broker, "", "show", nobody.ToString(CultureInfo.InvariantCulture));
+        Assert.Equal(0, unknownExit);
+    }
+
+    private static async Task<(string, string?)> StateAsync(long id)
+    {
+        var status = await Status.StatusProbe.GetAsync(id);
+        return (status.State, status.Reason);
     }
 
     [Fact]

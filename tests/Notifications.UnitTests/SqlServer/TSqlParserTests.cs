@@ -81,7 +81,7 @@ public sealed class TSqlParserTests
             "SqlServerAudienceStore.PreferencesSql", "SqlServerAudienceStore.ListTopicsSql", "SqlServerAudienceStore.SetPreferenceSql",
             "SqlServerAudienceStore.DeleteSubscriberSql",
             "SqlServerPreferenceStore.FindSql", "SqlServerPreferenceStore.RecordSql", "SqlServerPreferenceStore.OptOutSql",
-            "SqlServerOutboxStore.StartFanOutSql",
+            "SqlServerOutboxStore.StartFanOutSql", "SqlServerAudienceStore.DeliveryTallySql", "SqlServerAudienceStore.FirstDeliveriesSql",
             "SqlServerFanOutStore.LeaseSql", "SqlServerFanOutStore.RenewSql", "SqlServerFanOutStore.AgainSql", "SqlServerFanOutStore.TopicSql",
             "SqlServerFanOutStore.TopicPageSql", "SqlServerFanOutStore.SubscriberPageSql", "SqlServerFanOutStore.PageWrittenSql",
             "SqlServerFanOutStore.EndSql", "SqlServerFanOutStore.AdvanceSql",
