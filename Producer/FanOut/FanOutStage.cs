@@ -26,6 +26,7 @@ internal sealed class FanOutStage(
     IOptions<ProducerOptions> producerOptions,
     IOptions<RabbitMqOptions> rabbitOptions,
     FanOutWake wake,
+    FaultInjector faults,
     WorkerHealth health,
     TimeProvider time,
     ILogger<FanOutStage> logger)
@@ -125,6 +126,7 @@ internal sealed class FanOutStage(
 
                 published += await PublishAsync(channel.Value, job, page);
                 pages++;
+                faults.Reached("after-fan-out-page");
                 if (!await store.AdvanceAsync(job, page, _owner, _options.LeaseTime, cancellationToken))
                 {
                     FanOutLog.LeaseLost(logger, job.Id);

@@ -19,7 +19,8 @@ public sealed class FaultOptions
     /// <c>after-suppress</c> (consumer: a hard bounce's address suppressed, not dead-lettered yet),
     /// <c>after-dead-letter-row</c> (consumer: the <c>dead_letter</c> row written, nothing published or acked),
     /// <c>before-send</c> (consumer: a message taken and checked, about to be sent: a poison message that crashes every consumer),
-    /// <c>after-inbox-row</c> (consumer: a broker dead letter's rows written, nothing moved or acked).
+    /// <c>after-inbox-row</c> (consumer: a broker dead letter's rows written, nothing moved or acked),
+    /// <c>after-fan-out-page</c> (producer: a fan-out page's deliveries published and confirmed, the job's cursor not moved).
     /// </summary>
     public string? KillAt { get; set; }
 }

@@ -11,7 +11,7 @@ namespace Notifications.IntegrationTests.Status;
 public sealed class RetentionTests
 {
     private static readonly string S = TestDatabase.Schema;
-    private const long FirstDeliveryId = 4611686018427387904;
+    private const long FirstDeliveryId = Shared.Data.FanOut.FanOutIds.First;
 
     [Fact]
     public async Task AdminCleanup_SmallBatches_DeletesOnlyOldSentAndDeadLetterRows_StatusThenUnknown()

@@ -1,0 +1,135 @@
+using System.Globalization;
+using Dapper;
+using Notifications.Client;
+using Notifications.IntegrationTests.Infrastructure;
+using Notifications.IntegrationTests.Shutdown;
+using Notifications.Shared.Data.FanOut;
+using Notifications.Shared.Hosting;
+
+namespace Notifications.IntegrationTests.Audiences;
+
+/// <summary>
+/// Faults mid-fan-out (issue 29, item 5; docs/fan-out.md, "A crash, a restart, another producer"), on the real services and
+/// counted at smtp-sink by each delivery's id: the producer SIGKILLs itself after a page's confirms at 40 % of a topic,
+/// another producer resumes after the lease; a subscriber unsubscribing between pages. <c>NOTIFICATIONS_FANOUT_FAULT_SUBSCRIBERS</c>
+/// sets the topic's size (default 10,000; the issue's row is 200,000).
+/// </summary>
+[Collection("services")]
+public sealed class FanOutFaultTests
+{
+    private static readonly TimeSpan Patience = TimeSpan.FromMinutes(5);
+    private static readonly (string Key, string Value) TestHooks = (FaultInjector.TestHooksVariable, "1");
+
+    [Theory]
+    [InlineData("AtLeastOnce")]
+    [InlineData("AtMostOnce")]
+    public async Task ProducerKilledAt40Percent_AnotherResumesAfterTheLease_EveryContactPointOnce(string mode)
+    {
+        int subscribers = int.TryParse(Environment.GetEnvironmentVariable("NOTIFICATIONS_FANOUT_FAULT_SUBSCRIBERS"), CultureInfo.InvariantCulture, out int n) ? n : 10_000;
+        const int pageSize = 500;
+        await TestDatabase.CleanAsync();
+        await SeedTopicAsync(subscribers);
+        long parent = await TestDatabase.EnqueueAsync(NewNotification.ToTopic("everyone", "Hello", "Hi.", AudienceChannels.Email) with { Priority = NotificationPriority.Bulk });
+
+        await using var broker = await TestBroker.CreateAsync();
+        await using var sink = await SmtpSink.StartAsync();
+        await using var consumer = await WorkerHost.StartConsumerAsync(broker, sink, ("Consumer:DeliveryMode", mode));
+        (string, string)[] fanOut = [("FanOut:PageSize", pageSize.ToString(CultureInfo.InvariantCulture)), ("FanOut:LeaseTime", "00:00:02"), TestHooks];
+        int killAtPage = subscribers * 2 / 5 / pageSize;
+        await using (var doomed = WorkerProcess.Start("Producer", broker, [.. fanOut, ("Faults:KillAt", $"after-fan-out-page:{killAtPage}")]))
+        {
+            await Eventually.WaitAsync(() => Task.FromResult(doomed.HasExited), exited => exited, Patience, "the producer killed itself");
+            Assert.NotEqual(0, await doomed.WaitForExitAsync(TimeSpan.FromSeconds(10)));
+        }
+
+        // Killed after page killAtPage's confirms: the cursor is one page behind, the job still running under the dead lease.
+        var (state, cursorPages) = await JobAsync(parent, pageSize);
+        Assert.Equal((FanOutOutcomes.Running, killAtPage - 1), (state, cursorPages));
+
+        await using var survivor = WorkerProcess.Start("Producer", broker, fanOut);
+        await survivor.WaitWhileRunningAsync(() => JobAsync(parent, pageSize), j => j.State == FanOutOutcomes.Done, Patience, "the fan-out resumed and done");
+        var ids = await PublishedIdsAsync(parent);
+        Assert.Equal(subscribers, ids.Count);
+        await Eventually.WaitAsync(() => Task.FromResult(sink.CountByNotificationId()), c => ids.All(c.ContainsKey), Patience, "every delivery at smtp-sink");
+
+        // Every contact point at least once; the page in flight at the kill is the most that can come twice (at least once), and
+        // nothing comes twice at most once. Nothing but the deliveries arrives.
+        var counts = sink.CountByNotificationId();
+        Assert.Empty(counts.Keys.Except(ids));
+        int twice = counts.Values.Count(c => c > 1);
+        Assert.InRange(twice, 0, mode == "AtMostOnce" ? 0 : pageSize);
+        Assert.All(counts.Values, c => Assert.InRange(c, 1, 2));
+    }
+
+    [Fact]
+    public async Task SubscriberUnsubscribesBetweenPages_NotSent_TheOthersOnce()
+    {
+        await TestDatabase.CleanAsync();
+        await SeedTopicAsync(6);
+        long parent = await TestDatabase.EnqueueAsync(NewNotification.ToTopic("everyone", "Hello", "Hi.", AudienceChannels.Email));
+        await using var broker = await TestBroker.CreateAsync();
+        await using var sink = await SmtpSink.StartAsync();
+        await using var consumer = await WorkerHost.StartConsumerAsync(broker, sink);
+
+        // A producer that dies after its first page of 3: the job waits under its lease while the fifth subscriber leaves.
+        await using (var doomed = WorkerProcess.Start("Producer", broker, ("FanOut:PageSize", "3"), ("FanOut:LeaseTime", "00:00:02"), TestHooks,
+                         ("Faults:KillAt", "after-fan-out-page:1")))
+        {
+            await Eventually.WaitAsync(() => Task.FromResult(doomed.HasExited), exited => exited, Patience, "the producer killed itself");
+        }
+
+        await using (var owner = await TestDatabase.OpenAsync())
+        {
+            await owner.ExecuteAsync($"""
+                DELETE FROM {TestDatabase.Schema}.subscription
+                WHERE subscriber_id = (SELECT id FROM {TestDatabase.Schema}.subscriber WHERE external_id = 'user-5')
+                """);
+        }
+
+        await using var survivor = WorkerProcess.Start("Producer", broker, ("FanOut:PageSize", "3"), ("FanOut:LeaseTime", "00:00:02"));
+        await survivor.WaitWhileRunningAsync(() => JobAsync(parent, 3), j => j.State == FanOutOutcomes.Done, Patience, "the fan-out done");
+        var addresses = (await PublishedAddressesAsync(parent)).Order().ToList();
+        Assert.Equal(["user-1@example.com", "user-2@example.com", "user-3@example.com", "user-4@example.com", "user-6@example.com"], addresses);
+        var ids = await PublishedIdsAsync(parent);
+        await Eventually.WaitAsync(() => Task.FromResult(sink.CountByNotificationId()), c => ids.All(c.ContainsKey), Patience, "every delivery at smtp-sink");
+        Assert.Equal(ids.Order(), sink.CountByNotificationId().Keys.Order());
+    }
+
+    // Subscribers user-1..user-N, each with one address, all on topic "everyone" (as the owner: the registry's rows, fast).
+    private static async Task SeedTopicAsync(int subscribers)
+    {
+        await using var owner = await TestDatabase.OpenAsync();
+        string s = TestDatabase.Schema;
+        await owner.ExecuteAsync($"""
+            INSERT INTO {s}.subscriber (external_id) SELECT 'user-' || g FROM generate_series(1, @subscribers) AS g ORDER BY g;
+            INSERT INTO {s}.contact_point (subscriber_id, channel, address) SELECT id, 'email', external_id || '@example.com' FROM {s}.subscriber;
+            INSERT INTO {s}.topic (name) VALUES ('everyone');
+            INSERT INTO {s}.subscription (topic_id, subscriber_id) SELECT t.id, sb.id FROM {s}.topic AS t CROSS JOIN {s}.subscriber AS sb;
+            """, new { subscribers }, commandTimeout: 120);
+    }
+
+    private static async Task<(string State, long CursorPages)> JobAsync(long parent, int pageSize)
+    {
+        await using var connection = await TestDatabase.OpenAsync();
+        string s = TestDatabase.Schema;
+        // The cursor in pages: how many subscribers (in id order) are at or below it.
+        return await connection.QuerySingleAsync<(string, long)>($"""
+            SELECT j.state, (SELECT count(*) FROM {s}.subscriber AS sb WHERE sb.id <= j."cursor") / @pageSize
+            FROM {s}.fanout_job AS j WHERE j.id = @parent
+            """, new { parent, pageSize });
+    }
+
+    private static async Task<List<long>> PublishedIdsAsync(long parent)
+    {
+        await using var connection = await TestDatabase.OpenAsync();
+        return (await connection.QueryAsync<long>(
+            $"SELECT id FROM {TestDatabase.Schema}.audience_delivery WHERE parent_id = @parent AND outcome = 'published'", new { parent })).AsList();
+    }
+
+    private static async Task<List<string>> PublishedAddressesAsync(long parent)
+    {
+        await using var connection = await TestDatabase.OpenAsync();
+        return (await connection.QueryAsync<string>(
+            $"SELECT address FROM {TestDatabase.Schema}.audience_delivery WHERE parent_id = @parent AND outcome = 'published'", new { parent })).AsList();
+    }
+}
