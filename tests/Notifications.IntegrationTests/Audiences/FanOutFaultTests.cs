@@ -95,6 +95,47 @@ public sealed class FanOutFaultTests
         Assert.Equal(ids.Order(), sink.CountByNotificationId().Keys.Order());
     }
 
+    [Theory]
+    [InlineData("AtLeastOnce")]
+    [InlineData("AtMostOnce")]
+    public async Task RegistryDatabaseUnreachableMidFanOut_ProducerWaitsAndResumes_EveryContactPointOnce(string mode)
+    {
+        // The producer reaches PostgreSQL through a proxy that cuts its connections and refuses new ones for the outage
+        // (NOTIFICATIONS_FANOUT_OUTAGE_SECONDS, default 8; the issue's row is 30), past its lease: nobody else holds the job,
+        // so it goes on with it.
+        int outageSeconds = int.TryParse(Environment.GetEnvironmentVariable("NOTIFICATIONS_FANOUT_OUTAGE_SECONDS"), CultureInfo.InvariantCulture, out int o) ? o : 8;
+        const int subscribers = 4000;
+        await TestDatabase.CleanAsync();
+        await SeedTopicAsync(subscribers);
+        long parent = await TestDatabase.EnqueueAsync(NewNotification.ToTopic("everyone", "Hello", "Hi.", AudienceChannels.Email));
+        var direct = new Npgsql.NpgsqlConnectionStringBuilder(TestRoles.ConnectionString(DatabaseRole.Producer));
+        await using var proxy = Chaos.BlackholeProxy.Start(direct.Port);
+        string viaProxy = new Npgsql.NpgsqlConnectionStringBuilder(direct.ConnectionString) { Host = "127.0.0.1", Port = proxy.Port }.ConnectionString;
+
+        await using var broker = await TestBroker.CreateAsync();
+        await using var sink = await SmtpSink.StartAsync();
+        await using var consumer = await WorkerHost.StartConsumerAsync(broker, sink, ("Consumer:DeliveryMode", mode));
+        await using (await WorkerHost.StartProducerAsync(broker, ("Database:ConnectionString", viaProxy), ("FanOut:PageSize", "100"),
+                         ("FanOut:LeaseTime", "00:00:02"), ("Producer:MaxErrorBackoff", "00:00:02")))
+        {
+            await Eventually.WaitAsync(() => JobAsync(parent, 100), j => j.CursorPages >= 8, Patience, "a fifth of the topic fanned out");
+            proxy.Refuse();
+            await Task.Delay(TimeSpan.FromSeconds(outageSeconds));
+            var (state, pagesDuringOutage) = await JobAsync(parent, 100);
+            Assert.Equal(FanOutOutcomes.Running, state);
+            proxy.Restore();
+            await Eventually.WaitAsync(() => JobAsync(parent, 100), j => j.State == FanOutOutcomes.Done, Patience, "the fan-out resumed and done");
+            Assert.InRange(pagesDuringOutage, 8, subscribers / 100 - 1);
+        }
+
+        var ids = await PublishedIdsAsync(parent);
+        Assert.Equal(subscribers, ids.Count);
+        await Eventually.WaitAsync(() => Task.FromResult(sink.CountByNotificationId()), c => ids.All(c.ContainsKey), Patience, "every delivery at smtp-sink");
+        var counts = sink.CountByNotificationId();
+        Assert.Empty(counts.Keys.Except(ids));
+        Assert.InRange(counts.Values.Count(c => c > 1), 0, mode == "AtMostOnce" ? 0 : 100);
+    }
+
     // Subscribers user-1..user-N, each with one address, all on topic "everyone" (as the owner: the registry's rows, fast).
     private static async Task SeedTopicAsync(int subscribers)
     {
@@ -112,11 +153,11 @@ public sealed class FanOutFaultTests
     {
         await using var connection = await TestDatabase.OpenAsync();
         string s = TestDatabase.Schema;
-        // The cursor in pages: how many subscribers (in id order) are at or below it.
-        return await connection.QuerySingleAsync<(string, long)>($"""
+        // The cursor in pages: how many subscribers (in id order) are at or below it. No job yet (the row not claimed): none.
+        return await connection.QuerySingleOrDefaultAsync<(string, long)?>($"""
             SELECT j.state, (SELECT count(*) FROM {s}.subscriber AS sb WHERE sb.id <= j."cursor") / @pageSize
             FROM {s}.fanout_job AS j WHERE j.id = @parent
-            """, new { parent, pageSize });
+            """, new { parent, pageSize }) ?? ("none", 0);
     }
 
     private static async Task<List<long>> PublishedIdsAsync(long parent)
