@@ -29,7 +29,7 @@ public sealed class FanOutFaultTests(ITestOutputHelper output)
         int subscribers = int.TryParse(Environment.GetEnvironmentVariable("NOTIFICATIONS_FANOUT_FAULT_SUBSCRIBERS"), CultureInfo.InvariantCulture, out int n) ? n : 10_000;
         const int pageSize = 500;
         await TestDatabase.CleanAsync();
-        await SeedTopicAsync(subscribers);
+        await FanOutProbe.SeedTopicAsync(subscribers);
         long parent = await TestDatabase.EnqueueAsync(NewNotification.ToTopic("everyone", "Hello", "Hi.", AudienceChannels.Email) with { Priority = NotificationPriority.Bulk });
 
         await using var broker = await TestBroker.CreateAsync();
@@ -44,12 +44,12 @@ public sealed class FanOutFaultTests(ITestOutputHelper output)
         }
 
         // Killed after page killAtPage's confirms: the cursor is one page behind, the job still running under the dead lease.
-        var (state, cursorPages) = await JobAsync(parent, pageSize);
+        var (state, cursorPages) = await FanOutProbe.JobAsync(parent, pageSize);
         Assert.Equal((FanOutOutcomes.Running, killAtPage - 1), (state, cursorPages));
 
         await using var survivor = WorkerProcess.Start("Producer", broker, fanOut);
-        await survivor.WaitWhileRunningAsync(() => JobAsync(parent, pageSize), j => j.State == FanOutOutcomes.Done, Patience, "the fan-out resumed and done");
-        var ids = await PublishedIdsAsync(parent);
+        await survivor.WaitWhileRunningAsync(() => FanOutProbe.JobAsync(parent, pageSize), j => j.State == FanOutOutcomes.Done, Patience, "the fan-out resumed and done");
+        var ids = await FanOutProbe.PublishedIdsAsync(parent);
         Assert.Equal(subscribers, ids.Count);
         await Eventually.WaitAsync(() => Task.FromResult(sink.CountByNotificationId()), c => ids.All(c.ContainsKey), Patience, "every delivery at smtp-sink");
 
@@ -68,7 +68,7 @@ public sealed class FanOutFaultTests(ITestOutputHelper output)
     public async Task SubscriberUnsubscribesBetweenPages_NotSent_TheOthersOnce()
     {
         await TestDatabase.CleanAsync();
-        await SeedTopicAsync(6);
+        await FanOutProbe.SeedTopicAsync(6);
         long parent = await TestDatabase.EnqueueAsync(NewNotification.ToTopic("everyone", "Hello", "Hi.", AudienceChannels.Email));
         await using var broker = await TestBroker.CreateAsync();
         await using var sink = await SmtpSink.StartAsync();
@@ -90,10 +90,10 @@ public sealed class FanOutFaultTests(ITestOutputHelper output)
         }
 
         await using var survivor = WorkerProcess.Start("Producer", broker, ("FanOut:PageSize", "3"), ("FanOut:LeaseTime", "00:00:02"));
-        await survivor.WaitWhileRunningAsync(() => JobAsync(parent, 3), j => j.State == FanOutOutcomes.Done, Patience, "the fan-out done");
-        var addresses = (await PublishedAddressesAsync(parent)).Order().ToList();
+        await survivor.WaitWhileRunningAsync(() => FanOutProbe.JobAsync(parent, 3), j => j.State == FanOutOutcomes.Done, Patience, "the fan-out done");
+        var addresses = (await FanOutProbe.PublishedAddressesAsync(parent)).Order().ToList();
         Assert.Equal(["user-1@example.com", "user-2@example.com", "user-3@example.com", "user-4@example.com", "user-6@example.com"], addresses);
-        var ids = await PublishedIdsAsync(parent);
+        var ids = await FanOutProbe.PublishedIdsAsync(parent);
         await Eventually.WaitAsync(() => Task.FromResult(sink.CountByNotificationId()), c => ids.All(c.ContainsKey), Patience, "every delivery at smtp-sink");
         Assert.Equal(ids.Order(), sink.CountByNotificationId().Keys.Order());
     }
@@ -109,7 +109,7 @@ public sealed class FanOutFaultTests(ITestOutputHelper output)
         int outageSeconds = int.TryParse(Environment.GetEnvironmentVariable("NOTIFICATIONS_FANOUT_OUTAGE_SECONDS"), CultureInfo.InvariantCulture, out int o) ? o : 8;
         const int subscribers = 4000;
         await TestDatabase.CleanAsync();
-        await SeedTopicAsync(subscribers);
+        await FanOutProbe.SeedTopicAsync(subscribers);
         long parent = await TestDatabase.EnqueueAsync(NewNotification.ToTopic("everyone", "Hello", "Hi.", AudienceChannels.Email));
         var direct = new Npgsql.NpgsqlConnectionStringBuilder(TestRoles.ConnectionString(DatabaseRole.Producer));
         await using var proxy = Chaos.BlackholeProxy.Start(direct.Port);
@@ -121,17 +121,17 @@ public sealed class FanOutFaultTests(ITestOutputHelper output)
         await using (await WorkerHost.StartProducerAsync(broker, ("Database:ConnectionString", viaProxy), ("FanOut:PageSize", "100"),
                          ("FanOut:LeaseTime", "00:00:02"), ("Producer:MaxErrorBackoff", "00:00:02")))
         {
-            await Eventually.WaitAsync(() => JobAsync(parent, 100), j => j.CursorPages >= 8, Patience, "a fifth of the topic fanned out");
+            await Eventually.WaitAsync(() => FanOutProbe.JobAsync(parent, 100), j => j.CursorPages >= 8, Patience, "a fifth of the topic fanned out");
             proxy.Refuse();
             await Task.Delay(TimeSpan.FromSeconds(outageSeconds));
-            var (state, pagesDuringOutage) = await JobAsync(parent, 100);
+            var (state, pagesDuringOutage) = await FanOutProbe.JobAsync(parent, 100);
             Assert.Equal(FanOutOutcomes.Running, state);
             proxy.Restore();
-            await Eventually.WaitAsync(() => JobAsync(parent, 100), j => j.State == FanOutOutcomes.Done, Patience, "the fan-out resumed and done");
+            await Eventually.WaitAsync(() => FanOutProbe.JobAsync(parent, 100), j => j.State == FanOutOutcomes.Done, Patience, "the fan-out resumed and done");
             Assert.InRange(pagesDuringOutage, 8, subscribers / 100 - 1);
         }
 
-        var ids = await PublishedIdsAsync(parent);
+        var ids = await FanOutProbe.PublishedIdsAsync(parent);
         Assert.Equal(subscribers, ids.Count);
         await Eventually.WaitAsync(() => Task.FromResult(sink.CountByNotificationId()), c => ids.All(c.ContainsKey), Patience, "every delivery at smtp-sink");
         var counts = sink.CountByNotificationId();
@@ -139,43 +139,5 @@ public sealed class FanOutFaultTests(ITestOutputHelper output)
         int twice = counts.Values.Count(c => c > 1);
         output.WriteLine(FormattableString.Invariant($"{mode}: {subscribers} subscribers, {outageSeconds} s outage: {counts.Count} delivered, {twice} twice"));
         Assert.InRange(twice, 0, mode == "AtMostOnce" ? 0 : 100);
-    }
-
-    // Subscribers user-1..user-N, each with one address, all on topic "everyone" (as the owner: the registry's rows, fast).
-    private static async Task SeedTopicAsync(int subscribers)
-    {
-        await using var owner = await TestDatabase.OpenAsync();
-        string s = TestDatabase.Schema;
-        await owner.ExecuteAsync($"""
-            INSERT INTO {s}.subscriber (external_id) SELECT 'user-' || g FROM generate_series(1, @subscribers) AS g ORDER BY g;
-            INSERT INTO {s}.contact_point (subscriber_id, channel, address) SELECT id, 'email', external_id || '@example.com' FROM {s}.subscriber;
-            INSERT INTO {s}.topic (name) VALUES ('everyone');
-            INSERT INTO {s}.subscription (topic_id, subscriber_id) SELECT t.id, sb.id FROM {s}.topic AS t CROSS JOIN {s}.subscriber AS sb;
-            """, new { subscribers }, commandTimeout: 120);
-    }
-
-    private static async Task<(string State, long CursorPages)> JobAsync(long parent, int pageSize)
-    {
-        await using var connection = await TestDatabase.OpenAsync();
-        string s = TestDatabase.Schema;
-        // The cursor in pages: how many subscribers (in id order) are at or below it. No job yet (the row not claimed): none.
-        return await connection.QuerySingleOrDefaultAsync<(string, long)?>($"""
-            SELECT j.state, (SELECT count(*) FROM {s}.subscriber AS sb WHERE sb.id <= j."cursor") / @pageSize
-            FROM {s}.fanout_job AS j WHERE j.id = @parent
-            """, new { parent, pageSize }) ?? ("none", 0);
-    }
-
-    private static async Task<List<long>> PublishedIdsAsync(long parent)
-    {
-        await using var connection = await TestDatabase.OpenAsync();
-        return (await connection.QueryAsync<long>(
-            $"SELECT id FROM {TestDatabase.Schema}.audience_delivery WHERE parent_id = @parent AND outcome = 'published'", new { parent })).AsList();
-    }
-
-    private static async Task<List<string>> PublishedAddressesAsync(long parent)
-    {
-        await using var connection = await TestDatabase.OpenAsync();
-        return (await connection.QueryAsync<string>(
-            $"SELECT address FROM {TestDatabase.Schema}.audience_delivery WHERE parent_id = @parent AND outcome = 'published'", new { parent })).AsList();
     }
 }
