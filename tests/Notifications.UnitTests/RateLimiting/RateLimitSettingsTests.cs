@@ -16,6 +16,8 @@ public sealed class RateLimitSettingsTests
     [InlineData("7200/h", 2.0)]
     [InlineData("0.5/s", 0.5)]
     [InlineData("14/second", 14.0)]
+    // FCM's default quota per project (issue 29, item 4): RateLimits:Domains:fcm.googleapis.com = 600000/min.
+    [InlineData("600000/min", 10_000.0)]
     public void TryParse_MtaStyleRate_GivesMessagesPerSecond(string text, double perSecond)
     {
         Assert.True(Rate.TryParse(text, out var rate, out var error), error);
