@@ -67,7 +67,7 @@ internal sealed class BatchPublisher(
         var tooLarge = new List<(OutboxRow, string)>();
         foreach (var row in claimed.Where(r => r.IsAudience))
         {
-            if (TooLarge(row) is { } reason)
+            if ((FanOutJob.Refusal(row) ?? TooLarge(row)) is { } reason)
             {
                 tooLarge.Add((row, reason));
             }

@@ -4,7 +4,8 @@
 --   outbox.channel 'audience'      the row is for people, not an address: recipient is 'subscriber:<the app''s id>' or
 --                                  'topic:<name>' (AudienceRules' shapes, checked by outbox_audience_recipient)
 --   outbox.channels                which channels its deliveries may use: 'email', 'push' or 'email,push'; set exactly
---                                  on an audience row (outbox_audience_channels)
+--                                  on an audience row (outbox_audience_channels: IS NOT NULL said, as a NULL would
+--                                  make the IN, and so the check, unknown, which passes)
 --   fanout_job                     one per audience row, written in the claim's transaction that deletes the row (so the
 --                                  row leaves the outbox exactly when its job exists). parent: the row as the producer
 --                                  claimed it (JSON), what every delivery copies. cursor: the last subscriber id whose
@@ -64,7 +65,7 @@ BEGIN
     END IF;
     IF NOT EXISTS (SELECT FROM pg_constraint WHERE conrelid = 'outbox'::regclass AND conname = 'outbox_audience_channels') THEN
         ALTER TABLE outbox ADD CONSTRAINT outbox_audience_channels CHECK (
-            (channel = 'audience' AND channels IN ('email', 'push', 'email,push'))
+            (channel = 'audience' AND channels IS NOT NULL AND channels IN ('email', 'push', 'email,push'))
             OR (channel <> 'audience' AND channels IS NULL)) NOT VALID;
     END IF;
     IF NOT EXISTS (SELECT FROM pg_constraint WHERE conrelid = 'outbox'::regclass AND conname = 'outbox_audience_recipient') THEN

@@ -60,7 +60,7 @@ ALTER TABLE [$(Schema)].[outbox] WITH NOCHECK ADD CONSTRAINT CK_outbox_channel C
 GO
 IF OBJECT_ID(N'[$(Schema)].[CK_outbox_audience_channels]', N'C') IS NULL
 ALTER TABLE [$(Schema)].[outbox] WITH NOCHECK ADD CONSTRAINT CK_outbox_audience_channels CHECK (
-    (channel = 'audience' AND channels IN ('email', 'push', 'email,push'))
+    (channel = 'audience' AND channels IS NOT NULL AND channels IN ('email', 'push', 'email,push'))
     OR (channel <> 'audience' AND channels IS NULL));
 GO
 IF OBJECT_ID(N'[$(Schema)].[CK_outbox_audience_recipient]', N'C') IS NULL

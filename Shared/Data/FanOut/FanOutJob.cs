@@ -1,3 +1,5 @@
+using Notifications.Shared.Contract;
+
 namespace Notifications.Shared.Data.FanOut;
 
 /// <summary>
@@ -11,6 +13,17 @@ namespace Notifications.Shared.Data.FanOut;
 /// <param name="Parent">The row as the producer claimed it.</param>
 public sealed record FanOutJob(long Id, string Audience, string Channels, string? Category, OutboxRow Parent)
 {
+    /// <summary>
+    /// Why an audience row cannot be fanned out, or null: what the outbox's checks refuse, should a row come without them
+    /// (a database whose checks were dropped). The claim rejects such a row with this reason.
+    /// </summary>
+    public static string? Refusal(OutboxRow row) =>
+        !AudienceAddress.TryParse(row.Recipient, out _, out _)
+            ? $"invalid audience: '{row.Recipient}' is not subscriber:<id> or topic:<name>"
+            : row.Channels is not { } channels || !AudienceAddress.ChannelSets.Contains(channels)
+                ? $"invalid audience channels: '{row.Channels}' is not one of {string.Join(", ", AudienceAddress.ChannelSets)}"
+                : null;
+
     /// <summary>The job of an audience row the claim took (its <c>channel</c> is <c>audience</c>).</summary>
     public static FanOutJob Of(OutboxRow row) =>
         new(row.Id, row.Recipient ?? "", row.Channels ?? "", row.Category, row);

@@ -158,6 +158,31 @@ public sealed class FanOutTests
         Assert.Equal(3, (await DeliveriesAsync(FanOutOutcomes.Published)).Count + (await DeliveriesAsync(FanOutOutcomes.NoContact)).Count);
     }
 
+    [Fact]
+    public async Task Outbox_AudienceRowsOfTheWrongShapeWrittenAroundTheClient_RefusedByItsChecks()
+    {
+        await TestDatabase.CleanAsync();
+        await using var connection = await TestDatabase.OpenAsync(DatabaseRole.App);
+        string insert = $"INSERT INTO {TestDatabase.Schema}.outbox (channel, channels, recipient, subject, body) VALUES ";
+        foreach (string values in new[]
+                 {
+                     "('audience', 'email', 'topic:Breaking News', 's', 'b')",
+                     "('audience', 'email', 'subscriber:has space', 's', 'b')",
+                     "('audience', 'email', 'ana@example.com', 's', 'b')",
+                     $"('audience', 'email', 'topic:{new string('n', 129)}', 's', 'b')",
+                     "('audience', 'sms', 'topic:news', 's', 'b')",
+                     "('audience', 'push,email', 'topic:news', 's', 'b')",
+                     "('audience', NULL, 'topic:news', 's', 'b')",
+                     "('email', 'email', 'ana@example.com', 's', 'b')",
+                 })
+        {
+            var refused = await Assert.ThrowsAsync<PostgresException>(() => connection.ExecuteAsync(insert + values));
+            Assert.Equal(PostgresErrorCodes.CheckViolation, refused.SqlState);
+        }
+
+        Assert.Equal(1, await connection.ExecuteAsync(insert + "('audience', 'email,push', 'topic:news', 's', 'b')"));
+    }
+
     // Categories marketing and security (critical). Ana: email, an FCM and an APNs device, and a dead FCM device. Bo: email
     // (opted out of marketing by email) and an FCM device. Cy: nothing. Topic news: all three; topic quiet: nobody.
     private static async Task<(string AnaFcm, string AnaApns, string AnaDead, string BoFcm)> SeedAsync()
