@@ -37,7 +37,11 @@ internal sealed class DeliveryTarget : IAsyncDisposable
     /// <summary>The sink's or receiver's process, for its CPU.</summary>
     public IEnumerable<int> Pids => _sink is not null ? [_sink.Id] : _receiver is not null ? [_receiver.Id] : [];
 
-    public static async Task<DeliveryTarget> StartAsync(BenchEnvironment env, HarnessOptions options, string runDirectory)
+    /// <summary>
+    /// Starts the run's target; with <paramref name="recordArrivals"/> (fan-out) the push server keeps each delivery's first
+    /// arrival and the sink each message's (<see cref="ArrivalsAsync"/>).
+    /// </summary>
+    public static async Task<DeliveryTarget> StartAsync(BenchEnvironment env, HarnessOptions options, string runDirectory, bool recordArrivals = false)
     {
         int port = options.ReceiverPort;
         switch (options.Channel)
@@ -52,13 +56,14 @@ internal sealed class DeliveryTarget : IAsyncDisposable
                 using (var keys = new PushTestKeys())
                 {
                     PushKeyFiles.Write(keys, runDirectory, port);
-                    var push = await ReceiverProcess.StartAsync(NotificationChannels.Push, port, ["--keys", runDirectory], runDirectory);
+                    var push = await ReceiverProcess.StartAsync(
+                        NotificationChannels.Push, port, recordArrivals ? ["--keys", runDirectory, "--arrivals"] : ["--keys", runDirectory], runDirectory);
                     return new DeliveryTarget(new BenchChannel(NotificationChannels.Push, PushProviders: options.PushProviders), null, push,
                         PushKeyFiles.ConsumerVariables(keys, runDirectory, port));
                 }
 
             default:
-                var sink = options.Sender == "smtp" ? await SmtpSinkProcess.StartAsync(env.SmtpSink, options.SmtpPort) : null;
+                var sink = options.Sender == "smtp" ? await SmtpSinkProcess.StartAsync(env.SmtpSink, options.SmtpPort, recordArrivals) : null;
                 return new DeliveryTarget(BenchChannel.Email, sink, null, null);
         }
     }
@@ -68,6 +73,18 @@ internal sealed class DeliveryTarget : IAsyncDisposable
 
     /// <summary>The receiver's full counts (duplicates, refusals), or null for email.</summary>
     public async Task<ReceiptCounts?> ReceiptsAsync() => _receiver is null ? null : await _receiver.CountsAsync();
+
+    /// <summary>Distinct deliveries received so far (push: per notification and device; email: the sink's messages) and repeats.</summary>
+    public async Task<ArrivalCounts> ArrivalCountsAsync() =>
+        _receiver is not null ? await _receiver.ArrivalCountsAsync() : new ArrivalCounts(_sink?.Messages ?? 0, 0);
+
+    /// <summary>
+    /// Each delivery's first arrival (Unix microseconds, ascending) per notification id: the push server's; the sink names no
+    /// message, so email's are all under the empty id (in the order the sink's counter lines were read).
+    /// </summary>
+    public async Task<Dictionary<string, long[]>> ArrivalsAsync() => _receiver is not null
+        ? await _receiver.ArrivalsAsync()
+        : new Dictionary<string, long[]>(StringComparer.Ordinal) { [""] = _sink?.Arrivals() ?? [] };
 
     public async ValueTask DisposeAsync()
     {

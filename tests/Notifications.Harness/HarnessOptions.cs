@@ -1,11 +1,12 @@
 using System.Globalization;
+using Notifications.Harness.FanOut;
 using Notifications.Shared.Contract;
 
 namespace Notifications.Harness;
 
 /// <summary>
-/// What to measure: <c>Notifications.Harness [run|sweep|latency|ceilings|priority] [--key value ...]</c>
-/// (flags without a value: <c>--ceilings</c>, <c>--baseline</c>, <c>--template</c>), or <c>receiver webhook|push</c> (a receiving
+/// What to measure: <c>Notifications.Harness [run|sweep|latency|ceilings|priority|inserts|fanout] [--key value ...]</c>
+/// (flags without a value: <c>--ceilings</c>, <c>--baseline</c>, <c>--template</c>, <c>--single</c>, <c>--arrivals</c>), or <c>receiver webhook|push</c> (a receiving
 /// server alone, as its own process); the options: scripts/bench --help.
 /// </summary>
 internal sealed class HarnessOptions
@@ -111,6 +112,12 @@ internal sealed class HarnessOptions
     /// <summary><c>receiver push</c>: the directory of the key files to trust (<see cref="PushKeyFiles"/>); new keys when not given.</summary>
     public string? Keys { get; private set; }
 
+    /// <summary><c>receiver push</c>: also keep each delivery's first arrival (<c>GET /_receiver/arrivals</c>), for <c>fanout</c>.</summary>
+    public bool Arrivals { get; private set; }
+
+    /// <summary>The <c>fanout</c> mode's options (registry size, page size, <c>--single</c>).</summary>
+    public FanOutBenchOptions FanOut { get; } = new();
+
     public string Queue { get; private set; } = "bench";
 
     public string Output { get; private set; } = ".run/bench";
@@ -164,6 +171,18 @@ internal sealed class HarnessOptions
                 continue;
             }
 
+            if (key == "--single")
+            {
+                options.FanOut.SetSingle(args);
+                continue;
+            }
+
+            if (key == "--arrivals")
+            {
+                options.Arrivals = true;
+                continue;
+            }
+
             if (i + 1 >= args.Length)
             {
                 throw new ArgumentException($"{key} needs a value");
@@ -183,9 +202,36 @@ internal sealed class HarnessOptions
         }
 
         options.CheckChannel();
-        return options.Mode is "run" or "sweep" or "latency" or "ceilings" or "priority" or "receiver" or "inserts"
+        options.CheckFanOut(args);
+        return options.Mode is "run" or "sweep" or "latency" or "ceilings" or "priority" or "receiver" or "inserts" or "fanout"
             ? options
-            : throw new ArgumentException($"unknown mode '{options.Mode}' (run, sweep, latency, ceilings, priority, receiver, inserts)");
+            : throw new ArgumentException($"unknown mode '{options.Mode}' (run, sweep, latency, ceilings, priority, receiver, inserts, fanout)");
+    }
+
+    // fanout's own options belong to it; --single's steady flow is 200 rows a second unless --rate says otherwise.
+    private void CheckFanOut(string[] args)
+    {
+        if (Mode != "fanout")
+        {
+            if (FanOut.Single || args.Any(a => a is "--subscribers" or "--devices-per-subscriber" or "--page-size" or "--timeout"))
+            {
+                throw new ArgumentException("--subscribers, --devices-per-subscriber, --page-size, --timeout and --single belong to the fanout mode");
+            }
+
+            if (Arrivals && !(Mode == "receiver" && Channel == NotificationChannels.Push))
+            {
+                throw new ArgumentException("--arrivals belongs to receiver push (the fan-out benchmark's count per notification and device)");
+            }
+
+            return;
+        }
+
+        if (FanOut.Single && !args.Contains("--rate"))
+        {
+            Rate = 200;
+        }
+
+        FanOut.Check(this);
     }
 
     // The HTTP channels have no baseline (the original sent e-mail), no templates and no steady-insert modes (yet).
@@ -196,9 +242,9 @@ internal sealed class HarnessOptions
             throw new ArgumentException("receiver webhook|push: which receiving server to run");
         }
 
-        if (Channel != NotificationChannels.Email && (Baseline || Template || SweepLatency is not null || Mode is not ("run" or "sweep" or "ceilings" or "receiver")))
+        if (Channel != NotificationChannels.Email && (Baseline || Template || SweepLatency is not null || Mode is not ("run" or "sweep" or "ceilings" or "receiver" or "fanout")))
         {
-            throw new ArgumentException($"--channel {Channel} belongs to the run, sweep and ceilings modes, without --baseline, --template or --sweep-latency");
+            throw new ArgumentException($"--channel {Channel} belongs to the run, sweep, ceilings and fanout modes, without --baseline, --template or --sweep-latency");
         }
     }
 
@@ -241,7 +287,13 @@ internal sealed class HarnessOptions
                 int eq = value.IndexOf('=', StringComparison.Ordinal);
                 WorkerEnvironment[value[..eq]] = value[(eq + 1)..];
                 break;
-            default: throw new ArgumentException($"unknown option {key}");
+            default:
+                if (!FanOut.TrySet(key, value))
+                {
+                    throw new ArgumentException($"unknown option {key}");
+                }
+
+                break;
         }
     }
 

@@ -11,7 +11,7 @@ namespace Notifications.Harness;
 internal sealed class LatencyCommand(BenchEnvironment env, HarnessOptions options, BenchDatabase db, BenchBroker broker)
 {
     // Producers poll a near-empty outbox: short pauses, or the poll interval is the latency.
-    private static readonly Dictionary<string, string> EagerPolling = new(StringComparer.Ordinal)
+    internal static readonly IReadOnlyDictionary<string, string> EagerPolling = new Dictionary<string, string>(StringComparer.Ordinal)
     {
         ["Producer__PartialBatchDelay"] = "00:00:00.001",
         ["Producer__IdleDelay"] = "00:00:00.001",

@@ -1,5 +1,6 @@
 using System.Globalization;
 using Notifications.Harness;
+using Notifications.Harness.FanOut;
 
 // scripts/bench builds Release and runs this from the repository root; see docs/benchmarks/README.md.
 HarnessOptions options;
@@ -36,5 +37,6 @@ return options.Mode switch
     "latency" => await new LatencyCommand(env, options, db, broker).RunAsync(name),
     "ceilings" => await ceilings.RunOnlyAsync(name),
     "priority" => await new PriorityCommand(env, options, db, broker).RunAsync(name),
+    "fanout" => await new FanOutCommand(env, options, db, broker).RunAsync(name),
     _ => await new RunCommand(env, options, db, broker, ceilings).RunAsync(name),
 };

@@ -26,7 +26,7 @@ internal sealed class ReceiverCommand(HarnessOptions options)
         var stopped = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         using var terminate = PosixSignalRegistration.Create(PosixSignal.SIGTERM, Stop);
         using var interrupt = PosixSignalRegistration.Create(PosixSignal.SIGINT, Stop);
-        var mode = ReceiverMode.Benchmark(options.ReceiverPort);
+        var mode = ReceiverMode.Benchmark(options.ReceiverPort, options.Arrivals);
         ReceiptCounts counts;
         try
         {

@@ -68,6 +68,16 @@ internal sealed class ReceiverProcess : IAsyncDisposable
         await _client.GetFromJsonAsync<ReceiptCounts>(ReceiverUrls.Counts(_port))
         ?? throw new InvalidOperationException("the receiver answered no counts");
 
+    /// <summary>A push server's deliveries (notification and device) accepted so far, when it records arrivals.</summary>
+    public async Task<ArrivalCounts> ArrivalCountsAsync() =>
+        await _client.GetFromJsonAsync<ArrivalCounts>(ReceiverUrls.ArrivalCounts(_port))
+        ?? throw new InvalidOperationException("the receiver answered no arrival counts");
+
+    /// <summary>Its deliveries' first arrivals per notification id (Unix microseconds, ascending).</summary>
+    public async Task<Dictionary<string, long[]>> ArrivalsAsync() =>
+        await _client.GetFromJsonAsync<Dictionary<string, long[]>>(ReceiverUrls.Arrivals(_port))
+        ?? throw new InvalidOperationException("the receiver answered no arrivals");
+
     /// <summary>
     /// A sender's client: one SocketsHttpHandler shared by every concurrent sender, h2 (more connections opened when one's
     /// streams are all in use), trusting this receiver's certificate only.

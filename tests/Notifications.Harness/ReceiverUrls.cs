@@ -20,4 +20,8 @@ internal static class ReceiverUrls
     public static Uri Apns(int port) => Base(port + 1);
 
     public static Uri Counts(int port) => new(Base(port), ReceiverHost.CountsPath.TrimStart('/'));
+
+    public static Uri ArrivalCounts(int port) => new(Base(port), ReceiverHost.ArrivalCountsPath.TrimStart('/'));
+
+    public static Uri Arrivals(int port) => new(Base(port), ReceiverHost.ArrivalsPath.TrimStart('/'));
 }

@@ -1,23 +1,27 @@
 using System.Diagnostics;
 using System.Globalization;
 using System.Net.Sockets;
+using Notifications.IntegrationTests.Infrastructure.Receivers;
 
 namespace Notifications.Harness;
 
 /// <summary>
 /// postfix smtp-sink on 127.0.0.1:port, WITHOUT -d: no dump file per message (which would make the sink,
 /// not the pipeline, the thing measured). It counts at the server instead: with -c it prints
-/// "sess=N quit=N mesg=N" each time a "." is received, and <see cref="Messages"/> is the last mesg.
+/// "sess=N quit=N mesg=N" each time a "." is received, and <see cref="Messages"/> is the last mesg. With arrivals recorded
+/// (the fan-out benchmark) each new message's time is kept as the line is read: when, not which (the sink names no message).
 /// </summary>
 internal sealed class SmtpSinkProcess : IDisposable
 {
     private readonly Process _process;
+    private readonly List<long>? _arrivals;
     private long _messages;
 
-    private SmtpSinkProcess(Process process, int port)
+    private SmtpSinkProcess(Process process, int port, bool recordArrivals)
     {
         _process = process;
         Port = port;
+        _arrivals = recordArrivals ? [] : null;
     }
 
     public int Port { get; }
@@ -27,7 +31,21 @@ internal sealed class SmtpSinkProcess : IDisposable
     /// <summary>Messages the server received ("." of a mail transaction), counted by the server.</summary>
     public long Messages => Interlocked.Read(ref _messages);
 
-    public static async Task<SmtpSinkProcess> StartAsync(string executable, int port)
+    /// <summary>Each message's arrival (Unix microseconds, as the counter line was read), when recorded; else empty.</summary>
+    public long[] Arrivals()
+    {
+        if (_arrivals is null)
+        {
+            return [];
+        }
+
+        lock (_arrivals)
+        {
+            return [.. _arrivals];
+        }
+    }
+
+    public static async Task<SmtpSinkProcess> StartAsync(string executable, int port, bool recordArrivals = false)
     {
         // smtp-sink binds with SO_REUSEPORT: a leftover sink of an aborted run would silently share the port, take
         // part of the connections and make the count wrong. Refuse instead.
@@ -44,7 +62,7 @@ internal sealed class SmtpSinkProcess : IDisposable
             info.ArgumentList.Add(argument);
         }
 
-        var sink = new SmtpSinkProcess(Process.Start(info) ?? throw new InvalidOperationException("could not start smtp-sink"), port);
+        var sink = new SmtpSinkProcess(Process.Start(info) ?? throw new InvalidOperationException("could not start smtp-sink"), port, recordArrivals);
         sink._process.OutputDataReceived += (_, e) => sink.OnCounter(e.Data);
         sink._process.ErrorDataReceived += (_, e) => sink.OnCounter(e.Data);
         sink._process.BeginOutputReadLine();
@@ -95,7 +113,22 @@ internal sealed class SmtpSinkProcess : IDisposable
         int at = line?.LastIndexOf("mesg=", StringComparison.Ordinal) ?? -1;
         if (at >= 0 && long.TryParse(line.AsSpan(at + 5).Trim(), NumberStyles.None, CultureInfo.InvariantCulture, out long messages))
         {
-            Interlocked.Exchange(ref _messages, messages);
+            long before = Interlocked.Exchange(ref _messages, messages);
+            RecordArrivals(messages - before);
+        }
+    }
+
+    private void RecordArrivals(long count)
+    {
+        if (_arrivals is null || count <= 0)
+        {
+            return;
+        }
+
+        long now = DeliveryArrivals.NowMicroseconds();
+        lock (_arrivals)
+        {
+            _arrivals.AddRange(Enumerable.Repeat(now, (int)count));
         }
     }
 }

@@ -69,6 +69,19 @@ internal sealed class ReceiverHost : IAsyncDisposable
     public static void MapCounts(WebApplication app, ReceiptCounter counter) =>
         app.MapGet(CountsPath, () => Results.Json(counter.Snapshot()));
 
+    /// <summary>Where a push server recording arrivals answers their counts (<see cref="ArrivalCounts"/>), cheap, for progress.</summary>
+    public const string ArrivalCountsPath = "/_receiver/arrivals/counts";
+
+    /// <summary>Where it answers every delivery's first arrival, per notification id (<see cref="DeliveryArrivals.ByNotification"/>).</summary>
+    public const string ArrivalsPath = "/_receiver/arrivals";
+
+    /// <summary>Maps <see cref="ArrivalCountsPath"/> and <see cref="ArrivalsPath"/> to <paramref name="arrivals"/>.</summary>
+    public static void MapArrivals(WebApplication app, DeliveryArrivals arrivals)
+    {
+        app.MapGet(ArrivalCountsPath, () => Results.Json(arrivals.Counts()));
+        app.MapGet(ArrivalsPath, () => Results.Json(arrivals.ByNotification()));
+    }
+
     /// <summary>The base address of listener <paramref name="index"/> (in the order given), with the port Kestrel bound.</summary>
     public Uri BaseAddress(int index)
     {

@@ -5,9 +5,9 @@ namespace Notifications.IntegrationTests.Infrastructure.Receivers;
 
 /// <summary>
 /// Every send the push server got (unless it counts only: <see cref="ReceiverMode.KeepRequests"/>), counted per notification id;
-/// and the device tokens a test marked unregistered.
+/// and the device tokens a test marked unregistered. With <paramref name="recordArrivals"/>, each delivery's first arrival too.
 /// </summary>
-internal sealed class PushLog(bool keepRequests = true)
+internal sealed class PushLog(bool keepRequests = true, bool recordArrivals = false)
 {
     /// <summary>
     /// Where a test puts its notification id: an FCM <c>data</c> entry, or a top-level key of the APNs payload
@@ -22,6 +22,12 @@ internal sealed class PushLog(bool keepRequests = true)
 
     /// <summary>Every send counted by its notification id; accepted = the server's verdict was 200 and 200 was answered.</summary>
     public ReceiptCounter Receipts { get; } = new();
+
+    /// <summary>
+    /// Each accepted delivery (notification id and device, <c>fcm:&lt;token&gt;</c> or <c>apns:&lt;token&gt;</c>) with its
+    /// first arrival, when the server records them (the fan-out benchmark); else null.
+    /// </summary>
+    public DeliveryArrivals? Arrivals { get; } = recordArrivals ? new DeliveryArrivals() : null;
 
     public int CountFor(string notificationId) => Receipts.CountFor(notificationId);
 
@@ -39,7 +45,12 @@ internal sealed class PushLog(bool keepRequests = true)
             requests.Enqueue(request);
         }
 
-        Receipts.Record(request.NotificationId, request.Verdict.Accepted && request.AnsweredStatus is 200);
+        bool accepted = request.Verdict.Accepted && request.AnsweredStatus is 200;
+        Receipts.Record(request.NotificationId, accepted);
+        if (accepted && Arrivals is not null)
+        {
+            Arrivals.RecordAccepted(request.NotificationId, $"{request.Provider}:{request.Token}", DeliveryArrivals.NowMicroseconds());
+        }
     }
 
     public static IReadOnlyDictionary<string, string> HeadersOf(HttpRequest request) =>

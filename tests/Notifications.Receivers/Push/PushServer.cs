@@ -14,11 +14,11 @@ internal sealed class PushServer : IAsyncDisposable
     private readonly FcmTokenEndpoint tokens;
     private ReceiverHost? host;
 
-    private PushServer(PushTrust trust, bool keepRequests)
+    private PushServer(PushTrust trust, ReceiverMode mode)
     {
         Trust = trust;
         tokens = new FcmTokenEndpoint(trust);
-        Log = new PushLog(keepRequests);
+        Log = new PushLog(mode.KeepRequests, mode.RecordArrivals);
     }
 
     public PushTrust Trust { get; }
@@ -53,7 +53,7 @@ internal sealed class PushServer : IAsyncDisposable
     /// </summary>
     public static async Task<PushServer> StartAsync(PushTrust trust, ReceiverMode mode, CancellationToken ct)
     {
-        var server = new PushServer(trust, mode.KeepRequests);
+        var server = new PushServer(trust, mode);
         var fcm = new FcmEndpoint(trust, server.tokens, server.Log, server.FcmScript);
         var apns = new ApnsEndpoint(trust, server.Log, server.ApnsScript);
         int apnsPort = mode.Port == 0 ? 0 : mode.Port + 1;
@@ -65,6 +65,10 @@ internal sealed class PushServer : IAsyncDisposable
                 (HttpContext context, string project, string action) => fcm.HandleAsync(context, host, project, action));
             app.MapPost("/3/device/{token}", (HttpContext context, string token) => apns.HandleAsync(context, host, token));
             ReceiverHost.MapCounts(app, server.Log.Receipts);
+            if (server.Log.Arrivals is { } arrivals)
+            {
+                ReceiverHost.MapArrivals(app, arrivals);
+            }
         }, ct);
         return server;
     }

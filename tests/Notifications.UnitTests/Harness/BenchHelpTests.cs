@@ -29,8 +29,13 @@ public sealed partial class BenchHelpTests
     [Fact]
     public void Options_FoundInTheHarness() => Assert.Contains("--queue", OptionNames());
 
+    [Fact]
+    public void Options_FanOutModesOwnFound() => Assert.Contains("--devices-per-subscriber", OptionNames());
+
+    // The shared options and the fanout mode's own (FanOutBenchOptions).
     private static IEnumerable<string> OptionNames() =>
-        OptionName().Matches(RepositoryFile.Read("tests", "Notifications.Harness", "HarnessOptions.cs")).Select(m => m.Groups["option"].Value)
+        new[] { RepositoryFile.Read("tests", "Notifications.Harness", "HarnessOptions.cs"), RepositoryFile.Read("tests", "Notifications.Harness", "FanOut", "FanOutBenchOptions.cs") }
+            .SelectMany(source => OptionName().Matches(source)).Select(m => m.Groups["option"].Value)
             .Distinct().Order(StringComparer.Ordinal);
 
     [GeneratedRegex(@"(?:case|key ==) ""(?<option>--[a-z][a-z-]*)""")]
