@@ -19,6 +19,13 @@ public sealed class FanOutOptions
     [Range(typeof(TimeSpan), "00:00:01", "01:00:00")]
     public TimeSpan LeaseTime { get; set; } = TimeSpan.FromSeconds(15);
 
+    /// <summary>
+    /// Jobs one producer works at once, each worker with its own AMQP channel: many small audiences (a subscriber each) go
+    /// through side by side instead of one after the other; a topic is one job, a page at a time, whatever this is.
+    /// </summary>
+    [Range(1, 256)]
+    public int Concurrency { get; set; } = 8;
+
     /// <summary>How often an idle stage looks for jobs it was not woken for (other producers', expired leases).</summary>
     [Range(typeof(TimeSpan), "00:00:00.010", "00:10:00")]
     public TimeSpan PollInterval { get; set; } = TimeSpan.FromSeconds(1);

@@ -1,5 +1,4 @@
 using System.Globalization;
-using System.Runtime.CompilerServices;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 using Notifications.Shared.Data.FanOut;
@@ -32,6 +31,7 @@ internal sealed class FanOutStage(
     ILogger<FanOutStage> logger)
 {
     private static readonly TimeSpan FirstErrorDelay = TimeSpan.FromSeconds(1);
+    private static readonly TimeSpan QueueDepthAge = TimeSpan.FromMilliseconds(50);
     private readonly FanOutOptions _options = options.Value;
     private readonly ProducerOptions _producer = producerOptions.Value;
     private readonly RabbitMqOptions _rabbit = rabbitOptions.Value;
@@ -40,25 +40,35 @@ internal sealed class FanOutStage(
     private readonly string _owner = string.Create(
         CultureInfo.InvariantCulture, $"{Truncate(Environment.MachineName, 40)}:{Environment.ProcessId}:{Guid.NewGuid():N}");
 
-    // The job this stage holds between tries: after a failed page (the database or the broker away), the next try goes on
-    // with it at once under the same lease, instead of waiting for the lease to run out.
-    private FanOutJob? _current;
+    // The work queue's depth as last read (messages), and when (a Stopwatch timestamp): the workers share one reading for
+    // QueueDepthAge, so a stage of many small jobs does not ask the broker for each.
+    private long _queued;
+    private long _queuedAt = long.MinValue;
 
-    /// <summary>Runs until shutdown on <paramref name="connection"/>, its channel opened by <paramref name="topology"/>.</summary>
+    /// <summary>
+    /// Runs <see cref="FanOutOptions.Concurrency"/> workers until shutdown on <paramref name="connection"/>, each with its own
+    /// channel (opened by <paramref name="topology"/>) and job.
+    /// </summary>
     public async Task RunAsync(IConnection connection, ProducerTopology topology, CancellationToken stoppingToken)
     {
         await Task.Yield();
-        var channel = new StrongBox<IChannel?>();
+        await Task.WhenAll(Enumerable.Range(0, _options.Concurrency).Select(_ => RunWorkerAsync(connection, topology, stoppingToken)));
+    }
+
+    private async Task RunWorkerAsync(IConnection connection, ProducerTopology topology, CancellationToken stoppingToken)
+    {
+        await Task.Yield();
+        var worker = new Worker();
         var retry = RetryUntilStopped.Build("producer-fan-out", time, RetryUntilStopped.Options(
-            FirstErrorDelay, _producer.MaxErrorBackoff, jitter: true, handles: static _ => true, args => PageFailedAsync(channel, args)));
+            FirstErrorDelay, _producer.MaxErrorBackoff, jitter: true, handles: static _ => true, args => PageFailedAsync(worker, args)));
         try
         {
             while (!stoppingToken.IsCancellationRequested)
             {
                 health.Beat();
                 bool worked = await retry.ExecuteAsync(
-                    static (state, token) => state.Stage.WorkOneJobAsync(state.Connection, state.Topology, state.Channel, token),
-                    (Stage: this, Connection: connection, Topology: topology, Channel: channel),
+                    static (state, token) => state.Stage.WorkOneJobAsync(state.Connection, state.Topology, state.Worker, token),
+                    (Stage: this, Connection: connection, Topology: topology, Worker: worker),
                     stoppingToken);
                 if (!worked)
                 {
@@ -72,36 +82,36 @@ internal sealed class FanOutStage(
         }
         finally
         {
-            if (channel.Value is not null)
+            if (worker.Channel is not null)
             {
-                await channel.Value.DisposeAsync();
+                await worker.Channel.DisposeAsync();
             }
         }
     }
 
     // Leases one job (or goes on with the one held) and works it until it ends or its lease is lost; false when there was none.
-    private async ValueTask<bool> WorkOneJobAsync(
-        IConnection connection, ProducerTopology topology, StrongBox<IChannel?> channel, CancellationToken cancellationToken)
+    private async ValueTask<bool> WorkOneJobAsync(IConnection connection, ProducerTopology topology, Worker worker, CancellationToken cancellationToken)
     {
-        if (_current is null)
+        if (worker.Current is null)
         {
-            _current = await store.LeaseAsync(_owner, _options.LeaseTime, cancellationToken);
-            if (_current is null)
+            worker.Current = await store.LeaseAsync(_owner, _options.LeaseTime, cancellationToken);
+            if (worker.Current is null)
             {
                 return false;
             }
 
-            FanOutLog.Started(logger, _current.Id, _current.Audience, _current.Channels);
+            // There may be more: the next idle worker looks too (a claim of many audience rows wakes the stage once).
+            wake.Wake();
+            FanOutLog.Started(logger, worker.Current.Id, worker.Current.Audience, worker.Current.Channels);
         }
 
-        bool ended = await WorkAsync(connection, topology, channel, _current, cancellationToken);
-        _current = null;
+        bool ended = await WorkAsync(connection, topology, worker, worker.Current, cancellationToken);
+        worker.Current = null;
         return ended;
     }
 
     // Page after page until the job ends or its lease is lost (true either way); an exception leaves the job held.
-    private async Task<bool> WorkAsync(
-        IConnection connection, ProducerTopology topology, StrongBox<IChannel?> channel, FanOutJob job, CancellationToken cancellationToken)
+    private async Task<bool> WorkAsync(IConnection connection, ProducerTopology topology, Worker worker, FanOutJob job, CancellationToken cancellationToken)
     {
         int pages = 0;
         long published = 0;
@@ -117,14 +127,14 @@ internal sealed class FanOutStage(
 
             if (!page.Finished)
             {
-                channel.Value ??= await topology.OpenChannelAsync(connection, cancellationToken);
-                if (!await WaitForRoomAsync(channel.Value, job, cancellationToken))
+                worker.Channel ??= await topology.OpenChannelAsync(connection, cancellationToken);
+                if (!await WaitForRoomAsync(worker.Channel, job, cancellationToken))
                 {
                     FanOutLog.LeaseLost(logger, job.Id);
                     return true;
                 }
 
-                published += await PublishAsync(channel.Value, job, page);
+                published += await PublishAsync(worker.Channel, job, page);
                 pages++;
                 faults.Reached("after-fan-out-page");
                 if (!await store.AdvanceAsync(job, page, _owner, _options.LeaseTime, cancellationToken))
@@ -167,7 +177,7 @@ internal sealed class FanOutStage(
         }
 
         var renewed = time.GetTimestamp();
-        while ((long)await channel.MessageCountAsync(_rabbit.Queue, cancellationToken) * _producer.EnvelopeSize >= _producer.MaxQueued)
+        while (await QueuedAsync(channel, cancellationToken) * _producer.EnvelopeSize >= _producer.MaxQueued)
         {
             health.Beat();
             if (time.GetElapsedTime(renewed) > _options.LeaseTime / 3)
@@ -186,7 +196,20 @@ internal sealed class FanOutStage(
         return true;
     }
 
-    private ValueTask PageFailedAsync(StrongBox<IChannel?> channel, OnRetryArguments<object> args)
+    // The work queue's ready messages, read again when the last reading is older than QueueDepthAge.
+    private async Task<long> QueuedAsync(IChannel channel, CancellationToken cancellationToken)
+    {
+        long readAt = Interlocked.Read(ref _queuedAt);
+        if (readAt == long.MinValue || time.GetElapsedTime(readAt) > QueueDepthAge)
+        {
+            Interlocked.Exchange(ref _queued, await channel.MessageCountAsync(_rabbit.Queue, cancellationToken));
+            Interlocked.Exchange(ref _queuedAt, time.GetTimestamp());
+        }
+
+        return Interlocked.Read(ref _queued);
+    }
+
+    private ValueTask PageFailedAsync(Worker worker, OnRetryArguments<object> args)
     {
         var ex = args.Outcome.Exception!;
         var delay = RetryUntilStopped.Delay(FirstErrorDelay, _producer.MaxErrorBackoff, args.AttemptNumber);
@@ -199,15 +222,26 @@ internal sealed class FanOutStage(
             FanOutLog.PageFailed(logger, delay, ex);
         }
 
-        return channel.Value is not null && (!channel.Value.IsOpen || ex is PublishException or AlreadyClosedException)
-            ? DisposeAsync(channel)
+        return worker.Channel is not null && (!worker.Channel.IsOpen || ex is PublishException or AlreadyClosedException)
+            ? DisposeChannelAsync(worker)
             : ValueTask.CompletedTask;
     }
 
-    private static async ValueTask DisposeAsync(StrongBox<IChannel?> channel)
+    private static async ValueTask DisposeChannelAsync(Worker worker)
     {
-        await channel.Value!.DisposeAsync();
-        channel.Value = null;
+        await worker.Channel!.DisposeAsync();
+        worker.Channel = null;
+    }
+
+    /// <summary>
+    /// One of the stage's workers: its AMQP channel, and the job it holds between tries (after a failed page, the database or
+    /// the broker away, the next try goes on with it at once under the same lease, instead of waiting for the lease to run out).
+    /// </summary>
+    private sealed class Worker
+    {
+        public IChannel? Channel { get; set; }
+
+        public FanOutJob? Current { get; set; }
     }
 
     private static string Truncate(string value, int length) => value.Length <= length ? value : value[..length];
