@@ -36,9 +36,12 @@ internal sealed class FanOutStage(
     private readonly ProducerOptions _producer = producerOptions.Value;
     private readonly RabbitMqOptions _rabbit = rabbitOptions.Value;
 
-    // Which producer holds a lease: host, process and this run (a restarted process takes its old jobs over once they expire).
+    // Which worker holds a lease: host, process, this run and the worker (a restarted process takes its old jobs over once
+    // they expire). One name per worker, not per process: a worker's lease that ran out while it was stuck (the database
+    // away) is taken by another worker of the same process like any other's, and the stuck one's next call finds it gone.
     private readonly string _owner = string.Create(
         CultureInfo.InvariantCulture, $"{Truncate(Environment.MachineName, 40)}:{Environment.ProcessId}:{Guid.NewGuid():N}");
+    private int _workers;
 
     // The work queue's depth as last read (messages), and when (a Stopwatch timestamp): the workers share one reading for
     // QueueDepthAge, so a stage of many small jobs does not ask the broker for each.
@@ -58,7 +61,7 @@ internal sealed class FanOutStage(
     private async Task RunWorkerAsync(IConnection connection, ProducerTopology topology, CancellationToken stoppingToken)
     {
         await Task.Yield();
-        var worker = new Worker();
+        var worker = new Worker(string.Create(CultureInfo.InvariantCulture, $"{_owner}:{Interlocked.Increment(ref _workers)}"));
         var retry = RetryUntilStopped.Build("producer-fan-out", time, RetryUntilStopped.Options(
             FirstErrorDelay, _producer.MaxErrorBackoff, jitter: true, handles: static _ => true, args => PageFailedAsync(worker, args)));
         try
@@ -94,7 +97,7 @@ internal sealed class FanOutStage(
     {
         if (worker.Current is null)
         {
-            worker.Current = await store.LeaseAsync(_owner, _options.LeaseTime, cancellationToken);
+            worker.Current = await store.LeaseAsync(worker.Owner, _options.LeaseTime, cancellationToken);
             if (worker.Current is null)
             {
                 return false;
@@ -118,7 +121,7 @@ internal sealed class FanOutStage(
         while (true)
         {
             health.Beat();
-            var page = await store.NextPageAsync(job, _owner, _options.LeaseTime, _options.PageSize, cancellationToken);
+            var page = await store.NextPageAsync(job, worker.Owner, _options.LeaseTime, _options.PageSize, cancellationToken);
             if (page is null)
             {
                 FanOutLog.LeaseLost(logger, job.Id);
@@ -128,7 +131,7 @@ internal sealed class FanOutStage(
             if (!page.Finished)
             {
                 worker.Channel ??= await topology.OpenChannelAsync(connection, cancellationToken);
-                if (!await WaitForRoomAsync(worker.Channel, job, cancellationToken))
+                if (!await WaitForRoomAsync(worker, job, cancellationToken))
                 {
                     FanOutLog.LeaseLost(logger, job.Id);
                     return true;
@@ -137,7 +140,7 @@ internal sealed class FanOutStage(
                 published += await PublishAsync(worker.Channel, job, page);
                 pages++;
                 faults.Reached("after-fan-out-page");
-                if (!await store.AdvanceAsync(job, page, _owner, _options.LeaseTime, cancellationToken))
+                if (!await store.AdvanceAsync(job, page, worker.Owner, _options.LeaseTime, cancellationToken))
                 {
                     FanOutLog.LeaseLost(logger, job.Id);
                     return true;
@@ -169,7 +172,7 @@ internal sealed class FanOutStage(
 
     // Back-pressure as the standard lane's (none for urgent rows, none with MaxQueued 0): while the work queue holds enough,
     // wait, renewing the lease. False: the lease is gone.
-    private async Task<bool> WaitForRoomAsync(IChannel channel, FanOutJob job, CancellationToken cancellationToken)
+    private async Task<bool> WaitForRoomAsync(Worker worker, FanOutJob job, CancellationToken cancellationToken)
     {
         if (job.Parent.IsUrgent || _producer.MaxQueued == 0)
         {
@@ -177,12 +180,12 @@ internal sealed class FanOutStage(
         }
 
         var renewed = time.GetTimestamp();
-        while (await QueuedAsync(channel, cancellationToken) * _producer.EnvelopeSize >= _producer.MaxQueued)
+        while (await QueuedAsync(worker.Channel!, cancellationToken) * _producer.EnvelopeSize >= _producer.MaxQueued)
         {
             health.Beat();
             if (time.GetElapsedTime(renewed) > _options.LeaseTime / 3)
             {
-                if (!await store.RenewAsync(job, _owner, _options.LeaseTime, cancellationToken))
+                if (!await store.RenewAsync(job, worker.Owner, _options.LeaseTime, cancellationToken))
                 {
                     return false;
                 }
@@ -237,8 +240,11 @@ internal sealed class FanOutStage(
     /// One of the stage's workers: its AMQP channel, and the job it holds between tries (after a failed page, the database or
     /// the broker away, the next try goes on with it at once under the same lease, instead of waiting for the lease to run out).
     /// </summary>
-    private sealed class Worker
+    private sealed class Worker(string owner)
     {
+        /// <summary>The name its leases are held under.</summary>
+        public string Owner { get; } = owner;
+
         public IChannel? Channel { get; set; }
 
         public FanOutJob? Current { get; set; }

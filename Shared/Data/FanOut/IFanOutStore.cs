@@ -24,7 +24,8 @@ public interface IFanOutStore
 
     /// <summary>
     /// Moves the job's cursor past <paramref name="page"/> once its deliveries are confirmed by the broker, and ends the job
-    /// when the page was the last. False: the lease is gone (the page's deliveries may be published again by the new holder).
+    /// when the page was the last. False: the lease is gone (the page's deliveries may be published again by the new holder),
+    /// or the page is no longer the job's unconfirmed one (advanced already): nothing changes.
     /// </summary>
     Task<bool> AdvanceAsync(FanOutJob job, FanOutPage page, string owner, TimeSpan lease, CancellationToken cancellationToken);
 

@@ -56,7 +56,7 @@ internal sealed class PostgresFanOutStore : FanOutStoreSteps
                 finished_at = CASE WHEN @Last THEN now() END,
                 lease_owner = CASE WHEN @Last THEN NULL ELSE lease_owner END,
                 lease_until = CASE WHEN @Last THEN NULL ELSE now() + @Lease END
-            WHERE id = @Id AND lease_owner = @Owner AND state = 'running'
+            WHERE id = @Id AND lease_owner = @Owner AND state = 'running' AND page_end = @PageEnd
             """;
     }
 

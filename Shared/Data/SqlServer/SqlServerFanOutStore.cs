@@ -62,7 +62,7 @@ internal sealed class SqlServerFanOutStore : FanOutStoreSteps
                 finished_at = CASE WHEN @Last = 1 THEN SYSDATETIMEOFFSET() END,
                 lease_owner = CASE WHEN @Last = 1 THEN NULL ELSE lease_owner END,
                 lease_until = CASE WHEN @Last = 1 THEN NULL ELSE DATEADD(millisecond, @Lease, SYSDATETIMEOFFSET()) END
-            WHERE id = @Id AND lease_owner = @Owner AND state = 'running';
+            WHERE id = @Id AND lease_owner = @Owner AND state = 'running' AND page_end = @PageEnd;
             """;
     }
 

@@ -147,6 +147,9 @@ public sealed class FanOutTests
         Assert.Equal(page.Deliveries.Select(d => d.Id).Order(), again!.Deliveries.Select(d => d.Id).Order());
         Assert.False(await store.AdvanceAsync(job, page, "first", lease, CancellationToken.None));
         Assert.True(await store.AdvanceAsync(taken, again, "second", lease, CancellationToken.None));
+        // A confirmed page advanced twice (a second worker that held the same page): the second is refused, or it would clear a
+        // later page's mark and that page would be written again under new ids.
+        Assert.False(await store.AdvanceAsync(taken, again, "second", lease, CancellationToken.None));
 
         // The rest: Cy (no contact point, recorded), the last page; then the job is done, each subscriber once.
         var last = await store.NextPageAsync(taken, "second", lease, pageSize: 2, CancellationToken.None);
