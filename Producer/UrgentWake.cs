@@ -7,10 +7,7 @@ namespace Notifications.Producer;
 /// </summary>
 internal sealed class UrgentWake
 {
-    // At most one signal pending: a notification that arrives while the lane claims is kept, and the lane's next
-    // pause returns at once, because that claim may have started before the row was committed.
-    private readonly SemaphoreSlim _signal = new(0, 1);
-    private readonly Lock _gate = new();
+    private readonly WakeSignal _signal = new();
     private volatile bool _listening;
     private long _listenStarts;
     private long _pauseTicks = -1;
@@ -25,17 +22,7 @@ internal sealed class UrgentWake
     public TimeSpan? Pause => Interlocked.Read(ref _pauseTicks) is var ticks and >= 0 ? TimeSpan.FromTicks(ticks) : null;
 
     /// <summary>Wakes the lane's current or next pause.</summary>
-    public void Signal()
-    {
-        // Only Signal releases, and it checks under the lock: the count never goes above its maximum.
-        lock (_gate)
-        {
-            if (_signal.CurrentCount == 0)
-            {
-                _signal.Release();
-            }
-        }
-    }
+    public void Signal() => _signal.Set();
 
     /// <summary>
     /// The listener started or stopped listening. Either way the lane looks once now: rows committed while no one

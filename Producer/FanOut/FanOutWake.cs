@@ -7,20 +7,10 @@ namespace Notifications.Producer.FanOut;
 internal sealed class FanOutWake
 {
     // At most one signal pending: a job committed while the stage works is found by its next lease anyway.
-    private readonly SemaphoreSlim _signal = new(0, 1);
-    private readonly Lock _gate = new();
+    private readonly WakeSignal _signal = new();
 
     /// <summary>A job was committed.</summary>
-    public void Wake()
-    {
-        lock (_gate)
-        {
-            if (_signal.CurrentCount == 0)
-            {
-                _signal.Release();
-            }
-        }
-    }
+    public void Wake() => _signal.Set();
 
     /// <summary>Waits for <see cref="Wake"/> or <paramref name="timeout"/>, whichever comes first.</summary>
     public Task WaitAsync(TimeSpan timeout, CancellationToken cancellationToken) => _signal.WaitAsync(timeout, cancellationToken);
