@@ -9,7 +9,6 @@ using Notifications.Shared.Resilience;
 using Polly;
 using Polly.Retry;
 using RabbitMQ.Client;
-using RabbitMQ.Client.Exceptions;
 
 namespace Notifications.Producer;
 
@@ -136,9 +135,7 @@ internal sealed class OutboxPublisherService(
         var ex = args.Outcome.Exception!;
         LogBatchFailed(lane, RetryUntilStopped.Delay(FirstErrorDelay, _options.MaxErrorBackoff, args.AttemptNumber), ex);
         stats.AddFailure();
-        // A channel that saw an error (a closed channel, a return after a queue was deleted)
-        // is replaced, and the topology declared (or, without the right, checked) again with it.
-        if (channel.Value is not null && (!channel.Value.IsOpen || ex is PublishException or AlreadyClosedException))
+        if (channel.Value is not null && ProducerTopology.IsSpent(channel.Value, ex))
         {
             await channel.Value.DisposeAsync();
             channel.Value = null;

@@ -49,6 +49,13 @@ internal sealed class ProducerTopology(RabbitMqOptions rabbit, ILogger logger)
         }
     }
 
+    /// <summary>
+    /// Whether a channel that saw <paramref name="failure"/> is to be replaced (a closed channel, a return after a queue was
+    /// deleted): the next one declares the topology (or, without the right, checks it) again. The lanes' and the fan-out's.
+    /// </summary>
+    public static bool IsSpent(IChannel channel, Exception failure) =>
+        !channel.IsOpen || failure is PublishException or AlreadyClosedException;
+
     // Tracking on: each publish's task completes with its confirm. No client-side rate limiter:
     // the batch size already bounds the publishes in flight.
     private static Task<IChannel> CreateAsync(IConnection connection, CancellationToken cancellationToken) =>

@@ -7,7 +7,6 @@ using Notifications.Shared.Observability;
 using Notifications.Shared.Resilience;
 using Polly.Retry;
 using RabbitMQ.Client;
-using RabbitMQ.Client.Exceptions;
 
 namespace Notifications.Producer.FanOut;
 
@@ -225,7 +224,7 @@ internal sealed class FanOutStage(
             FanOutLog.PageFailed(logger, delay, ex);
         }
 
-        return worker.Channel is not null && (!worker.Channel.IsOpen || ex is PublishException or AlreadyClosedException)
+        return worker.Channel is not null && ProducerTopology.IsSpent(worker.Channel, ex)
             ? DisposeChannelAsync(worker)
             : ValueTask.CompletedTask;
     }
