@@ -39,10 +39,10 @@ internal sealed class BatchPublisher(
         using var timeout = new CancellationTokenSource(_options.PublishTimeout);
         // A row for a subscriber or a topic is not published: its fan-out job is written in this transaction, and the
         // fan-out stage publishes its deliveries (docs/fan-out.md).
-        var (rows, jobs, tooLarge) = SplitAudienceRows(claim.Rows);
+        var (rows, jobs, refused) = SplitAudienceRows(claim.Rows);
         long publishStarted = Stopwatch.GetTimestamp();
         var rejects = await PublishAsync(channel, rows, batch, timeout.Token);
-        rejects.AddRange(tooLarge);
+        rejects.AddRange(refused);
         metrics.Confirmed(rows.Count - rejects.Count, lane, publishStarted);
         faults.Reached("before-commit");
         await claim.RejectAsync(rejects, timeout.Token);
@@ -59,17 +59,17 @@ internal sealed class BatchPublisher(
         return claim.Rows.Count;
     }
 
-    // The rows to publish, the audience rows' jobs, and audience rows too large for the broker (a delivery is as large):
-    // rejected at once, as a row of one address would be.
-    private (IReadOnlyList<OutboxRow> Rows, List<FanOutJob> Jobs, List<(OutboxRow, string)> TooLarge) SplitAudienceRows(IReadOnlyList<OutboxRow> claimed)
+    // The rows to publish, the audience rows' jobs, and the audience rows refused with their reason: of a shape the outbox's
+    // checks refuse, or too large for the broker (a delivery is as large), rejected at once as a row of one address would be.
+    private (IReadOnlyList<OutboxRow> Rows, List<FanOutJob> Jobs, List<(OutboxRow, string)> Refused) SplitAudienceRows(IReadOnlyList<OutboxRow> claimed)
     {
         var jobs = new List<FanOutJob>();
-        var tooLarge = new List<(OutboxRow, string)>();
+        var refused = new List<(OutboxRow, string)>();
         foreach (var row in claimed.Where(r => r.IsAudience))
         {
             if ((FanOutJob.Refusal(row) ?? TooLarge(row)) is { } reason)
             {
-                tooLarge.Add((row, reason));
+                refused.Add((row, reason));
             }
             else
             {
@@ -77,7 +77,7 @@ internal sealed class BatchPublisher(
             }
         }
 
-        return (jobs.Count + tooLarge.Count == 0 ? claimed : claimed.Where(r => !r.IsAudience).ToList(), jobs, tooLarge);
+        return (jobs.Count + refused.Count == 0 ? claimed : claimed.Where(r => !r.IsAudience).ToList(), jobs, refused);
     }
 
     private string? TooLarge(OutboxRow row) => MessageSerializer.Serialize(row.ToMessage()).Length is var length && length > _options.MaxMessageBytes
