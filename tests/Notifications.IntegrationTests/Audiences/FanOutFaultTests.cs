@@ -13,7 +13,7 @@ namespace Notifications.IntegrationTests.Audiences;
 /// Faults mid-fan-out (issue 29, item 5; docs/fan-out.md, "A crash, a restart, another producer"), on the real services and
 /// counted at smtp-sink by each delivery's id: the producer SIGKILLs itself after a page's confirms at 40 % of a topic,
 /// another producer resumes after the lease; a subscriber unsubscribing between pages. <c>NOTIFICATIONS_FANOUT_FAULT_SUBSCRIBERS</c>
-/// sets the topic's size (default 10,000; the issue's row is 200,000).
+/// sets the topic's size (default 10,000; the issue's row is 200,000). On quorum queues, as the stacks deploy them.
 /// </summary>
 [Collection("services")]
 public sealed class FanOutFaultTests(ITestOutputHelper output)
@@ -32,7 +32,7 @@ public sealed class FanOutFaultTests(ITestOutputHelper output)
         await FanOutProbe.SeedTopicAsync(subscribers);
         long parent = await TestDatabase.EnqueueAsync(NewNotification.ToTopic("everyone", "Hello", "Hi.", AudienceChannels.Email) with { Priority = NotificationPriority.Bulk });
 
-        await using var broker = await TestBroker.CreateAsync();
+        await using var broker = await TestBroker.CreateAsync(queueType: RabbitQueueType.Quorum);
         await using var sink = await SmtpSink.StartAsync();
         await using var consumer = await WorkerHost.StartConsumerAsync(broker, sink, ("Consumer:DeliveryMode", mode));
         (string, string)[] fanOut = [("FanOut:PageSize", pageSize.ToString(CultureInfo.InvariantCulture)), ("FanOut:LeaseTime", "00:00:02"), TestHooks];
@@ -70,7 +70,7 @@ public sealed class FanOutFaultTests(ITestOutputHelper output)
         await TestDatabase.CleanAsync();
         await FanOutProbe.SeedTopicAsync(6);
         long parent = await TestDatabase.EnqueueAsync(NewNotification.ToTopic("everyone", "Hello", "Hi.", AudienceChannels.Email));
-        await using var broker = await TestBroker.CreateAsync();
+        await using var broker = await TestBroker.CreateAsync(queueType: RabbitQueueType.Quorum);
         await using var sink = await SmtpSink.StartAsync();
         await using var consumer = await WorkerHost.StartConsumerAsync(broker, sink);
 
@@ -115,7 +115,7 @@ public sealed class FanOutFaultTests(ITestOutputHelper output)
         await using var proxy = Chaos.BlackholeProxy.Start(direct.Port);
         string viaProxy = new Npgsql.NpgsqlConnectionStringBuilder(direct.ConnectionString) { Host = "127.0.0.1", Port = proxy.Port }.ConnectionString;
 
-        await using var broker = await TestBroker.CreateAsync();
+        await using var broker = await TestBroker.CreateAsync(queueType: RabbitQueueType.Quorum);
         await using var sink = await SmtpSink.StartAsync();
         await using var consumer = await WorkerHost.StartConsumerAsync(broker, sink, ("Consumer:DeliveryMode", mode));
         await using (await WorkerHost.StartProducerAsync(broker, ("Database:ConnectionString", viaProxy), ("FanOut:PageSize", "100"),
