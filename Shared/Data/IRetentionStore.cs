@@ -28,6 +28,19 @@ public interface IRetentionStore
     /// </summary>
     Task<RetentionBatch> DeleteIdempotencyKeysAsync(DateTimeOffset cutoff, int batchSize, CancellationToken cancellationToken);
 
+    /// <summary>
+    /// Deletes up to <paramref name="batchSize"/> delivery rows (table <c>audience_delivery</c>) of fan-outs finished
+    /// (done or no such audience) before <paramref name="cutoff"/>: a job of a million devices goes a batch at a time.
+    /// Their ids are fan-out ids (2^62 up), never the watermark's.
+    /// </summary>
+    Task<RetentionBatch> DeleteFanOutDeliveriesAsync(DateTimeOffset cutoff, int batchSize, CancellationToken cancellationToken);
+
+    /// <summary>
+    /// Deletes up to <paramref name="batchSize"/> fan-out jobs (table <c>fanout_job</c>) finished before
+    /// <paramref name="cutoff"/> whose deliveries are gone; a job's id is its audience row's outbox id, which the watermark takes.
+    /// </summary>
+    Task<RetentionBatch> DeleteFanOutJobsAsync(DateTimeOffset cutoff, int batchSize, CancellationToken cancellationToken);
+
     /// <summary>Records a finished run and raises the highest notification id whose records were deleted.</summary>
     Task RecordRunAsync(long? maxDeletedId, CancellationToken cancellationToken);
 }

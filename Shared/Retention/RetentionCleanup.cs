@@ -8,7 +8,9 @@ namespace Notifications.Shared.Retention;
 /// <param name="DeadLetterRows">Dead-letter rows older than <see cref="RetentionOptions.DeadLetters"/>.</param>
 /// <param name="Batches">Delete statements run.</param>
 /// <param name="IdempotencyKeys">Idempotency keys older than <see cref="RetentionOptions.DeliveryLog"/>.</param>
-public readonly record struct RetentionResult(long DeliveryLogRows, long DeadLetterRows, int Batches, long IdempotencyKeys = 0);
+/// <param name="FanOuts">Fan-out jobs finished longer ago than <see cref="RetentionOptions.DeliveryLog"/>.</param>
+/// <param name="FanOutDeliveries">Their delivery rows.</param>
+public readonly record struct RetentionResult(long DeliveryLogRows, long DeadLetterRows, int Batches, long IdempotencyKeys = 0, long FanOuts = 0, long FanOutDeliveries = 0);
 
 /// <summary>
 /// One cleanup run: deletes in batches of <see cref="RetentionOptions.BatchSize"/> until a batch comes back
@@ -26,9 +28,13 @@ public sealed class RetentionCleanup(IRetentionStore store, RetentionOptions opt
         long dead = await DrainAsync((n, ct) => store.DeleteDeadLettersAsync(now - options.DeadLetters, n, ct), () => batches++, cancellationToken);
         // A key lives as long as the delivery log's record of what it sent: a retry after that sends again.
         long keys = await DrainAsync((n, ct) => store.DeleteIdempotencyKeysAsync(now - options.DeliveryLog, n, ct), () => batches++, cancellationToken);
+        // A finished fan-out's job and delivery rows live as long as the delivery log's records of what it sent.
+        long fanOutDeliveries = await DrainAsync((n, ct) => store.DeleteFanOutDeliveriesAsync(now - options.DeliveryLog, n, ct), () => batches++, cancellationToken);
+        long fanOuts = await DrainAsync((n, ct) => store.DeleteFanOutJobsAsync(now - options.DeliveryLog, n, ct), () => batches++, cancellationToken);
         await store.RecordRunAsync(null, cancellationToken);
-        var result = new RetentionResult(log, dead, batches, keys);
-        SharedLog.RetentionRan(logger, result.DeliveryLogRows, result.DeadLetterRows, result.IdempotencyKeys, result.Batches, time.GetUtcNow() - now);
+        var result = new RetentionResult(log, dead, batches, keys, fanOuts, fanOutDeliveries);
+        SharedLog.RetentionRan(
+            logger, result.DeliveryLogRows, result.DeadLetterRows, result.IdempotencyKeys, result.FanOuts, result.FanOutDeliveries, result.Batches, time.GetUtcNow() - now);
         return result;
     }
 

@@ -17,6 +17,8 @@ internal sealed class PostgresRetentionStore : IRetentionStore
     private readonly string _deleteDeadSql;
     private readonly string _recordRunSql;
     private readonly string _deleteKeysSql;
+    private readonly string _deleteFanOutDeliveriesSql;
+    private readonly string _deleteFanOutJobsSql;
 
     public PostgresRetentionStore(NpgsqlDataSource dataSource, DatabaseOptions options)
     {
@@ -47,6 +49,33 @@ internal sealed class PostgresRetentionStore : IRetentionStore
         _deleteDeadSql = DeleteOldestSql(s, "dead_letter", key: "id", age: "dead_lettered_at", notificationId: "x.notification_id", attachments: true);
         // A key is not a notification's record: it raises no watermark.
         _deleteKeysSql = DeleteOldestSql(s, "idempotency_key", key: "idempotency_key", age: "created_at", notificationId: "NULL::bigint");
+        // A finished fan-out's deliveries first, a batch at a time; its job once none is left (the cascade then finds nothing).
+        // Nothing else writes a finished job or its deliveries (the producer's stage leases running ones only): no row locks.
+        _deleteFanOutDeliveriesSql = $"""
+            WITH doomed AS (
+                SELECT d.id FROM "{s}".audience_delivery AS d
+                JOIN "{s}".fanout_job AS j ON j.id = d.parent_id
+                WHERE j.state <> 'running' AND j.finished_at < @Cutoff
+                LIMIT @BatchSize),
+            gone AS (
+                DELETE FROM "{s}".audience_delivery AS x USING doomed
+                WHERE x.id = doomed.id
+                RETURNING x.id)
+            SELECT count(*)::int AS Deleted, NULL::bigint AS MaxNotificationId FROM gone
+            """;
+        _deleteFanOutJobsSql = $"""
+            WITH doomed AS (
+                SELECT j.id FROM "{s}".fanout_job AS j
+                WHERE j.state <> 'running' AND j.finished_at < @Cutoff
+                    AND NOT EXISTS (SELECT 1 FROM "{s}".audience_delivery AS d WHERE d.parent_id = j.id)
+                ORDER BY j.finished_at
+                LIMIT @BatchSize),
+            gone AS (
+                DELETE FROM "{s}".fanout_job AS x USING doomed
+                WHERE x.id = doomed.id
+                RETURNING x.id AS notification_id)
+            SELECT count(*)::int AS Deleted, max(notification_id) FILTER (WHERE notification_id < {FanOut.FanOutIds.First}) AS MaxNotificationId FROM gone
+            """;
         _recordRunSql = $"""
             UPDATE "{s}".retention
             SET last_run_at = now(), max_deleted_id = GREATEST(max_deleted_id, @MaxDeletedId)
@@ -69,6 +98,12 @@ internal sealed class PostgresRetentionStore : IRetentionStore
 
     public Task<RetentionBatch> DeleteIdempotencyKeysAsync(DateTimeOffset cutoff, int batchSize, CancellationToken cancellationToken) =>
         DeleteAsync(_deleteKeysSql, cutoff, batchSize, cancellationToken);
+
+    public Task<RetentionBatch> DeleteFanOutDeliveriesAsync(DateTimeOffset cutoff, int batchSize, CancellationToken cancellationToken) =>
+        DeleteAsync(_deleteFanOutDeliveriesSql, cutoff, batchSize, cancellationToken);
+
+    public Task<RetentionBatch> DeleteFanOutJobsAsync(DateTimeOffset cutoff, int batchSize, CancellationToken cancellationToken) =>
+        DeleteAsync(_deleteFanOutJobsSql, cutoff, batchSize, cancellationToken);
 
     public async Task RecordRunAsync(long? maxDeletedId, CancellationToken cancellationToken)
     {

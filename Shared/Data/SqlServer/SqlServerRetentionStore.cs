@@ -55,6 +55,23 @@ internal sealed class SqlServerRetentionStore : IRetentionStore
             WHERE created_at < @Cutoff;
             SELECT CAST(@@ROWCOUNT AS int) AS Deleted, CAST(NULL AS bigint) AS MaxNotificationId;
             """;
+        // A finished fan-out's deliveries first, a batch at a time; its job once none is left (the cascade then finds nothing).
+        DeleteFanOutDeliveriesSql = $"""
+            DELETE TOP (@BatchSize) d FROM [{s}].[audience_delivery] AS d WITH (ROWLOCK, READPAST)
+            JOIN [{s}].[fanout_job] AS j ON j.id = d.parent_id
+            WHERE j.state <> 'running' AND j.finished_at < @Cutoff;
+            SELECT CAST(@@ROWCOUNT AS int) AS Deleted, CAST(NULL AS bigint) AS MaxNotificationId;
+            """;
+        DeleteFanOutJobsSql = $"""
+            SET NOCOUNT ON;
+            DECLARE @gone TABLE (notification_id bigint NOT NULL);
+            DELETE TOP (@BatchSize) j
+            OUTPUT DELETED.id INTO @gone
+            FROM [{s}].[fanout_job] AS j WITH (ROWLOCK, READPAST)
+            WHERE j.state <> 'running' AND j.finished_at < @Cutoff
+                AND NOT EXISTS (SELECT 1 FROM [{s}].[audience_delivery] AS d WHERE d.parent_id = j.id);
+            SELECT CAST(COUNT(*) AS int) AS Deleted, MAX(CASE WHEN notification_id < {FanOut.FanOutIds.First} THEN notification_id END) AS MaxNotificationId FROM @gone;
+            """;
         RecordRunSql = $"""
             UPDATE [{s}].[retention]
             SET last_run_at = SYSDATETIMEOFFSET(),
@@ -78,6 +95,10 @@ internal sealed class SqlServerRetentionStore : IRetentionStore
 
     internal string DeleteIdempotencyKeysSql { get; }
 
+    internal string DeleteFanOutDeliveriesSql { get; }
+
+    internal string DeleteFanOutJobsSql { get; }
+
     internal string RecordRunSql { get; }
 
     public async Task<bool> TryLeaseAsync(string holder, TimeSpan lease, CancellationToken cancellationToken)
@@ -96,6 +117,12 @@ internal sealed class SqlServerRetentionStore : IRetentionStore
 
     public Task<RetentionBatch> DeleteIdempotencyKeysAsync(DateTimeOffset cutoff, int batchSize, CancellationToken cancellationToken) =>
         DeleteAsync(DeleteIdempotencyKeysSql, cutoff, batchSize, cancellationToken);
+
+    public Task<RetentionBatch> DeleteFanOutDeliveriesAsync(DateTimeOffset cutoff, int batchSize, CancellationToken cancellationToken) =>
+        DeleteAsync(DeleteFanOutDeliveriesSql, cutoff, batchSize, cancellationToken);
+
+    public Task<RetentionBatch> DeleteFanOutJobsAsync(DateTimeOffset cutoff, int batchSize, CancellationToken cancellationToken) =>
+        DeleteAsync(DeleteFanOutJobsSql, cutoff, batchSize, cancellationToken);
 
     public async Task RecordRunAsync(long? maxDeletedId, CancellationToken cancellationToken)
     {

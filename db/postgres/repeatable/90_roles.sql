@@ -104,6 +104,8 @@ GRANT SELECT, INSERT, UPDATE ON :"schema".suppression TO notifications_consumer;
 GRANT SELECT ON :"schema".template TO notifications_consumer;
 GRANT SELECT, UPDATE ON :"schema".webhook_endpoint TO notifications_consumer;
 GRANT SELECT, UPDATE ON :"schema".retention TO notifications_consumer;
+-- The retention cleanup removes fan-outs finished longer ago than the delivery log's records (docs/fan-out.md).
+GRANT SELECT, DELETE ON :"schema".fanout_job, :"schema".audience_delivery TO notifications_consumer;
 -- An unregistered push token marks its contact points dead (the suppression store's add): that, and nothing else of the registry.
 GRANT SELECT (channel, address, dead_at, subscriber_id), UPDATE (dead_at, dead_reason) ON :"schema".contact_point TO notifications_consumer;
 -- Preferences (029, docs/preferences.md): before it sends a row with a category, whether a subscriber of the address opted

@@ -61,6 +61,9 @@ GRANT SELECT, INSERT, UPDATE ON [$(Schema)].[suppression] TO [notifications_cons
 GRANT SELECT ON [$(Schema)].[template] TO [notifications_consumer];
 GRANT SELECT, UPDATE ON [$(Schema)].[webhook_endpoint] TO [notifications_consumer];
 GRANT SELECT, UPDATE ON [$(Schema)].[retention] TO [notifications_consumer];
+-- The retention cleanup removes fan-outs finished longer ago than the delivery log's records (docs/fan-out.md).
+GRANT SELECT, DELETE ON [$(Schema)].[fanout_job] TO [notifications_consumer];
+GRANT SELECT, DELETE ON [$(Schema)].[audience_delivery] TO [notifications_consumer];
 GRANT SELECT, DELETE ON [$(Schema)].[idempotency_key] TO [notifications_consumer];
 -- An unregistered push token marks its contact points dead (the suppression store's add): that, and nothing else of the registry.
 GRANT SELECT ([channel], [address], [dead_at], [subscriber_id]) ON [$(Schema)].[contact_point] TO [notifications_consumer];

@@ -119,7 +119,7 @@ internal static class DatabaseRoleGrants
             .. Table("idempotency_key", "SELECT", "DELETE"), "column notifications.idempotency_key.created_at: UPDATE",
             .. Column("contact_point", "SELECT", "channel", "address", "dead_at", "subscriber_id"), .. Column("contact_point", "UPDATE", "dead_at", "dead_reason"),
             .. Column("subscriber", "SELECT", "id", "external_id"), .. Table("category", "SELECT"), .. Table("category_default", "SELECT"), .. Table("preference", "SELECT"),
-            .. Table("attachment", "SELECT", "DELETE"),
+            .. Table("attachment", "SELECT", "DELETE"), .. Table("fanout_job", "SELECT", "DELETE"), .. Table("audience_delivery", "SELECT", "DELETE"),
         ],
         [DatabaseRole.Admin] =
         [

@@ -37,9 +37,11 @@ public sealed class RetentionTests
             broker, new Dictionary<string, string?> { ["Retention:BatchSize"] = "4", ["Retention:BatchPause"] = "00:00:00" }, "", "cleanup");
 
         Assert.True(exit == 0, error);
-        // 25 log rows: 6 full batches and a short one; 8 dead-letter rows: 2 full batches and an empty one; 5 keys: 1 full, 1 short.
+        // 25 log rows: 6 full batches and a short one; 8 dead-letter rows: 2 full batches and an empty one; 5 keys: 1 full, 1 short;
+        // no fan-out: an empty batch each for the deliveries and the jobs.
         Assert.Contains(
-            "Deleted 25 delivery-log row(s) older than 30.00:00:00, 8 dead-letter row(s) older than 30.00:00:00 and 5 idempotency key(s) older than 30.00:00:00 (12 batch(es) of at most 4)",
+            "Deleted 25 delivery-log row(s) older than 30.00:00:00, 8 dead-letter row(s) older than 30.00:00:00, 5 idempotency key(s) older than 30.00:00:00 "
+            + "and 0 finished fan-out(s) with 0 delivery row(s) older than 30.00:00:00 (14 batch(es) of at most 4)",
             output, StringComparison.Ordinal);
         Assert.Equal(1, await CountAsync("idempotency_key"));
         Assert.Equal(5, await CountAsync("delivery_log WHERE status = 'sent'"));
@@ -125,6 +127,51 @@ public sealed class RetentionTests
         Assert.Equal(0, await CountAsync("delivery_log"));
         Assert.Equal("unknown", (await StatusProbe.GetAsync(ids[0])).State);
         Assert.Equal("in_flight", (await StatusProbe.GetAsync(ids[1])).State);
+    }
+
+    [Fact]
+    public async Task AdminCleanup_FinishedFanOutsOlderThanTheLog_GoWithTheirDeliveries_InBatches_RunningAndRecentStay()
+    {
+        // A topic's fan-out leaves a job and a delivery row per device (docs/fan-out.md): kept as long as the delivery log's
+        // records, then removed a batch at a time (a million-device job's rows are not one transaction), the job last.
+        var db = await TestDatabase.CleanAsync();
+        await using var broker = await TestBroker.CreateAsync();
+        var ids = await IssuedIdsAsync(db, 4);
+        await SeedFanOutAsync(ids[0], "done", ageDays: 40, deliveries: 9);
+        await SeedFanOutAsync(ids[1], "no_such_audience", ageDays: 40, deliveries: 0);
+        await SeedFanOutAsync(ids[2], "done", ageDays: 0, deliveries: 2);
+        await SeedFanOutAsync(ids[3], "running", ageDays: 40, deliveries: 3);
+
+        var (exit, output, error) = await AdminRun.InProcessAsync(
+            broker, new Dictionary<string, string?> { ["Retention:BatchSize"] = "4", ["Retention:BatchPause"] = "00:00:00" }, "", "cleanup");
+
+        Assert.True(exit == 0, error);
+        Assert.Contains("2 finished fan-out(s) with 9 delivery row(s)", output, StringComparison.Ordinal);
+        Assert.Equal([ids[2], ids[3]], await ColumnAsync("SELECT id FROM {0}.fanout_job ORDER BY id"));
+        Assert.Equal([ids[2], ids[2], ids[3], ids[3], ids[3]], await ColumnAsync("SELECT parent_id FROM {0}.audience_delivery ORDER BY parent_id"));
+        var cleaned = await StatusProbe.GetAsync(ids[0]);
+        Assert.Equal("unknown", cleaned.State);
+        Assert.Contains("removed by the retention cleanup", cleaned.Detail, StringComparison.Ordinal);
+        Assert.Equal("fanned_out", (await StatusProbe.GetAsync(ids[2])).State);
+        Assert.Equal("in_flight", (await StatusProbe.GetAsync(ids[3])).State);
+    }
+
+    private static async Task SeedFanOutAsync(long id, string state, int ageDays, int deliveries)
+    {
+        await using var connection = await TestDatabase.OpenAsync();
+        await connection.ExecuteAsync($"""
+            INSERT INTO {S}.fanout_job (id, audience, channels, parent, state, created_at, finished_at)
+            VALUES (@id, 'topic:news', 'push', @parent, @state, now() - make_interval(days => @ageDays),
+                    CASE WHEN @state = 'running' THEN NULL ELSE now() - make_interval(days => @ageDays) END);
+            INSERT INTO {S}.audience_delivery (parent_id, subscriber_id, outcome)
+            SELECT @id, g, 'no_contact' FROM generate_series(1, @deliveries) AS g
+            """, new { id, state, ageDays, deliveries, parent = "{}" });
+    }
+
+    private static async Task<long[]> ColumnAsync(string sql)
+    {
+        await using var connection = await TestDatabase.OpenAsync();
+        return [.. await connection.QueryAsync<long>(string.Format(System.Globalization.CultureInfo.InvariantCulture, sql, S))];
     }
 
     // Ids issued by the outbox identity (so the status knows them), their rows gone from the outbox.

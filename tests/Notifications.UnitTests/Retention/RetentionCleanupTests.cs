@@ -11,35 +11,38 @@ public sealed class RetentionCleanupTests
     [Fact]
     public async Task RunAsync_FullBatchesThenShort_DrainsEachTableAndRaisesTheWatermark()
     {
-        var store = new FakeStore(logBatches: [3, 3, 1], deadBatches: [2], keyBatches: [3, 0]);
+        var store = new FakeStore(logBatches: [3, 3, 1], deadBatches: [2], keyBatches: [3, 0], fanOutDeliveryBatches: [3, 2], fanOutJobBatches: [1]);
         var time = new ManualTime(new DateTimeOffset(2026, 11, 23, 12, 0, 0, TimeSpan.Zero));
         var options = new RetentionOptions { BatchSize = 3, BatchPause = TimeSpan.Zero, DeliveryLog = TimeSpan.FromDays(7), DeadLetters = TimeSpan.FromDays(2) };
 
         var result = await new RetentionCleanup(store, options, time, NullLogger<RetentionCleanup>.Instance).RunAsync(CancellationToken.None);
 
-        Assert.Equal(new RetentionResult(7, 2, 6, 3), result);
+        Assert.Equal(new RetentionResult(7, 2, 9, 3, FanOuts: 1, FanOutDeliveries: 5), result);
         Assert.All(store.LogCutoffs, c => Assert.Equal(time.GetUtcNow() - TimeSpan.FromDays(7), c));
         Assert.Equal(time.GetUtcNow() - TimeSpan.FromDays(2), Assert.Single(store.DeadCutoffs));
-        // Idempotency keys live as long as the delivery log.
-        Assert.All(store.KeyCutoffs, c => Assert.Equal(time.GetUtcNow() - TimeSpan.FromDays(7), c));
+        // Idempotency keys and finished fan-outs live as long as the delivery log.
+        Assert.All(store.KeyCutoffs.Concat(store.FanOutCutoffs), c => Assert.Equal(time.GetUtcNow() - TimeSpan.FromDays(7), c));
         Assert.All(store.BatchSizes, n => Assert.Equal(3, n));
-        // One watermark per batch that deleted something (its highest id), then the run itself.
-        Assert.Equal([3L, 6L, 7L, 102L, null], store.Watermarks);
+        // One watermark per batch that deleted something with an outbox id (its highest id), then the run itself: a fan-out
+        // job's id is its audience row's, its deliveries' ids are not the outbox's.
+        Assert.Equal([3L, 6L, 7L, 102L, 201L, null], store.Watermarks);
     }
 
     [Fact]
     public async Task RunAsync_NothingOld_OneBatchPerTable()
     {
-        var store = new FakeStore(logBatches: [0], deadBatches: [0], keyBatches: [0]);
+        var store = new FakeStore(logBatches: [0], deadBatches: [0], keyBatches: [0], fanOutDeliveryBatches: [0], fanOutJobBatches: [0]);
 
         var result = await new RetentionCleanup(store, new RetentionOptions(), TimeProvider.System, NullLogger<RetentionCleanup>.Instance).RunAsync(CancellationToken.None);
 
-        Assert.Equal(new RetentionResult(0, 0, 3), result);
+        Assert.Equal(new RetentionResult(0, 0, 5), result);
         Assert.Equal([null], store.Watermarks);
     }
 
-    private sealed class FakeStore(int[] logBatches, int[] deadBatches, int[] keyBatches) : IRetentionStore
+    private sealed class FakeStore(int[] logBatches, int[] deadBatches, int[] keyBatches, int[] fanOutDeliveryBatches, int[] fanOutJobBatches) : IRetentionStore
     {
+        private int _fanOutDeliveries;
+        private int _fanOutJobs;
         private int _log;
         private int _dead;
         private int _keys;
@@ -50,6 +53,8 @@ public sealed class RetentionCleanupTests
         public List<DateTimeOffset> DeadCutoffs { get; } = [];
 
         public List<DateTimeOffset> KeyCutoffs { get; } = [];
+
+        public List<DateTimeOffset> FanOutCutoffs { get; } = [];
 
         public List<int> BatchSizes { get; } = [];
 
@@ -79,6 +84,21 @@ public sealed class RetentionCleanupTests
             KeyCutoffs.Add(cutoff);
             BatchSizes.Add(batchSize);
             return Task.FromResult(new RetentionBatch(keyBatches[_keys++], null));
+        }
+
+        public Task<RetentionBatch> DeleteFanOutDeliveriesAsync(DateTimeOffset cutoff, int batchSize, CancellationToken cancellationToken)
+        {
+            FanOutCutoffs.Add(cutoff);
+            BatchSizes.Add(batchSize);
+            return Task.FromResult(new RetentionBatch(fanOutDeliveryBatches[_fanOutDeliveries++], null));
+        }
+
+        public Task<RetentionBatch> DeleteFanOutJobsAsync(DateTimeOffset cutoff, int batchSize, CancellationToken cancellationToken)
+        {
+            FanOutCutoffs.Add(cutoff);
+            BatchSizes.Add(batchSize);
+            int deleted = fanOutJobBatches[_fanOutJobs++];
+            return Task.FromResult(new RetentionBatch(deleted, deleted > 0 ? 200 + deleted : null));
         }
 
         public Task RecordRunAsync(long? maxDeletedId, CancellationToken cancellationToken)
