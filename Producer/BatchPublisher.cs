@@ -11,7 +11,8 @@ namespace Notifications.Producer;
 
 /// <summary>Claims one batch, publishes it with confirms, and commits only when every confirm is in.</summary>
 internal sealed class BatchPublisher(
-    IOutboxStore store, IOptions<ProducerOptions> producerOptions, IOptions<RabbitMqOptions> rabbitOptions, ProducerMetrics metrics, ProducerTracing tracing, FaultInjector faults, FanOutWake fanOutWake)
+    IOutboxStore store, IOptions<ProducerOptions> producerOptions, IOptions<RabbitMqOptions> rabbitOptions, ProducerMetrics metrics, ProducerTracing tracing, FaultInjector faults, FanOutWake fanOutWake,
+    InClaimFanOut inClaim)
 {
     private readonly ProducerOptions _options = producerOptions.Value;
     private readonly RabbitMqOptions _rabbit = rabbitOptions.Value;
@@ -47,15 +48,18 @@ internal sealed class BatchPublisher(
         faults.Reached("before-commit");
         await claim.RejectAsync(rejects, timeout.Token);
         await claim.StartFanOutsAsync(jobs, timeout.Token);
+        // A subscriber's job is one page: written here and published right after the commit, not by the stage.
+        var taken = jobs.Count == 0 ? [] : await inClaim.WriteAsync(claim, jobs, timeout.Token);
         metrics.Rejected(rejects.Count);
         // Every confirm is in: commit even if shutdown began meanwhile. Rolling back now would only
         // produce duplicates; the commit itself is bounded by the command timeout.
         await claim.CommitAsync(CancellationToken.None);
-        if (jobs.Count > 0)
+        if (jobs.Count > taken.Count)
         {
             fanOutWake.Wake();
         }
 
+        await inClaim.PublishAsync(this, channel, taken);
         return claim.Rows.Count;
     }
 

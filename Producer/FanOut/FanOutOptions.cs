@@ -26,6 +26,15 @@ public sealed class FanOutOptions
     [Range(1, 256)]
     public int Concurrency { get; set; } = 8;
 
+    /// <summary>
+    /// At most this many audience rows of one page (a subscriber) per claim are fanned out by the claim itself: their job and
+    /// page written in its transaction, their deliveries published by the claiming lane right after the commit and the jobs
+    /// ended, without the stage's lease and its two transactions. The rest (topics; subscribers beyond this) go to the stage.
+    /// 0: every job goes to the stage.
+    /// </summary>
+    [Range(0, 10_000)]
+    public int InClaim { get; set; } = 64;
+
     /// <summary>How often an idle stage looks for jobs it was not woken for (other producers', expired leases).</summary>
     [Range(typeof(TimeSpan), "00:00:00.010", "00:10:00")]
     public TimeSpan PollInterval { get; set; } = TimeSpan.FromSeconds(1);

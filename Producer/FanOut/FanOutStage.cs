@@ -35,11 +35,8 @@ internal sealed class FanOutStage(
     private readonly ProducerOptions _producer = producerOptions.Value;
     private readonly RabbitMqOptions _rabbit = rabbitOptions.Value;
 
-    // Which worker holds a lease: host, process, this run and the worker (a restarted process takes its old jobs over once
-    // they expire). One name per worker, not per process: a worker's lease that ran out while it was stuck (the database
+    // One lease name per worker, not per process (LeaseOwner): a worker's lease that ran out while it was stuck (the database
     // away) is taken by another worker of the same process like any other's, and the stuck one's next call finds it gone.
-    private readonly string _owner = string.Create(
-        CultureInfo.InvariantCulture, $"{Truncate(Environment.MachineName, 40)}:{Environment.ProcessId}:{Guid.NewGuid():N}");
     private int _workers;
 
     // The work queue's depth as last read (messages), and when (a Stopwatch timestamp): the workers share one reading for
@@ -60,7 +57,7 @@ internal sealed class FanOutStage(
     private async Task RunWorkerAsync(IConnection connection, ProducerTopology topology, CancellationToken stoppingToken)
     {
         await Task.Yield();
-        var worker = new Worker(string.Create(CultureInfo.InvariantCulture, $"{_owner}:{Interlocked.Increment(ref _workers)}"));
+        var worker = new Worker(LeaseOwner.New(string.Create(CultureInfo.InvariantCulture, $"worker-{Interlocked.Increment(ref _workers)}")));
         var retry = RetryUntilStopped.Build("producer-fan-out", time, RetryUntilStopped.Options(
             FirstErrorDelay, _producer.MaxErrorBackoff, jitter: true, handles: static _ => true, args => PageFailedAsync(worker, args)));
         try
@@ -248,6 +245,4 @@ internal sealed class FanOutStage(
 
         public FanOutJob? Current { get; set; }
     }
-
-    private static string Truncate(string value, int length) => value.Length <= length ? value : value[..length];
 }

@@ -9,8 +9,6 @@ namespace Notifications.Shared.Data;
 /// </summary>
 public sealed class OutboxClaim : IAsyncDisposable
 {
-    private readonly DbConnection _connection;
-    private readonly DbTransaction _transaction;
     private readonly Func<DbTransaction, IReadOnlyList<(OutboxRow Row, string Reason)>, CancellationToken, Task> _reject;
     private readonly Func<DbTransaction, IReadOnlyList<FanOutJob>, CancellationToken, Task> _startFanOuts;
 
@@ -21,8 +19,8 @@ public sealed class OutboxClaim : IAsyncDisposable
         Func<DbTransaction, IReadOnlyList<(OutboxRow Row, string Reason)>, CancellationToken, Task> reject,
         Func<DbTransaction, IReadOnlyList<FanOutJob>, CancellationToken, Task> startFanOuts)
     {
-        _connection = connection;
-        _transaction = transaction;
+        Connection = connection;
+        Transaction = transaction;
         _reject = reject;
         _startFanOuts = startFanOuts;
         Rows = rows;
@@ -31,25 +29,31 @@ public sealed class OutboxClaim : IAsyncDisposable
     /// <summary>The claimed rows, oldest first.</summary>
     public IReadOnlyList<OutboxRow> Rows { get; }
 
+    /// <summary>The claim's connection: the fan-out store writes a job's page in its transaction.</summary>
+    internal DbConnection Connection { get; }
+
+    /// <summary>The open transaction that deleted <see cref="Rows"/>.</summary>
+    internal DbTransaction Transaction { get; }
+
     /// <summary>Moves rows that can never be published into the <c>rejected</c> table, in this transaction.</summary>
     public Task RejectAsync(IReadOnlyList<(OutboxRow Row, string Reason)> rejects, CancellationToken cancellationToken) =>
-        rejects.Count == 0 ? Task.CompletedTask : _reject(_transaction, rejects, cancellationToken);
+        rejects.Count == 0 ? Task.CompletedTask : _reject(Transaction, rejects, cancellationToken);
 
     /// <summary>
     /// Writes the fan-out jobs of the claimed audience rows (<see cref="OutboxRow.IsAudience"/>), in this transaction: each
     /// row leaves the outbox exactly when its job exists (docs/fan-out.md). A job already there (a claim retried) stays.
     /// </summary>
     public Task StartFanOutsAsync(IReadOnlyList<FanOutJob> jobs, CancellationToken cancellationToken) =>
-        jobs.Count == 0 ? Task.CompletedTask : _startFanOuts(_transaction, jobs, cancellationToken);
+        jobs.Count == 0 ? Task.CompletedTask : _startFanOuts(Transaction, jobs, cancellationToken);
 
     /// <summary>Makes the deletes (and rejects) permanent.</summary>
-    public Task CommitAsync(CancellationToken cancellationToken) => _transaction.CommitAsync(cancellationToken);
+    public Task CommitAsync(CancellationToken cancellationToken) => Transaction.CommitAsync(cancellationToken);
 
     /// <inheritdoc />
     public async ValueTask DisposeAsync()
     {
         // Disposing an uncommitted transaction rolls it back: the claimed rows return to the outbox.
-        await _transaction.DisposeAsync();
-        await _connection.DisposeAsync();
+        await Transaction.DisposeAsync();
+        await Connection.DisposeAsync();
     }
 }

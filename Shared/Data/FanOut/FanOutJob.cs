@@ -24,6 +24,9 @@ public sealed record FanOutJob(long Id, string Audience, string Channels, string
                 ? $"invalid audience channels: '{row.Channels}' is not one of {string.Join(", ", AudienceAddress.ChannelSets)}"
                 : null;
 
+    /// <summary>Whether the audience is one subscriber (one page), not a topic.</summary>
+    public bool IsSubscriber => AudienceAddress.TryParse(Audience, out bool isTopic, out _) && !isTopic;
+
     /// <summary>The job of an audience row the claim took (its <c>channel</c> is <c>audience</c>).</summary>
     public static FanOutJob Of(OutboxRow row) =>
         new(row.Id, row.Recipient ?? "", row.Channels ?? "", row.Category, row);

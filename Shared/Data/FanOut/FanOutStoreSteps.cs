@@ -13,6 +13,8 @@ internal abstract class FanOutStoreSteps(int timeoutSeconds) : IFanOutStore
 {
     internal abstract string LeaseSql { get; }
 
+    internal abstract string TakeSql { get; }
+
     internal abstract string RenewSql { get; }
 
     internal abstract string AgainSql { get; }
@@ -47,21 +49,17 @@ internal abstract class FanOutStoreSteps(int timeoutSeconds) : IFanOutStore
             return null;
         }
 
-        FanOutPage page;
-        if (position.PageEnd is { } pageEnd)
-        {
-            // Written before a restart and not confirmed: the same deliveries, the same ids, again.
-            var again = await connection.QueryAsync<AudienceDelivery>(new CommandDefinition(
-                AgainSql, new { job.Id, position.Cursor, PageEnd = pageEnd }, transaction, timeoutSeconds, cancellationToken: cancellationToken));
-            page = new FanOutPage(again.AsList(), pageEnd, Last: false);
-        }
-        else
-        {
-            page = await WritePageAsync(connection, transaction, job, position.Cursor, pageSize, cancellationToken);
-        }
-
+        var page = await PageAsync(connection, transaction, job, position, pageSize, cancellationToken);
         await transaction.CommitAsync(cancellationToken);
         return page;
+    }
+
+    public async Task<FanOutPage?> WritePageInClaimAsync(
+        OutboxClaim claim, FanOutJob job, string owner, TimeSpan lease, int pageSize, CancellationToken cancellationToken)
+    {
+        var position = await claim.Connection.QuerySingleOrDefaultAsync<JobPosition?>(new CommandDefinition(
+            TakeSql, new { job.Id, Owner = owner, Lease = Lease(lease) }, claim.Transaction, timeoutSeconds, cancellationToken: cancellationToken));
+        return position is null ? null : await PageAsync(claim.Connection, claim.Transaction, job, position, pageSize, cancellationToken);
     }
 
     public async Task<bool> AdvanceAsync(FanOutJob job, FanOutPage page, string owner, TimeSpan lease, CancellationToken cancellationToken)
@@ -70,6 +68,25 @@ internal abstract class FanOutStoreSteps(int timeoutSeconds) : IFanOutStore
         return await connection.ExecuteAsync(new CommandDefinition(
             AdvanceSql, new { job.Id, page.PageEnd, page.Last, Owner = owner, Lease = Lease(lease) },
             commandTimeout: timeoutSeconds, cancellationToken: cancellationToken)) == 1;
+    }
+
+    public async Task<bool[]> AdvanceAsync(
+        IReadOnlyList<(FanOutJob Job, FanOutPage Page)> pages, string owner, TimeSpan lease, CancellationToken cancellationToken)
+    {
+        // One transaction: one commit (a WAL flush) for a claim's jobs, not one each.
+        await using var connection = await OpenAsync(cancellationToken);
+        await using var transaction = await connection.BeginTransactionAsync(cancellationToken);
+        var advanced = new bool[pages.Count];
+        for (int i = 0; i < pages.Count; i++)
+        {
+            var (job, page) = pages[i];
+            advanced[i] = await connection.ExecuteAsync(new CommandDefinition(
+                AdvanceSql, new { job.Id, page.PageEnd, page.Last, Owner = owner, Lease = Lease(lease) },
+                transaction, timeoutSeconds, cancellationToken: cancellationToken)) == 1;
+        }
+
+        await transaction.CommitAsync(cancellationToken);
+        return advanced;
     }
 
     public async Task<bool> RenewAsync(FanOutJob job, string owner, TimeSpan lease, CancellationToken cancellationToken)
@@ -94,6 +111,21 @@ internal abstract class FanOutStoreSteps(int timeoutSeconds) : IFanOutStore
         DbConnection connection, DbTransaction? transaction, FanOutJob job, string owner, TimeSpan lease, CancellationToken cancellationToken) =>
         connection.QuerySingleOrDefaultAsync<JobPosition?>(new CommandDefinition(
             RenewSql, new { job.Id, Owner = owner, Lease = Lease(lease) }, transaction, timeoutSeconds, cancellationToken: cancellationToken));
+
+    // The page after the job's cursor: the one written and not confirmed (the same ids again), or else a new one.
+    private async Task<FanOutPage> PageAsync(
+        DbConnection connection, DbTransaction transaction, FanOutJob job, JobPosition position, int pageSize, CancellationToken cancellationToken)
+    {
+        if (position.PageEnd is not { } pageEnd)
+        {
+            return await WritePageAsync(connection, transaction, job, position.Cursor, pageSize, cancellationToken);
+        }
+
+        // Written before a restart and not confirmed: the same deliveries, the same ids, again.
+        var again = await connection.QueryAsync<AudienceDelivery>(new CommandDefinition(
+            AgainSql, new { job.Id, position.Cursor, PageEnd = pageEnd }, transaction, timeoutSeconds, cancellationToken: cancellationToken));
+        return new FanOutPage(again.AsList(), pageEnd, Last: false);
+    }
 
     private async Task<FanOutPage> WritePageAsync(
         DbConnection connection, DbTransaction transaction, FanOutJob job, long cursor, int pageSize, CancellationToken cancellationToken)

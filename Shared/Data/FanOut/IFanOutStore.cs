@@ -23,11 +23,26 @@ public interface IFanOutStore
     Task<FanOutPage?> NextPageAsync(FanOutJob job, string owner, TimeSpan lease, int pageSize, CancellationToken cancellationToken);
 
     /// <summary>
+    /// Leases a job the claim has just written (<see cref="OutboxClaim.StartFanOutsAsync"/>) to <paramref name="owner"/> and
+    /// writes its next page as <see cref="NextPageAsync"/> does, both in <paramref name="claim"/>'s transaction: the page's ids
+    /// are committed with the claim, before the claimer publishes them and moves the cursor with <see cref="AdvanceAsync(IReadOnlyList{ValueTuple{FanOutJob, FanOutPage}}, string, TimeSpan, CancellationToken)"/>.
+    /// A claimer that dies in between leaves a job that any producer resumes when the lease runs out, the page again under the
+    /// same ids. Null: the job is leased already (it existed before the claim).
+    /// </summary>
+    Task<FanOutPage?> WritePageInClaimAsync(OutboxClaim claim, FanOutJob job, string owner, TimeSpan lease, int pageSize, CancellationToken cancellationToken);
+
+    /// <summary>
     /// Moves the job's cursor past <paramref name="page"/> once its deliveries are confirmed by the broker, and ends the job
     /// when the page was the last. False: the lease is gone (the page's deliveries may be published again by the new holder),
     /// or the page is no longer the job's unconfirmed one (advanced already): nothing changes.
     /// </summary>
     Task<bool> AdvanceAsync(FanOutJob job, FanOutPage page, string owner, TimeSpan lease, CancellationToken cancellationToken);
+
+    /// <summary>
+    /// <see cref="AdvanceAsync(FanOutJob, FanOutPage, string, TimeSpan, CancellationToken)"/> for several jobs of one holder,
+    /// in one transaction; whether each moved (false: its lease is gone or it was advanced already).
+    /// </summary>
+    Task<bool[]> AdvanceAsync(IReadOnlyList<(FanOutJob Job, FanOutPage Page)> pages, string owner, TimeSpan lease, CancellationToken cancellationToken);
 
     /// <summary>Extends the lease (while the stage waits on back-pressure). False: it is gone.</summary>
     Task<bool> RenewAsync(FanOutJob job, string owner, TimeSpan lease, CancellationToken cancellationToken);

@@ -24,6 +24,12 @@ internal sealed class PostgresFanOutStore : FanOutStoreSteps
                         ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
             RETURNING id AS Id, audience AS Audience, channels AS Channels, category AS Category, parent AS Parent
             """;
+        // A job the claim has just written, in its transaction (free unless it existed before the claim).
+        TakeSql = $"""
+            UPDATE "{s}".fanout_job SET lease_owner = @Owner, lease_until = now() + @Lease
+            WHERE id = @Id AND state = 'running' AND (lease_until IS NULL OR lease_until < now())
+            RETURNING "cursor" AS Cursor, page_end AS PageEnd
+            """;
         RenewSql = $"""
             UPDATE "{s}".fanout_job SET lease_until = now() + @Lease
             WHERE id = @Id AND lease_owner = @Owner AND state = 'running'
@@ -61,6 +67,8 @@ internal sealed class PostgresFanOutStore : FanOutStoreSteps
     }
 
     internal override string LeaseSql { get; }
+
+    internal override string TakeSql { get; }
 
     internal override string RenewSql { get; }
 

@@ -29,6 +29,12 @@ internal sealed class SqlServerFanOutStore : FanOutStoreSteps
             OUTPUT inserted.id AS Id, inserted.audience AS Audience, inserted.channels AS Channels, inserted.category AS Category,
                    inserted.parent AS Parent;
             """;
+        // A job the claim has just written, in its transaction (free unless it existed before the claim).
+        TakeSql = $"""
+            UPDATE [{s}].[fanout_job] SET lease_owner = @Owner, lease_until = DATEADD(millisecond, @Lease, SYSDATETIMEOFFSET())
+            OUTPUT inserted.[cursor] AS [Cursor], inserted.page_end AS PageEnd
+            WHERE id = @Id AND state = 'running' AND (lease_until IS NULL OR lease_until < SYSDATETIMEOFFSET());
+            """;
         RenewSql = $"""
             UPDATE [{s}].[fanout_job] SET lease_until = DATEADD(millisecond, @Lease, SYSDATETIMEOFFSET())
             OUTPUT inserted.[cursor] AS [Cursor], inserted.page_end AS PageEnd
@@ -67,6 +73,8 @@ internal sealed class SqlServerFanOutStore : FanOutStoreSteps
     }
 
     internal override string LeaseSql { get; }
+
+    internal override string TakeSql { get; }
 
     internal override string RenewSql { get; }
 

@@ -64,6 +64,45 @@ public sealed class FanOutFaultTests(ITestOutputHelper output)
         Assert.All(counts.Values, c => Assert.InRange(c, 1, 2));
     }
 
+    [Theory]
+    [InlineData("AtLeastOnce")]
+    [InlineData("AtMostOnce")]
+    public async Task ProducerKilledAfterTheClaimWroteASubscribersPage_AnotherPublishesTheSameIdsAfterTheLease_EachContactPointOnce(string mode)
+    {
+        // A subscriber's page is written in the claim's transaction (FanOut:InClaim) and published after its commit: killed in
+        // between, the job waits under the claim's lease with its ids committed, and the next producer publishes those.
+        await TestDatabase.CleanAsync();
+        await FanOutProbe.SeedTopicAsync(3);
+        await using (var owner = await TestDatabase.OpenAsync())
+        {
+            await owner.ExecuteAsync($"""
+                INSERT INTO {TestDatabase.Schema}.contact_point (subscriber_id, channel, address)
+                SELECT id, 'email', 'user-2.work@example.com' FROM {TestDatabase.Schema}.subscriber WHERE external_id = 'user-2'
+                """);
+        }
+
+        long parent = await TestDatabase.EnqueueAsync(NewNotification.ToSubscriber("user-2", "Hello", "Hi.", AudienceChannels.Email));
+        await using var broker = await TestBroker.CreateAsync(queueType: RabbitQueueType.Quorum);
+        await using var sink = await SmtpSink.StartAsync();
+        await using var consumer = await WorkerHost.StartConsumerAsync(broker, sink, ("Consumer:DeliveryMode", mode));
+        await using (var doomed = WorkerProcess.Start("Producer", broker, ("FanOut:LeaseTime", "00:00:02"), TestHooks,
+                         ("Faults:KillAt", "after-claim-fan-out:1")))
+        {
+            await Eventually.WaitAsync(() => Task.FromResult(doomed.HasExited), exited => exited, Patience, "the producer killed itself");
+            Assert.NotEqual(0, await doomed.WaitForExitAsync(TimeSpan.FromSeconds(10)));
+        }
+
+        Assert.Equal(FanOutOutcomes.Running, (await FanOutProbe.JobAsync(parent, 1)).State);
+        var written = (await FanOutProbe.PublishedIdsAsync(parent)).Order().ToList();
+        Assert.Equal(2, written.Count);
+
+        await using var survivor = WorkerProcess.Start("Producer", broker, ("FanOut:LeaseTime", "00:00:02"));
+        await survivor.WaitWhileRunningAsync(() => FanOutProbe.JobAsync(parent, 1), j => j.State == FanOutOutcomes.Done, Patience, "the fan-out resumed and done");
+        Assert.Equal(written, (await FanOutProbe.PublishedIdsAsync(parent)).Order());
+        await Eventually.WaitAsync(() => Task.FromResult(sink.CountByNotificationId()), c => written.All(c.ContainsKey), Patience, "both deliveries at smtp-sink");
+        Assert.Equal(written.Select(id => (id, 1)), sink.CountByNotificationId().Select(c => (c.Key, c.Value)).Order());
+    }
+
     [Fact]
     public async Task SubscriberUnsubscribesBetweenPages_NotSent_TheOthersOnce()
     {

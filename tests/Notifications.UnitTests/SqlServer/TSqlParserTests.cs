@@ -82,7 +82,7 @@ public sealed class TSqlParserTests
             "SqlServerAudienceStore.DeleteSubscriberSql",
             "SqlServerPreferenceStore.FindSql", "SqlServerPreferenceStore.RecordSql", "SqlServerPreferenceStore.OptOutSql",
             "SqlServerOutboxStore.StartFanOutSql", "SqlServerAudienceStore.DeliveryTallySql", "SqlServerAudienceStore.FirstDeliveriesSql",
-            "SqlServerFanOutStore.LeaseSql", "SqlServerFanOutStore.RenewSql", "SqlServerFanOutStore.AgainSql", "SqlServerFanOutStore.TopicSql",
+            "SqlServerFanOutStore.LeaseSql", "SqlServerFanOutStore.TakeSql", "SqlServerFanOutStore.RenewSql", "SqlServerFanOutStore.AgainSql", "SqlServerFanOutStore.TopicSql",
             "SqlServerFanOutStore.TopicPageSql", "SqlServerFanOutStore.SubscriberPageSql", "SqlServerFanOutStore.PageWrittenSql",
             "SqlServerFanOutStore.EndSql", "SqlServerFanOutStore.AdvanceSql",
             "SqlServerRegistryDialect.UpsertSubscriberSql", "SqlServerRegistryDialect.FindSubscriberSql", "SqlServerRegistryDialect.AddContactPointSql",
