@@ -1,4 +1,5 @@
 using System.Text.Json;
+using System.Text.Json.Nodes;
 using Notifications.Shared.Contract;
 
 namespace Notifications.Client;
@@ -34,6 +35,31 @@ public sealed partial record NewNotification
     public static NewNotification ToTopic(
         string topic, string subject, string body, AudienceChannels channels, IReadOnlyDictionary<string, string>? pushData = null) =>
         ToAudience(AudienceAddress.Topic(topic, out string recipient), nameof(topic), recipient, subject, body, channels, pushData);
+
+    /// <summary>
+    /// A templated email for the subscriber the app knows as <paramref name="subscriberId"/>: every live email address of the
+    /// subscriber gets the template <paramref name="templateName"/> rendered with <paramref name="data"/> by the consumer
+    /// (<see cref="FromTemplate(string, string, JsonObject, string?)"/>), in <paramref name="locale"/> when given, else in the
+    /// subscriber's own locale (<see cref="Subscriber.Locale"/>). A template renders email only: its channels are email.
+    /// </summary>
+    /// <exception cref="ArgumentException">The id has the wrong shape, or the name or locale is empty or too long.</exception>
+    public static NewNotification ToSubscriberFromTemplate(string subscriberId, string templateName, JsonObject data, string? locale = null) =>
+        AudienceTemplated(AudienceAddress.Subscriber(subscriberId, out string recipient), nameof(subscriberId), recipient, templateName, data, locale);
+
+    /// <summary>
+    /// As <see cref="ToSubscriberFromTemplate"/> for every subscriber of <paramref name="topic"/>: each rendered in the
+    /// subscriber's own locale unless <paramref name="locale"/> names one for all.
+    /// </summary>
+    /// <exception cref="ArgumentException">The name has the wrong shape, or the template's name or locale is empty or too long.</exception>
+    public static NewNotification ToTopicFromTemplate(string topic, string templateName, JsonObject data, string? locale = null) =>
+        AudienceTemplated(AudienceAddress.Topic(topic, out string recipient), nameof(topic), recipient, templateName, data, locale);
+
+    private static NewNotification AudienceTemplated(
+        string? shapeError, string parameter, string recipient, string templateName, JsonObject data, string? locale)
+    {
+        Check(shapeError, parameter);
+        return FromTemplate(recipient, templateName, data, locale) with { Channel = AudienceAddress.Channel, Channels = "email" };
+    }
 
     private static NewNotification ToAudience(
         string? shapeError, string parameter, string recipient, string subject, string body, AudienceChannels channels,

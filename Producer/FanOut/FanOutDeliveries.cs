@@ -10,11 +10,13 @@ internal static class FanOutDeliveries
     /// <summary>
     /// The outbox row a delivery is published as: the parent's subject, body, lane, expiry, category and trace, with the
     /// contact point's channel and address and the delivery's notification id. A push delivery's title and text are the
-    /// subject and body (none when empty) and its data the parent's; an email's body is plain text.
+    /// subject and body (none when empty) and its data the parent's; an email's body is plain text. A templated parent's
+    /// deliveries (email only) carry its template and data, to render in the row's locale, else the subscriber's.
     /// </summary>
     public static OutboxRow Row(OutboxRow parent, AudienceDelivery delivery)
     {
         bool push = delivery.Channel == NotificationChannels.Push;
+        bool templated = parent.TemplateName is not null && !push;
         return new OutboxRow
         {
             Id = delivery.Id,
@@ -22,6 +24,9 @@ internal static class FanOutDeliveries
             Channel = delivery.Channel,
             Subject = push ? NullIfEmpty(parent.Subject) : parent.Subject,
             Body = push ? NullIfEmpty(parent.Body) : parent.Body,
+            TemplateName = templated ? parent.TemplateName : null,
+            TemplateData = templated ? parent.TemplateData : null,
+            Locale = templated ? parent.Locale ?? delivery.Locale : null,
             Data = push ? parent.Data : null,
             CreatedAt = parent.CreatedAt,
             ExpiresAt = parent.ExpiresAt,

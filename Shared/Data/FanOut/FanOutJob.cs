@@ -22,7 +22,9 @@ public sealed record FanOutJob(long Id, string Audience, string Channels, string
             ? $"invalid audience: '{row.Recipient}' is not subscriber:<id> or topic:<name>"
             : row.Channels is not { } channels || !AudienceAddress.ChannelSets.Contains(channels)
                 ? $"invalid audience channels: '{row.Channels}' is not one of {string.Join(", ", AudienceAddress.ChannelSets)}"
-                : null;
+                : row.TemplateName is not null && channels != NotificationChannels.Email
+                    ? $"invalid audience channels: a template renders email only, not '{channels}'"
+                    : null;
 
     /// <summary>Whether the audience is one subscriber (one page), not a topic.</summary>
     public bool IsSubscriber => AudienceAddress.TryParse(Audience, out bool isTopic, out _) && !isTopic;

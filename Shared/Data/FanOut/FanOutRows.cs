@@ -35,6 +35,8 @@ internal sealed class WrittenDelivery
 
     public string? Address { get; init; }
 
+    public string? Locale { get; init; }
+
     public string Outcome { get; init; } = "";
 
     /// <summary>
@@ -45,7 +47,7 @@ internal sealed class WrittenDelivery
     public static FanOutPage Page(List<WrittenDelivery> written, int pageSize, bool isTopic)
     {
         var deliveries = written.Where(w => w.Outcome == FanOutOutcomes.Published)
-            .Select(w => new AudienceDelivery(w.Id, w.SubscriberId, w.Channel!, w.Address!)).ToList();
+            .Select(w => new AudienceDelivery(w.Id, w.SubscriberId, w.Channel!, w.Address!, w.Locale)).ToList();
         int subscribers = written.Select(w => w.SubscriberId).Distinct().Count();
         return new FanOutPage(deliveries, written.Max(w => w.SubscriberId), Last: !isTopic || subscribers < pageSize);
     }

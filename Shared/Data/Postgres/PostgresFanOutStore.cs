@@ -36,7 +36,7 @@ internal sealed class PostgresFanOutStore : FanOutStoreSteps
             RETURNING "cursor" AS Cursor, page_end AS PageEnd
             """;
         AgainSql = $"""
-            SELECT id AS Id, subscriber_id AS SubscriberId, channel AS Channel, address AS Address FROM "{s}".audience_delivery
+            SELECT id AS Id, subscriber_id AS SubscriberId, channel AS Channel, address AS Address, locale AS Locale FROM "{s}".audience_delivery
             WHERE parent_id = @Id AND subscriber_id > @Cursor AND subscriber_id <= @PageEnd AND outcome = 'published'
             ORDER BY id
             """;
@@ -106,16 +106,17 @@ internal sealed class PostgresFanOutStore : FanOutStoreSteps
     /// </summary>
     private static string PageStatement(string s, string page) => $"""
         WITH page AS ({page})
-        INSERT INTO "{s}".audience_delivery (parent_id, subscriber_id, contact_point_id, channel, address, outcome)
-        SELECT @ParentId, p.subscriber_id, cp.id, cp.channel, cp.address,
+        INSERT INTO "{s}".audience_delivery (parent_id, subscriber_id, contact_point_id, channel, address, locale, outcome)
+        SELECT @ParentId, p.subscriber_id, cp.id, cp.channel, cp.address, sb.locale,
                CASE WHEN cp.id IS NULL THEN 'no_contact'
                     WHEN c.critical OR COALESCE(pr.enabled, d.enabled, true) THEN 'published'
                     ELSE 'opted_out' END
         FROM page AS p
+        LEFT JOIN "{s}".subscriber AS sb ON sb.id = p.subscriber_id
         LEFT JOIN "{s}".contact_point AS cp ON cp.subscriber_id = p.subscriber_id AND cp.dead_at IS NULL AND cp.channel = ANY(@Channels)
         LEFT JOIN "{s}".category AS c ON c.name = @Category
         LEFT JOIN "{s}".preference AS pr ON pr.subscriber_id = p.subscriber_id AND pr.category = c.name AND pr.channel = cp.channel
         LEFT JOIN "{s}".category_default AS d ON d.category = c.name AND d.channel = cp.channel
-        RETURNING id AS Id, subscriber_id AS SubscriberId, channel AS Channel, address AS Address, outcome AS Outcome
+        RETURNING id AS Id, subscriber_id AS SubscriberId, channel AS Channel, address AS Address, locale AS Locale, outcome AS Outcome
         """;
 }

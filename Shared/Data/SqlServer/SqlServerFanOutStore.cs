@@ -41,7 +41,7 @@ internal sealed class SqlServerFanOutStore : FanOutStoreSteps
             WHERE id = @Id AND lease_owner = @Owner AND state = 'running';
             """;
         AgainSql = $"""
-            SELECT id AS Id, subscriber_id AS SubscriberId, channel AS Channel, address AS Address FROM [{s}].[audience_delivery]
+            SELECT id AS Id, subscriber_id AS SubscriberId, channel AS Channel, address AS Address, locale AS Locale FROM [{s}].[audience_delivery]
             WHERE parent_id = @Id AND subscriber_id > @Cursor AND subscriber_id <= @PageEnd AND outcome = 'published'
             ORDER BY id;
             """;
@@ -133,14 +133,15 @@ internal sealed class SqlServerFanOutStore : FanOutStoreSteps
     private static string PageStatement(string s, string page) => $"""
         DECLARE @page TABLE (subscriber_id bigint NOT NULL PRIMARY KEY);
         INSERT INTO @page (subscriber_id) {page};
-        INSERT INTO [{s}].[audience_delivery] (parent_id, subscriber_id, contact_point_id, channel, address, outcome)
+        INSERT INTO [{s}].[audience_delivery] (parent_id, subscriber_id, contact_point_id, channel, address, locale, outcome)
         OUTPUT inserted.id AS Id, inserted.subscriber_id AS SubscriberId, inserted.channel AS Channel, inserted.address AS Address,
-               inserted.outcome AS Outcome
-        SELECT @ParentId, p.subscriber_id, cp.id, cp.channel, cp.address,
+               inserted.locale AS Locale, inserted.outcome AS Outcome
+        SELECT @ParentId, p.subscriber_id, cp.id, cp.channel, cp.address, sb.locale,
                CASE WHEN cp.id IS NULL THEN 'no_contact'
                     WHEN c.critical = 1 OR COALESCE(pr.enabled, d.enabled, CAST(1 AS bit)) = 1 THEN 'published'
                     ELSE 'opted_out' END
         FROM @page AS p
+        LEFT JOIN [{s}].[subscriber] AS sb ON sb.id = p.subscriber_id
         LEFT JOIN [{s}].[contact_point] AS cp
             ON cp.subscriber_id = p.subscriber_id AND cp.dead_at IS NULL AND cp.channel IN (@Channel1, @Channel2)
         LEFT JOIN [{s}].[category] AS c ON c.name = @Category

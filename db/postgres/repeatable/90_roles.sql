@@ -90,7 +90,7 @@ GRANT SELECT, INSERT, UPDATE ON :"schema".rejected TO notifications_producer;
 GRANT SELECT, INSERT, UPDATE ON :"schema".fanout_job TO notifications_producer;
 GRANT SELECT, INSERT ON :"schema".audience_delivery TO notifications_producer;
 GRANT USAGE ON SEQUENCE :"schema".fanout_delivery_id TO notifications_producer;
-GRANT SELECT (id, external_id) ON :"schema".subscriber TO notifications_producer;
+GRANT SELECT (id, external_id, locale) ON :"schema".subscriber TO notifications_producer;
 GRANT SELECT (id, subscriber_id, channel, address, dead_at) ON :"schema".contact_point TO notifications_producer;
 GRANT SELECT (id, name) ON :"schema".topic TO notifications_producer;
 GRANT SELECT (topic_id, subscriber_id) ON :"schema".subscription TO notifications_producer;

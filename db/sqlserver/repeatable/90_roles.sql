@@ -45,7 +45,7 @@ GRANT SELECT, INSERT, UPDATE ON [$(Schema)].[rejected] TO [notifications_produce
 GRANT SELECT, INSERT, UPDATE ON [$(Schema)].[fanout_job] TO [notifications_producer];
 GRANT SELECT, INSERT ON [$(Schema)].[audience_delivery] TO [notifications_producer];
 GRANT UPDATE ON [$(Schema)].[fanout_delivery_id] TO [notifications_producer];
-GRANT SELECT ([id], [external_id]) ON [$(Schema)].[subscriber] TO [notifications_producer];
+GRANT SELECT ([id], [external_id], [locale]) ON [$(Schema)].[subscriber] TO [notifications_producer];
 GRANT SELECT ([id], [subscriber_id], [channel], [address], [dead_at]) ON [$(Schema)].[contact_point] TO [notifications_producer];
 GRANT SELECT ([id], [name]) ON [$(Schema)].[topic] TO [notifications_producer];
 GRANT SELECT ON [$(Schema)].[subscription] TO [notifications_producer];

@@ -105,7 +105,7 @@ internal static class DatabaseRoleGrants
             // The fan-out stage (030): its jobs and deliveries, the deliveries' ids, and the registry read, never written.
             .. Table("fanout_job", "SELECT", "INSERT", "UPDATE"), .. Table("audience_delivery", "SELECT", "INSERT"),
             "sequence notifications.fanout_delivery_id: USAGE",
-            .. Column("subscriber", "SELECT", "id", "external_id"), .. Column("contact_point", "SELECT", "id", "subscriber_id", "channel", "address", "dead_at"),
+            .. Column("subscriber", "SELECT", "id", "external_id", "locale"), .. Column("contact_point", "SELECT", "id", "subscriber_id", "channel", "address", "dead_at"),
             .. Column("topic", "SELECT", "id", "name"), .. Column("subscription", "SELECT", "topic_id", "subscriber_id"),
             .. Table("category", "SELECT"), .. Table("category_default", "SELECT"), .. Table("preference", "SELECT"),
         ],

@@ -61,7 +61,7 @@ internal static class SqlServerRoleGrants
             .. Object("outbox", "SELECT", "DELETE"), .. Object("rejected", "SELECT", "INSERT", "UPDATE"),
             // The fan-out stage (030): its jobs and deliveries, the deliveries' ids (UPDATE on the sequence), the registry read.
             .. Object("fanout_job", "SELECT", "INSERT", "UPDATE"), .. Object("audience_delivery", "SELECT", "INSERT"), "object fanout_delivery_id: UPDATE",
-            .. Column("subscriber", "SELECT", "id", "external_id"), .. Column("contact_point", "SELECT", "id", "subscriber_id", "channel", "address", "dead_at"),
+            .. Column("subscriber", "SELECT", "id", "external_id", "locale"), .. Column("contact_point", "SELECT", "id", "subscriber_id", "channel", "address", "dead_at"),
             .. Column("topic", "SELECT", "id", "name"), .. Object("subscription", "SELECT"),
             .. Object("category", "SELECT"), .. Object("category_default", "SELECT"), .. Object("preference", "SELECT"),
         ],

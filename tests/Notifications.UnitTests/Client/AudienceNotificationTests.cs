@@ -30,6 +30,26 @@ public sealed class AudienceNotificationTests
         Assert.Equal("news", OutboxValues.Of(notification).Notification.Category);
     }
 
+    [Fact]
+    public void ToSubscriberFromTemplate_EmailOnly_TemplateColumnsNoSubjectOrBody_LocaleLeftToTheSubscriber()
+    {
+        var notification = NewNotification.ToSubscriberFromTemplate("ana-1", "order-shipped", new System.Text.Json.Nodes.JsonObject { ["order"] = 42 });
+
+        Assert.Equal(("subscriber:ana-1", "audience", "email", "order-shipped", """{"order":42}""", null),
+            (notification.Recipient, notification.Channel, notification.Channels, notification.TemplateName, notification.TemplateData, notification.Locale));
+        Assert.Equal("", notification.Subject);
+        Assert.Equal("pt-BR", NewNotification.ToTopicFromTemplate("news", "digest", [], "pt-BR").Locale);
+    }
+
+    [Fact]
+    public void ToTopicFromTemplate_BadTopicOrTemplateName_RefusedNamingWhich()
+    {
+        var topic = Assert.Throws<ArgumentException>(() => NewNotification.ToTopicFromTemplate("Breaking News", "digest", []));
+        var name = Assert.Throws<ArgumentException>(() => NewNotification.ToTopicFromTemplate("news", " ", []));
+
+        Assert.Equal(("topic", "templateName"), (topic.ParamName, name.ParamName));
+    }
+
     [Theory]
     [InlineData("Breaking News")]
     [InlineData("-news")]
