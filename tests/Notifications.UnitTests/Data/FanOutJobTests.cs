@@ -23,6 +23,17 @@ public sealed class FanOutJobTests
         Assert.Equal(reason, FanOutJob.Refusal(row));
     }
 
+    [Theory]
+    [InlineData("email", null)]
+    [InlineData("push", "invalid audience channels: a template renders email only, not 'push'")]
+    [InlineData("email,push", "invalid audience channels: a template renders email only, not 'email,push'")]
+    public void Refusal_TemplatedAudienceRow_EmailOnly(string channels, string? reason)
+    {
+        var row = new OutboxRow { Id = 7, Recipient = "topic:news", Channel = "audience", Channels = channels, TemplateName = "digest", TemplateData = "{}" };
+
+        Assert.Equal(reason, FanOutJob.Refusal(row));
+    }
+
     [Fact]
     public void Of_AudienceRow_JobCarriesTheRow()
     {
