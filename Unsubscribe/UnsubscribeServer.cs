@@ -2,8 +2,6 @@ using System.Net;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Http;
-using Microsoft.Extensions.DependencyInjection;
-using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 using Notifications.Shared.Observability;
@@ -17,24 +15,16 @@ namespace Notifications.Unsubscribe;
 /// operations port). A server of its own beside the host, as the operations endpoint is; a port that cannot be bound
 /// stops the process (answering here is all it is for).
 /// </summary>
-internal sealed class UnsubscribeServer(UnsubscribeRequests requests, LegacyUnsubscribeToken legacy, IOptions<UnsubscribeServerOptions> options, ILoggerFactory loggers) : IHostedService, IAsyncDisposable
+internal sealed class UnsubscribeServer(UnsubscribeRequests requests, LegacyUnsubscribeToken legacy, IOptions<UnsubscribeServerOptions> options, ILoggerFactory loggers) : PublicServer
 {
     public const string Path = "/unsubscribe";
     private readonly ILogger _logger = loggers.CreateLogger<UnsubscribeServer>();
-    private WebApplication? _app;
 
-    /// <summary>The bound address, e.g. <c>https://0.0.0.0:8443</c>, once started.</summary>
-    public Uri? Address { get; private set; }
-
-    public async Task StartAsync(CancellationToken cancellationToken)
+    public override async Task StartAsync(CancellationToken cancellationToken)
     {
         var o = options.Value;
-        var builder = WebApplication.CreateEmptyBuilder(new WebApplicationOptions());
-        builder.Logging.ClearProviders().AddProvider(new ForwardingLoggerProvider(loggers))
-            .AddFilter("Microsoft.AspNetCore", LogLevel.Warning).AddFilter("Microsoft.Hosting", LogLevel.Warning);
-        builder.Services.AddSingleton<IHostLifetime, EndpointLifetime>();
-        builder.Services.AddRouting();
-        builder.WebHost.UseKestrelCore().ConfigureKestrel(k =>
+        var builder = CreateBuilder(loggers);
+        builder.WebHost.ConfigureKestrel(k =>
         {
             k.AddServerHeader = false;
             k.Limits.MaxRequestBodySize = UnsubscribeRequests.MaxBodyBytes;
@@ -57,40 +47,12 @@ internal sealed class UnsubscribeServer(UnsubscribeRequests requests, LegacyUnsu
         app.MapGet(Path, requests.ShowAsync);
         app.MapPost(Path, requests.UnsubscribeAsync);
         app.MapFallback("{**path}", NotFoundAsync);
-        IOException? failure = null;
-        var bound = await EndpointStart.StartAsync(app, ex =>
-        {
-            failure = ex;
-            UnsubscribeLog.ServerFailed(_logger, o.Address, o.Port, ex);
-        }, cancellationToken);
-        if (bound is null)
-        {
-            // The public page is the worker's whole job: it stops (event 5001).
-            System.Runtime.ExceptionServices.ExceptionDispatchInfo.Throw(failure!);
-        }
-
-        _app = app;
-        Address = bound;
-        UnsubscribeLog.ServerStarted(_logger, Address);
+        // The public page is the worker's whole job: a port it cannot bind stops it (event 5001).
+        var bound = await ListenAsync(app, ex => UnsubscribeLog.ServerFailed(_logger, o.Address, o.Port, ex), cancellationToken);
+        UnsubscribeLog.ServerStarted(_logger, bound);
         if (legacy.Enabled)
         {
             UnsubscribeLog.LegacyTokensHonoured(_logger);
-        }
-    }
-
-    public async Task StopAsync(CancellationToken cancellationToken)
-    {
-        if (_app is not null)
-        {
-            await _app.StopAsync(cancellationToken);
-        }
-    }
-
-    public async ValueTask DisposeAsync()
-    {
-        if (_app is not null)
-        {
-            await _app.DisposeAsync();
         }
     }
 
