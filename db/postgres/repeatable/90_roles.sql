@@ -17,9 +17,10 @@
 --   notifications_unsubscribe Unsubscribe/ (the public unsubscribe page): adds or revives suppression entries, opts an
 --                           address's subscribers out of a category through opt_out_by_link; no other table (it faces
 --                           the internet: docs/unsubscribe.md)
+--   notifications_gateway   Gateway/ (apps' live connections): reads and deletes pending live notifications; nothing else
 -- Roles are cluster-wide, grants are per database: the roles are created once (by whichever migration run comes
 -- first; a concurrent run in another database that made one meanwhile is fine), the grants in every database.
--- Creating a role needs CREATEROLE: scripts/setup creates the five roles as the superuser before it migrates, so
+-- Creating a role needs CREATEROLE: scripts/setup creates the six roles as the superuser before it migrates, so
 -- the migrator needs no CREATEROLE; without the roles and without CREATEROLE this script stops with that advice.
 -- One transaction: the grants are taken away and given again (so a grant removed from this file is removed on the
 -- next run), and no worker sees the moment between.
@@ -30,7 +31,7 @@ DECLARE
     r text;
 BEGIN
     FOREACH r IN ARRAY ARRAY['notifications_app', 'notifications_producer', 'notifications_consumer', 'notifications_admin',
-                           'notifications_unsubscribe'] LOOP
+                           'notifications_unsubscribe', 'notifications_gateway'] LOOP
         CONTINUE WHEN EXISTS (SELECT FROM pg_roles WHERE rolname = r);
         BEGIN
             EXECUTE format('CREATE ROLE %I NOLOGIN', r);
@@ -39,20 +40,20 @@ BEGIN
             WHEN insufficient_privilege THEN
                 RAISE EXCEPTION 'role % does not exist and % may not create it', r, current_user
                     USING ERRCODE = 'insufficient_privilege',
-                          HINT = 'create the five roles once as a superuser (scripts/setup does), or give the migrator CREATEROLE; docs/security.md';
+                          HINT = 'create the six roles once as a superuser (scripts/setup does), or give the migrator CREATEROLE; docs/security.md';
         END;
     END LOOP;
 END
 $roles$;
 
 REVOKE ALL ON ALL TABLES IN SCHEMA :"schema"
-    FROM notifications_app, notifications_producer, notifications_consumer, notifications_admin, notifications_unsubscribe;
+    FROM notifications_app, notifications_producer, notifications_consumer, notifications_admin, notifications_unsubscribe, notifications_gateway;
 REVOKE ALL ON ALL SEQUENCES IN SCHEMA :"schema"
-    FROM notifications_app, notifications_producer, notifications_consumer, notifications_admin, notifications_unsubscribe;
+    FROM notifications_app, notifications_producer, notifications_consumer, notifications_admin, notifications_unsubscribe, notifications_gateway;
 -- Functions are executable by PUBLIC by default: not these.
 REVOKE ALL ON ALL FUNCTIONS IN SCHEMA :"schema"
-    FROM PUBLIC, notifications_app, notifications_producer, notifications_consumer, notifications_admin, notifications_unsubscribe;
-GRANT USAGE ON SCHEMA :"schema" TO notifications_app, notifications_producer, notifications_consumer, notifications_admin, notifications_unsubscribe;
+    FROM PUBLIC, notifications_app, notifications_producer, notifications_consumer, notifications_admin, notifications_unsubscribe, notifications_gateway;
+GRANT USAGE ON SCHEMA :"schema" TO notifications_app, notifications_producer, notifications_consumer, notifications_admin, notifications_unsubscribe, notifications_gateway;
 
 -- notification_status reads the delivery log, dead letters and rejects, which the app may not read: it runs with its
 -- owner's rights (SECURITY DEFINER, said by its own file, repeatable/10_notification_status.sql).
@@ -142,5 +143,8 @@ GRANT INSERT (address, reason, scope, detail), SELECT (address, reason, scope, d
 -- A link of a mail with a category opts the address's subscribers out of it (repeatable/30_opt_out_by_link.sql, SECURITY
 -- DEFINER): the function, not the registry's tables.
 GRANT EXECUTE ON FUNCTION :"schema".opt_out_by_link(varchar, varchar, varchar) TO notifications_unsubscribe;
+
+-- The gateway (Gateway/, issue 30): a subscriber's pending live notifications, read on connect and deleted by the ack.
+GRANT SELECT, DELETE ON :"schema".live_pending TO notifications_gateway;
 
 COMMIT;

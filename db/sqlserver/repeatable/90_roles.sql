@@ -17,6 +17,7 @@ IF DATABASE_PRINCIPAL_ID(N'notifications_producer') IS NULL CREATE ROLE [notific
 IF DATABASE_PRINCIPAL_ID(N'notifications_consumer') IS NULL CREATE ROLE [notifications_consumer];
 IF DATABASE_PRINCIPAL_ID(N'notifications_admin') IS NULL CREATE ROLE [notifications_admin];
 IF DATABASE_PRINCIPAL_ID(N'notifications_unsubscribe') IS NULL CREATE ROLE [notifications_unsubscribe];
+IF DATABASE_PRINCIPAL_ID(N'notifications_gateway') IS NULL CREATE ROLE [notifications_gateway];
 GO
 -- The app: the insert (OUTPUT INSERTED.id), the idempotent insert (the key look-up WITH (UPDLOCK, HOLDLOCK) and its
 -- insert), and notification_status.
@@ -107,4 +108,7 @@ GRANT UPDATE ([reason], [scope], [detail], [since], [changed_at], [removed_at]) 
 -- A link of a mail with a category opts the address's subscribers out of it (repeatable/30_opt_out_by_link.sql): the
 -- procedure, not the registry's tables (ownership chaining).
 GRANT EXECUTE ON [$(Schema)].[opt_out_by_link] TO [notifications_unsubscribe];
+GO
+-- The gateway (Gateway/, issue 30): a subscriber's pending live notifications, read on connect and deleted by the ack.
+GRANT SELECT, DELETE ON [$(Schema)].[live_pending] TO [notifications_gateway];
 GO

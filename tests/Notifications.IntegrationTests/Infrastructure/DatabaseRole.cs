@@ -8,4 +8,5 @@ public enum DatabaseRole
     Consumer,
     Admin,
     Unsubscribe,
+    Gateway,
 }

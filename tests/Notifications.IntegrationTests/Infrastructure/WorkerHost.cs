@@ -5,6 +5,7 @@ using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Logging.Testing;
 using Notifications.Consumer;
 using Notifications.Producer;
+using Notifications.Gateway;
 using Notifications.Unsubscribe;
 
 namespace Notifications.IntegrationTests.Infrastructure;
@@ -34,6 +35,9 @@ internal sealed class WorkerHost : IAsyncDisposable
     /// <summary>The unsubscribe process (no broker), its public server on a free port of loopback.</summary>
     public static Task<WorkerHost> StartUnsubscribeAsync(params (string Key, string? Value)[] settings) =>
         StartAsync(b => b.AddUnsubscribeServer(), DatabaseRole.Unsubscribe, [], [("Unsubscribe:Port", "0"), .. settings]);
+
+    public static Task<WorkerHost> StartGatewayAsync(params (string Key, string? Value)[] settings) =>
+        StartAsync(b => b.AddGateway(), DatabaseRole.Gateway, [], [("Gateway:Port", "0"), .. settings]);
 
     public T Get<T>()
         where T : notnull => _host.Services.GetRequiredService<T>();

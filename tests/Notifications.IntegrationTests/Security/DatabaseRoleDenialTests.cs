@@ -68,6 +68,13 @@ public sealed class DatabaseRoleDenialTests
         { DatabaseRole.Unsubscribe, $"INSERT INTO {S}.preference (subscriber_id, category, channel, enabled) VALUES (1, 'marketing', 'email', false)" },
         { DatabaseRole.App, $"SELECT {S}.opt_out_by_link('email', 'a@example.com', 'marketing')" },
         { DatabaseRole.Consumer, $"SELECT {S}.opt_out_by_link('email', 'a@example.com', 'marketing')" },
+        // The gateway reads and deletes pending live notifications, nothing else: it faces the apps' clients.
+        { DatabaseRole.Gateway, $"INSERT INTO {S}.live_pending (notification_id, subscriber_id) VALUES (1, 'ana')" },
+        { DatabaseRole.Gateway, $"UPDATE {S}.live_pending SET subject = subject WHERE false" },
+        { DatabaseRole.Gateway, $"SELECT id FROM {S}.outbox" },
+        { DatabaseRole.Gateway, $"SELECT * FROM {S}.delivery_log" },
+        { DatabaseRole.Gateway, $"SELECT * FROM {S}.subscriber" },
+        { DatabaseRole.Gateway, $"TRUNCATE {S}.live_pending" },
         // No role changes the schema: that is the migrator's (the owner's) alone.
         { DatabaseRole.App, $"CREATE TABLE {S}.intruder (id int)" },
         { DatabaseRole.Producer, $"ALTER TABLE {S}.outbox ADD COLUMN intruder int" },

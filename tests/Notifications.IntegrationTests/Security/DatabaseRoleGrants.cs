@@ -142,6 +142,11 @@ internal static class DatabaseRoleGrants
             .. Column("suppression", "UPDATE", "reason", "scope", "detail", "since", "changed_at", "removed_at"),
             "function notifications.opt_out_by_link(p_channel character varying, p_address character varying, p_category character varying): EXECUTE",
         ],
+        [DatabaseRole.Gateway] =
+        [
+            .. Everyone,
+            .. Table("live_pending", "SELECT", "DELETE"),
+        ],
     };
 
     /// <summary>Each role's privileges in the product's schema and the public one, in the database of <paramref name="connection"/>.</summary>

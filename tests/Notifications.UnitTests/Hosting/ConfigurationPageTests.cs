@@ -19,6 +19,7 @@ public sealed partial class ConfigurationPageTests
         typeof(Notifications.Producer.ProducerOptions).Assembly,
         typeof(Notifications.Shared.Hosting.DatabaseOptions).Assembly,
         typeof(Notifications.Unsubscribe.UnsubscribeServerOptions).Assembly,
+        typeof(Notifications.Gateway.GatewayHostingExtensions).Assembly,
     ];
 
     private static readonly string Page = RepositoryFile.Read("docs", "configuration.md");
@@ -53,7 +54,7 @@ public sealed partial class ConfigurationPageTests
 
         Assert.Superset(
             new HashSet<string>(["RabbitMq", "Database", "Producer", "Consumer", "Relay", "Smtp", "Dkim", "Templates", "Webhooks", "Push",
-                "RateLimits", "Suppression", "Unsubscribe", "Retention", "Metrics", "Faults"], StringComparer.Ordinal),
+                "RateLimits", "Suppression", "Unsubscribe", "Retention", "Metrics", "Faults", "Gateway"], StringComparer.Ordinal),
             sections);
     }
 

@@ -1,0 +1,34 @@
+using System.ComponentModel.DataAnnotations;
+
+namespace Notifications.Gateway;
+
+/// <summary>Where the gateway answers apps (section <c>Gateway</c>), and the key their tokens are signed with.</summary>
+internal sealed class GatewayOptions
+{
+    public const string SectionName = "Gateway";
+
+    /// <summary>The address Kestrel binds: <c>0.0.0.0</c> in a container.</summary>
+    [Required]
+    public string Address { get; set; } = "127.0.0.1";
+
+    /// <summary>The port; 0 picks a free one (tests).</summary>
+    [Range(0, 65535)]
+    public int Port { get; set; } = 8090;
+
+    /// <summary>
+    /// The key the business app signs its clients' tokens with (HMAC-SHA256, at least 32 bytes in base64; the client
+    /// package's <c>LiveTokens.Mint</c>). A Docker secret in the stacks.
+    /// </summary>
+    [Required]
+    public string TokenKey { get; set; } = "";
+
+    /// <summary>The issuer and audience a token must name.</summary>
+    public string Issuer { get; set; } = "notifications-app";
+
+    /// <summary>The audience a token must name.</summary>
+    public string Audience { get; set; } = "notifications-gateway";
+
+    /// <summary>The most pending notifications sent to a client on connect (the oldest first).</summary>
+    [Range(1, 10_000)]
+    public int MaxPending { get; set; } = 1_000;
+}
