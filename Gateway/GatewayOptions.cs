@@ -16,8 +16,8 @@ internal sealed class GatewayOptions
     public int Port { get; set; } = 8090;
 
     /// <summary>
-    /// The key the business app signs its clients' tokens with (HMAC-SHA256, at least 32 bytes in base64; the client
-    /// package's <c>LiveTokens.Mint</c>). A Docker secret in the stacks.
+    /// The key the business app signs its clients' tokens with (HMAC-SHA256, at least 32 bytes in base64; docs/live.md).
+    /// A Docker secret in the stacks.
     /// </summary>
     [Required]
     public string TokenKey { get; set; } = "";

@@ -4,14 +4,15 @@ using System.Security.Cryptography;
 using System.Text;
 using System.Text.Json;
 using Dapper;
-using Notifications.Client;
+using Microsoft.IdentityModel.JsonWebTokens;
+using Microsoft.IdentityModel.Tokens;
 using Notifications.Gateway;
 using Notifications.IntegrationTests.Infrastructure;
 
 namespace Notifications.IntegrationTests.Live;
 
 /// <summary>
-/// The gateway's first slice (issue 30, branch live): a real WebSocket client with a token the client package mints gets
+/// The gateway's first slice (issue 30): a real WebSocket client with a token signed as a business app signs it gets
 /// its subscriber's pending notifications in id order (none expired, none another's), acks them by id over the same
 /// connection, and on reconnect gets only what it did not ack; a missing or foreign-signed token is refused before the
 /// upgrade (401 with the reason); a frame that is not an ack closes that connection (1008), not the gateway.
@@ -28,7 +29,7 @@ public sealed class GatewayWebSocketTests
         string key = NewKey();
         await SeedAsync();
         await using var gateway = await WorkerHost.StartGatewayAsync(("Gateway:TokenKey", key));
-        var live = LiveUri(gateway, LiveTokens.Mint("ana", key, TimeSpan.FromMinutes(5)));
+        var live = LiveUri(gateway, Token("ana", key));
 
         using (var first = new ClientWebSocket())
         {
@@ -64,7 +65,7 @@ public sealed class GatewayWebSocketTests
         using var http = new HttpClient();
 
         var none = await http.GetAsync(new Uri(address, LiveServer.Path));
-        var foreign = await http.GetAsync(LiveUri(gateway, LiveTokens.Mint("ana", NewKey(), TimeSpan.FromMinutes(5))));
+        var foreign = await http.GetAsync(LiveUri(gateway, Token("ana", NewKey())));
 
         Assert.Equal((HttpStatusCode.Unauthorized, "no token: pass ?access_token=<jwt>\n"), (none.StatusCode, await none.Content.ReadAsStringAsync()));
         Assert.Equal((HttpStatusCode.Unauthorized, "the token's signature is not valid\n"), (foreign.StatusCode, await foreign.Content.ReadAsStringAsync()));
@@ -72,7 +73,7 @@ public sealed class GatewayWebSocketTests
         await Assert.ThrowsAsync<WebSocketException>(() => refused.ConnectAsync(LiveUri(gateway, "not-a-jwt"), CancellationToken.None));
 
         using var bad = new ClientWebSocket();
-        await bad.ConnectAsync(LiveUri(gateway, LiveTokens.Mint("bo", key, TimeSpan.FromMinutes(5))), CancellationToken.None);
+        await bad.ConnectAsync(LiveUri(gateway, Token("bo", key)), CancellationToken.None);
         Assert.Equal("201", (await ReceiveAsync(bad)).GetProperty("id").GetString());
         await SendAsync(bad, "{not json");
         var buffer = new byte[256];
@@ -81,12 +82,22 @@ public sealed class GatewayWebSocketTests
 
         // The gateway goes on: the next connection gets Bo's notification again (it was not acked).
         using var next = new ClientWebSocket();
-        await next.ConnectAsync(LiveUri(gateway, LiveTokens.Mint("bo", key, TimeSpan.FromMinutes(5))), CancellationToken.None);
+        await next.ConnectAsync(LiveUri(gateway, Token("bo", key)), CancellationToken.None);
         Assert.Equal("201", (await ReceiveAsync(next)).GetProperty("id").GetString());
         await next.CloseAsync(WebSocketCloseStatus.NormalClosure, null, CancellationToken.None);
     }
 
     private static string NewKey() => Convert.ToBase64String(RandomNumberGenerator.GetBytes(32));
+
+    // As a business app signs one for its user: HS256, sub, the gateway's issuer and audience, 5 minutes.
+    private static string Token(string subscriber, string key) => new JsonWebTokenHandler().CreateToken(new SecurityTokenDescriptor
+    {
+        Issuer = "notifications-app",
+        Audience = "notifications-gateway",
+        Claims = new Dictionary<string, object> { [JwtRegisteredClaimNames.Sub] = subscriber },
+        Expires = DateTime.UtcNow.AddMinutes(5),
+        SigningCredentials = new SigningCredentials(new SymmetricSecurityKey(Convert.FromBase64String(key)), SecurityAlgorithms.HmacSha256),
+    });
 
     private static Uri LiveUri(WorkerHost gateway, string token)
     {
