@@ -91,6 +91,11 @@ public static class NotificationsHostingExtensions
             DatabaseProvider.Postgres => new PostgresOperationsStore(sp.GetRequiredService<NpgsqlDataSource>(), Options(sp)),
             _ => new SqlServerOperationsStore(Options(sp)),
         });
+        services.AddSingleton<ILivePendingStore>(sp => Options(sp).Provider switch
+        {
+            DatabaseProvider.Postgres => new PostgresLivePendingStore(sp.GetRequiredService<NpgsqlDataSource>(), Options(sp)),
+            _ => new SqlServerLivePendingStore(Options(sp)),
+        });
         services.AddNotificationStatusStores();
         return services;
     }

@@ -17,7 +17,8 @@
 --   notifications_unsubscribe Unsubscribe/ (the public unsubscribe page): adds or revives suppression entries, opts an
 --                           address's subscribers out of a category through opt_out_by_link; no other table (it faces
 --                           the internet: docs/unsubscribe.md)
---   notifications_gateway   Gateway/ (apps' live connections): reads and deletes pending live notifications; nothing else
+--   notifications_gateway   Gateway/ (apps' live connections): reads, marks sent and deletes pending live notifications;
+--                           nothing else
 -- Roles are cluster-wide, grants are per database: the roles are created once (by whichever migration run comes
 -- first; a concurrent run in another database that made one meanwhile is fine), the grants in every database.
 -- Creating a role needs CREATEROLE: scripts/setup creates the six roles as the superuser before it migrates, so
@@ -117,6 +118,9 @@ GRANT SELECT ON :"schema".category, :"schema".category_default, :"schema".prefer
 GRANT SELECT, DELETE, UPDATE (created_at) ON :"schema".idempotency_key TO notifications_consumer;
 -- Attached files: read to send, deleted by the retention cleanup with their notification's records.
 GRANT SELECT, DELETE ON :"schema".attachment TO notifications_consumer;
+-- The live channel (033, docs/live.md) writes a row's pending notification for the gateway; the retention cleanup removes
+-- expired ones.
+GRANT SELECT, INSERT, DELETE ON :"schema".live_pending TO notifications_consumer;
 
 -- The admin tool: status and purge (outbox count and DELETE), the delivery window, release of 'sending' marks and
 -- the cleanup (DELETE on the delivery log, dead letters and keys), dead-letter records, and the catalogues.
@@ -144,7 +148,8 @@ GRANT INSERT (address, reason, scope, detail), SELECT (address, reason, scope, d
 -- DEFINER): the function, not the registry's tables.
 GRANT EXECUTE ON FUNCTION :"schema".opt_out_by_link(varchar, varchar, varchar) TO notifications_unsubscribe;
 
--- The gateway (Gateway/, issue 30): a subscriber's pending live notifications, read on connect and deleted by the ack.
-GRANT SELECT, DELETE ON :"schema".live_pending TO notifications_gateway;
+-- The gateway (Gateway/, issue 30): a subscriber's pending live notifications, read on connect and deleted by the ack;
+-- at most once, a row is marked sent before it goes out.
+GRANT SELECT, DELETE, UPDATE (sent_at) ON :"schema".live_pending TO notifications_gateway;
 
 COMMIT;

@@ -77,6 +77,9 @@ GRANT SELECT ON [$(Schema)].[preference] TO [notifications_consumer];
 GRANT UPDATE ([dead_at], [dead_reason]) ON [$(Schema)].[contact_point] TO [notifications_consumer];
 -- Attached files: read to send, deleted by the retention cleanup with their notification's records.
 GRANT SELECT, DELETE ON [$(Schema)].[attachment] TO [notifications_consumer];
+-- The live channel (033, docs/live.md) writes a row's pending notification for the gateway; the retention cleanup removes
+-- expired ones.
+GRANT SELECT, INSERT, DELETE ON [$(Schema)].[live_pending] TO [notifications_consumer];
 GO
 -- The admin tool: status and purge, the delivery window, release and cleanup, dead-letter records, the catalogues.
 GRANT SELECT, DELETE ON [$(Schema)].[outbox] TO [notifications_admin];
@@ -109,6 +112,8 @@ GRANT UPDATE ([reason], [scope], [detail], [since], [changed_at], [removed_at]) 
 -- procedure, not the registry's tables (ownership chaining).
 GRANT EXECUTE ON [$(Schema)].[opt_out_by_link] TO [notifications_unsubscribe];
 GO
--- The gateway (Gateway/, issue 30): a subscriber's pending live notifications, read on connect and deleted by the ack.
+-- The gateway (Gateway/, issue 30): a subscriber's pending live notifications, read on connect and deleted by the ack;
+-- at most once, a row is marked sent before it goes out.
 GRANT SELECT, DELETE ON [$(Schema)].[live_pending] TO [notifications_gateway];
+GRANT UPDATE ON [$(Schema)].[live_pending] ([sent_at]) TO [notifications_gateway];
 GO

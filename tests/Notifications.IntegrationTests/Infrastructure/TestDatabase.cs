@@ -18,6 +18,8 @@ internal sealed class TestDatabase
         await connection.ExecuteAsync($"TRUNCATE {Schema}.preference, {Schema}.category_default, {Schema}.category, {Schema}.subscription, {Schema}.topic, {Schema}.contact_point, {Schema}.subscriber");
         // Fan-out jobs and their deliveries (030).
         await connection.ExecuteAsync($"TRUNCATE {Schema}.audience_delivery, {Schema}.fanout_job");
+        // The live channel's pending notifications (032).
+        await connection.ExecuteAsync($"TRUNCATE {Schema}.live_pending");
         // The client keeps a template's variables 10 s (TemplateCatalog): a test's templates are not the last test's.
         Notifications.Client.TemplateCatalog.Clear();
         await connection.ExecuteAsync($"UPDATE {Schema}.retention SET lease_until = '-infinity', holder = NULL, last_run_at = NULL, max_deleted_id = NULL");

@@ -75,6 +75,7 @@ public sealed class DatabaseRoleDenialTests
         { DatabaseRole.Gateway, $"SELECT * FROM {S}.delivery_log" },
         { DatabaseRole.Gateway, $"SELECT * FROM {S}.subscriber" },
         { DatabaseRole.Gateway, $"TRUNCATE {S}.live_pending" },
+        { DatabaseRole.Consumer, $"UPDATE {S}.live_pending SET sent_at = now() WHERE false" },
         // No role changes the schema: that is the migrator's (the owner's) alone.
         { DatabaseRole.App, $"CREATE TABLE {S}.intruder (id int)" },
         { DatabaseRole.Producer, $"ALTER TABLE {S}.outbox ADD COLUMN intruder int" },

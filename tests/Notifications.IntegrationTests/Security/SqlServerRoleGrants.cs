@@ -73,7 +73,7 @@ internal static class SqlServerRoleGrants
             .. Object("fanout_job", "SELECT", "DELETE"), .. Object("audience_delivery", "SELECT", "DELETE"),
             .. Column("contact_point", "SELECT", "channel", "address", "dead_at", "subscriber_id"), .. Column("contact_point", "UPDATE", "dead_at", "dead_reason"),
             .. Column("subscriber", "SELECT", "id", "external_id"), .. Object("category", "SELECT"), .. Object("category_default", "SELECT"), .. Object("preference", "SELECT"),
-            .. Object("attachment", "SELECT", "DELETE"),
+            .. Object("attachment", "SELECT", "DELETE"), .. Object("live_pending", "SELECT", "INSERT", "DELETE"),
         ],
         ["notifications_admin"] =
         [
@@ -90,7 +90,7 @@ internal static class SqlServerRoleGrants
             .. Column("suppression", "UPDATE", "reason", "scope", "detail", "since", "changed_at", "removed_at"),
             "object opt_out_by_link: EXECUTE",
         ],
-        ["notifications_gateway"] = [.. Object("live_pending", "SELECT", "DELETE")],
+        ["notifications_gateway"] = [.. Object("live_pending", "SELECT", "DELETE"), .. Column("live_pending", "UPDATE", "sent_at")],
         ["public"] = [],
     };
 

@@ -88,6 +88,8 @@ public sealed class TSqlParserTests
             "SqlServerRegistryDialect.UpsertSubscriberSql", "SqlServerRegistryDialect.FindSubscriberSql", "SqlServerRegistryDialect.AddContactPointSql",
             "SqlServerRegistryDialect.RemoveContactPointSql", "SqlServerRegistryDialect.EnsureTopicSql", "SqlServerRegistryDialect.SubscribeSql",
             "SqlServerRegistryDialect.UnsubscribeSql", "SqlServerRegistryDialect.FindCategorySql", "SqlServerRegistryDialect.SetPreferenceSql",
+            "SqlServerLivePendingStore.AddSql", "SqlServerLivePendingStore.PendingSql", "SqlServerLivePendingStore.MarkSentSql",
+            "SqlServerLivePendingStore.AckSql",
         ];
 
         Assert.Empty(expected.Except(TSqlStatements.InCode.Keys));
@@ -120,6 +122,7 @@ public sealed class TSqlParserTests
         Assert.Contains("024_template_variables.sql", files);
         Assert.Contains("029_preferences.sql", files);
         Assert.Contains("030_fan_out.sql", files);
+        Assert.Contains("033_live_channel.sql", files);
     }
 
     // Proves the checks above can fail: the parser rejects what a broken or PostgreSQL statement looks like.

@@ -54,6 +54,7 @@ internal static class TSqlStatements
                      new SqlServerPreferenceStore(Options),
                      new SqlServerFanOutStore(Options),
                      new SqlServerAttachmentStore(Options),
+                     new SqlServerLivePendingStore(Options),
                  })
         {
             var properties = store.GetType()

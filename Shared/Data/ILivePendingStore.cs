@@ -1,0 +1,25 @@
+namespace Notifications.Shared.Data;
+
+/// <summary>
+/// The live channel's pending notifications (<c>live_pending</c>), one implementation per SQL dialect. The consumer adds
+/// a row before it publishes it to the gateways; a gateway reads a subscriber's rows when an app connects, marks an
+/// at-most-once row sent before it sends it, and deletes a row when the app acks it. Pending state is the database's, so it
+/// survives a gateway's crash and an app may reconnect to any node (docs/live.md).
+/// </summary>
+public interface ILivePendingStore
+{
+    /// <summary>Adds <paramref name="row"/>; false when a row of its id is pending already (a redelivered message).</summary>
+    Task<bool> AddAsync(LivePending row, CancellationToken cancellationToken);
+
+    /// <summary>
+    /// The subscriber's rows an app should receive now, oldest first, at most <paramref name="max"/>: unexpired, and, of the
+    /// at-most-once ones, those no gateway has sent yet.
+    /// </summary>
+    Task<IReadOnlyList<LivePending>> PendingAsync(string subscriber, int max, CancellationToken cancellationToken);
+
+    /// <summary>Marks the rows of <paramref name="ids"/> sent; the ids that were not sent before (those to send now).</summary>
+    Task<IReadOnlyList<long>> MarkSentAsync(IReadOnlyList<long> ids, CancellationToken cancellationToken);
+
+    /// <summary>The app acked <paramref name="id"/>: true when it was the subscriber's and pending (it is gone now).</summary>
+    Task<bool> AckAsync(string subscriber, long id, CancellationToken cancellationToken);
+}

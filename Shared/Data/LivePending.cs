@@ -1,0 +1,9 @@
+namespace Notifications.Shared.Data;
+
+/// <summary>
+/// A live notification waiting for its subscriber's app to ack it (table <c>live_pending</c>, db/*/032_live.sql and
+/// 033_live_channel.sql). <see cref="AtMostOnce"/>: the consumer's delivery mode when it wrote the row; such a row is sent
+/// at most once (marked sent first).
+/// </summary>
+public sealed record LivePending(
+    long Id, string Subscriber, string? Subject, string? Body, string? Data, DateTimeOffset? ExpiresAt, bool AtMostOnce);

@@ -1,0 +1,88 @@
+using Dapper;
+using Notifications.Shared.Hosting;
+using Npgsql;
+
+namespace Notifications.Shared.Data.Postgres;
+
+/// <summary>The <c>live_pending</c> table on PostgreSQL.</summary>
+internal sealed class PostgresLivePendingStore(NpgsqlDataSource dataSource, DatabaseOptions options) : ILivePendingStore
+{
+    private readonly int _timeoutSeconds = (int)options.CommandTimeout.TotalSeconds;
+
+    private readonly string _addSql = $"""
+        INSERT INTO "{options.Schema}".live_pending (notification_id, subscriber_id, subject, body, data, expires_at, at_most_once)
+        VALUES (@Id, @Subscriber, @Subject, @Body, @Data, @ExpiresAt, @AtMostOnce)
+        ON CONFLICT (notification_id) DO NOTHING
+        """;
+
+    private readonly string _pendingSql = $"""
+        SELECT notification_id AS Id, subscriber_id AS Subscriber, subject AS Subject, body AS Body, data AS Data,
+               expires_at AS ExpiresAt, at_most_once AS AtMostOnce
+        FROM "{options.Schema}".live_pending
+        WHERE subscriber_id = @Subscriber AND (expires_at IS NULL OR expires_at > now()) AND (NOT at_most_once OR sent_at IS NULL)
+        ORDER BY notification_id LIMIT @Max
+        """;
+
+    private readonly string _markSentSql = $"""
+        UPDATE "{options.Schema}".live_pending SET sent_at = now()
+        WHERE notification_id = ANY (@Ids) AND sent_at IS NULL
+        RETURNING notification_id
+        """;
+
+    private readonly string _ackSql = $"""
+        DELETE FROM "{options.Schema}".live_pending WHERE subscriber_id = @Subscriber AND notification_id = @Id
+        """;
+
+    public async Task<bool> AddAsync(LivePending row, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(row);
+        await using var connection = await dataSource.OpenConnectionAsync(cancellationToken);
+        return await connection.ExecuteAsync(Command(_addSql, new
+        {
+            row.Id, row.Subscriber, row.Subject, row.Body, row.Data, ExpiresAt = row.ExpiresAt?.ToUniversalTime(), row.AtMostOnce,
+        }, cancellationToken)) == 1;
+    }
+
+    public async Task<IReadOnlyList<LivePending>> PendingAsync(string subscriber, int max, CancellationToken cancellationToken)
+    {
+        await using var connection = await dataSource.OpenConnectionAsync(cancellationToken);
+        var rows = await connection.QueryAsync<Row>(Command(_pendingSql, new { Subscriber = subscriber, Max = max }, cancellationToken));
+        return rows.Select(r => r.ToPending()).ToList();
+    }
+
+    public async Task<IReadOnlyList<long>> MarkSentAsync(IReadOnlyList<long> ids, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(ids);
+        await using var connection = await dataSource.OpenConnectionAsync(cancellationToken);
+        return (await connection.QueryAsync<long>(Command(_markSentSql, new { Ids = ids.ToArray() }, cancellationToken))).AsList();
+    }
+
+    public async Task<bool> AckAsync(string subscriber, long id, CancellationToken cancellationToken)
+    {
+        await using var connection = await dataSource.OpenConnectionAsync(cancellationToken);
+        return await connection.ExecuteAsync(Command(_ackSql, new { Subscriber = subscriber, Id = id }, cancellationToken)) == 1;
+    }
+
+    private CommandDefinition Command(string sql, object? parameters, CancellationToken cancellationToken) =>
+        new(sql, parameters, commandTimeout: _timeoutSeconds, cancellationToken: cancellationToken);
+
+    private sealed class Row
+    {
+        public long Id { get; set; }
+
+        public string Subscriber { get; set; } = "";
+
+        public string? Subject { get; set; }
+
+        public string? Body { get; set; }
+
+        public string? Data { get; set; }
+
+        public DateTime? ExpiresAt { get; set; }
+
+        public bool AtMostOnce { get; set; }
+
+        public LivePending ToPending() => new(Id, Subscriber, Subject, Body, Data,
+            ExpiresAt is { } at ? new DateTimeOffset(DateTime.SpecifyKind(at, DateTimeKind.Utc)) : null, AtMostOnce);
+    }
+}
