@@ -5,10 +5,10 @@ using Notifications.Shared.Contract;
 namespace Notifications.Client;
 
 /// <summary>The webhook and push notifications (<see cref="NewNotification.Webhook(string, string, JsonNode?)"/>,
-/// <see cref="NewNotification.Push"/>): each field checked here as the consumer would, so a bad one fails at enqueue.</summary>
+/// <see cref="NewNotification.Push"/>, <see cref="NewNotification.Live"/>): each field checked here as the consumer would, so a bad one fails at enqueue.</summary>
 public sealed partial record NewNotification
 {
-    /// <summary>The channel: <c>email</c> (this constructor, <see cref="FromTemplate(string, string, JsonObject, string?)"/>), <c>webhook</c> or <c>push</c>.</summary>
+    /// <summary>The channel: <c>email</c> (this constructor, <see cref="FromTemplate(string, string, JsonObject, string?)"/>), <c>webhook</c>, <c>push</c> or <c>live</c>.</summary>
     public string Channel { get; private init; } = "email";
 
     /// <summary>A webhook's payload data or a push notification's custom data, as JSON text (null for email).</summary>
@@ -46,6 +46,20 @@ public sealed partial record NewNotification
         Check(ChannelRules.PushContent(title, text, dataJson), nameof(data));
         // No title or text is stored as NULL, not "" (an empty title shows as nothing anyway).
         return new NewNotification(recipient, title ?? "", text ?? "") { Channel = "push", Data = dataJson };
+    }
+
+    /// <summary>
+    /// A live notification to <paramref name="subscriber"/>'s running apps (the app's own id, as its clients' tokens name it):
+    /// the gateway sends it over each app's connection and keeps it pending until an app acks it or it expires. A title, a
+    /// text, custom data (string values), or a mix; at most 4 KB together, as push. docs/live.md.
+    /// </summary>
+    /// <exception cref="ArgumentException">The subscriber id has the wrong shape, nothing is given, or it is over 4 KB.</exception>
+    public static NewNotification Live(string subscriber, string? title, string? text, IReadOnlyDictionary<string, string>? data = null)
+    {
+        string? dataJson = data is null ? null : JsonSerializer.Serialize(data, ChannelJsonContext.Default.IReadOnlyDictionaryStringString);
+        Check(AudienceRules.SubscriberId(subscriber), nameof(subscriber));
+        Check(ChannelRules.LiveContent(title, text, dataJson), nameof(data));
+        return new NewNotification(subscriber, title ?? "", text ?? "") { Channel = "live", Data = dataJson };
     }
 
     /// <summary>Null when the channel's notification carries only what the channel has; otherwise what it carries.</summary>

@@ -54,12 +54,12 @@ internal sealed record OutboxValues(NewNotification Notification, string? TraceP
         command.CommandText = sql;
         Add(command, "Recipient", DbType.String, Notification.Recipient);
         // A templated row has no subject or body (the check outbox_prepared_or_templated): the consumer renders them.
-        // A webhook has no body; a push notification's title and text are as given (null stays null).
+        // A webhook has no body; a push or live notification's title and text are as given (null stays null).
         var (subject, body) = Notification switch
         {
             { TemplateName: not null } => (null, null),
             { Channel: "webhook" } => (Notification.Subject, null),
-            { Channel: "push" } => (NullIfEmpty(Notification.Subject), NullIfEmpty(Notification.Body)),
+            { Channel: "push" or "live" } => (NullIfEmpty(Notification.Subject), NullIfEmpty(Notification.Body)),
             _ => (Notification.Subject, Notification.Body),
         };
         Add(command, "Subject", DbType.String, subject);

@@ -86,32 +86,40 @@ internal static partial class ChannelRules
     }
 
     /// <summary>Null when a push notification with this title, text and data can be sent; otherwise why not.</summary>
-    public static string? PushContent(string? title, string? text, string? data)
+    public static string? PushContent(string? title, string? text, string? data) => Content("push", title, text, data);
+
+    /// <summary>
+    /// Null when a live notification with this title, text and data can be sent; otherwise why not. The same rules as push:
+    /// a live notification falls back to push when no app acks it (docs/live.md).
+    /// </summary>
+    public static string? LiveContent(string? title, string? text, string? data) => Content("live", title, text, data);
+
+    private static string? Content(string channel, string? title, string? text, string? data)
     {
         if (string.IsNullOrEmpty(title) && string.IsNullOrEmpty(text) && data is null)
         {
-            return "invalid push notification: no title (subject), text (body) or data";
+            return $"invalid {channel} notification: no title (subject), text (body) or data";
         }
 
         if ((title ?? "").Any(char.IsControl))
         {
-            return "invalid push title (subject): contains a control character";
+            return $"invalid {channel} title (subject): contains a control character";
         }
 
-        if (data is not null && PushData(data) is { } dataError)
+        if (data is not null && ContentData(channel, data) is { } dataError)
         {
             return dataError;
         }
 
         int bytes = Encoding.UTF8.GetByteCount(title ?? "") + Encoding.UTF8.GetByteCount(text ?? "") + Encoding.UTF8.GetByteCount(data ?? "");
         return bytes > MaxPushPayloadBytes
-            ? $"invalid push notification: title, text and data are {bytes} bytes, over the providers' {MaxPushPayloadBytes}-byte payload limit"
+            ? $"invalid {channel} notification: title, text and data are {bytes} bytes, over the providers' {MaxPushPayloadBytes}-byte payload limit"
             : null;
     }
 
-    private static string? PushData(string data)
+    private static string? ContentData(string channel, string data)
     {
-        using var document = ParseJson(data, "push", out string? reason);
+        using var document = ParseJson(data, channel, out string? reason);
         if (document is null)
         {
             return reason;
@@ -119,14 +127,14 @@ internal static partial class ChannelRules
 
         if (document.RootElement.ValueKind != JsonValueKind.Object)
         {
-            return "invalid push data: not a JSON object";
+            return $"invalid {channel} data: not a JSON object";
         }
 
         foreach (var property in document.RootElement.EnumerateObject())
         {
             if (property.Value.ValueKind != JsonValueKind.String)
             {
-                return $"invalid push data: '{Truncate(property.Name)}' is not a string (FCM data values are strings)";
+                return $"invalid {channel} data: '{Truncate(property.Name)}' is not a string (FCM data values are strings)";
             }
         }
 

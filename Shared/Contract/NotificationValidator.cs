@@ -36,6 +36,8 @@ public static class NotificationValidator
                 return WebhookRules.Validate(message);
             case NotificationChannels.Push:
                 return PushRules.Validate(message);
+            case NotificationChannels.Live:
+                return LiveRules.Validate(message);
             case NotificationChannels.Email:
                 break;
             default:

@@ -88,11 +88,41 @@ public sealed class ChannelNotificationsTests
     }
 
     [Fact]
+    public void Live_ToASubscriber_ChannelLiveWithTheDataAsJson()
+    {
+        var live = NewNotification.Live("ana-1", "Your ride", null, new Dictionary<string, string> { ["ride"] = "r-7" });
+
+        Assert.Equal(("live", "ana-1", "Your ride", """{"ride":"r-7"}"""), (live.Channel, live.Recipient, live.Subject, live.Data));
+    }
+
+    [Theory]
+    [InlineData("ana 1", null, "invalid subscriber id")]
+    [InlineData("ana-1", null, "invalid live notification: no title")]
+    [InlineData("ana-1", "4100", "invalid live notification: title, text and data are")]
+    public void Live_BadSubscriberOrContent_ThrowsNamingIt(string subscriber, string? textLength, string expected)
+    {
+        string? text = textLength is null ? null : new string('x', int.Parse(textLength, System.Globalization.CultureInfo.InvariantCulture));
+        var refused = Assert.Throws<ArgumentException>(() => NewNotification.Live(subscriber, subscriber == "ana 1" ? "t" : null, text));
+
+        Assert.Contains(expected, refused.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Validate_LiveWithAnEmailOnlyFieldOrNonStringData_ReasonNamesIt()
+    {
+        var withCc = new NotificationMessage(1, "ana-1", "t", "b", false, DateTimeOffset.UnixEpoch, null) { Channel = NotificationChannels.Live, Cc = "x@example.com" };
+        var withNumber = new NotificationMessage(1, "ana-1", "t", "b", false, DateTimeOffset.UnixEpoch, null) { Channel = NotificationChannels.Live, Data = """{"n":1}""" };
+
+        Assert.Equal("invalid live notification: it carries cc, which only email has", NotificationValidator.Validate(withCc));
+        Assert.Equal("invalid live data: 'n' is not a string (FCM data values are strings)", NotificationValidator.Validate(withNumber));
+    }
+
+    [Fact]
     public void Validate_UnknownChannel_ReasonListsTheKnownOnes()
     {
         var message = new NotificationMessage(1, "x", "t", "b", false, DateTimeOffset.UnixEpoch, null) { Channel = "sms" };
 
-        Assert.Equal("unknown channel: 'sms', expected one of email, webhook, push", NotificationValidator.Validate(message));
+        Assert.Equal("unknown channel: 'sms', expected one of email, webhook, push, live", NotificationValidator.Validate(message));
     }
 
     [Fact]
