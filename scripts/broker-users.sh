@@ -1,7 +1,7 @@
 # Broker users per role (docs/broker-users.md), sourced by scripts/setup, scripts/cluster and scripts/swarm.
 # The permissions are Shared/Messaging/BrokerPermissions.cs's, written here for the names EXCHANGE and QUEUE
 # (RabbitMq:Exchange / RabbitMq:Queue; default both "notifications"); a test checks the two agree.
-BROKER_ROLES=(producer consumer admin)
+BROKER_ROLES=(producer consumer admin gateway)
 
 # broker_user ROLE: the broker user name of a role.
 broker_user() { echo "notifications-$1"; }
@@ -13,9 +13,10 @@ broker_permissions() {
   local readable="$e|$q(\\.urgent)?(\\.retry\\.[0-9]+)?|$q\\.limit\\..+|$q\\.dead\\.inbox"
   case "$1" in
     producer) printf '%s\n' '^$' "^$e\$" '^$' ;;
-    consumer) printf '%s\n' "^($readable|$q\\.dead)\$" "^($readable|$q\\.dead)\$" "^($readable)\$" ;;
+    consumer) printf '%s\n' "^($readable|$q\\.dead|$e\\.live)\$" "^($readable|$q\\.dead|$e\\.live)\$" "^($readable)\$" ;;
     admin) printf '%s\n' '^$' "^$e\$" "^$q\\.dead\$" ;;
-    *) echo "error: no broker role '$1' (producer, consumer, admin)" >&2; return 2 ;;
+    gateway) printf '%s\n' "^($e\\.live|$q\\.live\\.node\\..+)\$" "^$q\\.live\\.node\\..+\$" "^($e\\.live|$q\\.live\\.node\\..+)\$" ;;
+    *) echo "error: no broker role '$1' (producer, consumer, admin, gateway)" >&2; return 2 ;;
   esac
 }
 
@@ -36,7 +37,7 @@ broker_password_hash() {
   rm -rf "$tmp"
 }
 
-# broker_definitions DIR [VHOST...]: RabbitMQ definitions (JSON) of the three role users (passwords from DIR, see
+# broker_definitions DIR [VHOST...]: RabbitMQ definitions (JSON) of the four role users (passwords from DIR, see
 # broker_password) with their permissions on each VHOST (default /), for `rabbitmqctl import_definitions -` or
 # load_definitions. EXTRA_USERS / EXTRA_PERMISSIONS / EXTRA_VHOSTS: JSON objects to add (comma-separated), e.g. the
 # stack's administrator, whose definitions replace the default user at the first boot.

@@ -94,6 +94,16 @@ public sealed class RabbitMqOptions : IValidatableObject
     /// </summary>
     public string DeadLetterInbox => $"{Queue}.dead.inbox";
 
+    /// <summary>
+    /// The live channel's exchange, <c>{Exchange}.live</c> (direct): the consumer publishes a live notification with its
+    /// subscriber as the routing key; each gateway node binds its own queue under the subscribers connected to it
+    /// (docs/live.md). Unroutable means no app of the subscriber is connected: its pending row waits.
+    /// </summary>
+    public string LiveExchange => $"{Exchange}.live";
+
+    /// <summary>The start of each gateway node's own queue's name, <c>{Queue}.live.node.</c>, then the node's.</summary>
+    public string LiveNodeQueuePrefix => $"{Queue}.live.node.";
+
     /// <summary>The work queue's delay queue of retry number <paramref name="attempt"/> (1-based).</summary>
     public string RetryQueue(int attempt) => RetryQueue(Queue, attempt);
 

@@ -29,7 +29,8 @@ public sealed record BrokerPermissions(string Configure, string Write, string Re
     /// The consumer: declares the topology (the exchange, the work, delay, dead-letter and rate-limit lane queues —
     /// configure, and write/read for the bindings and the dead-letter arguments), consumes the work, delay and lane
     /// queues and the broker's dead-letter inbox (<c>{Queue}.dead.inbox</c>, recorded and moved on) and publishes through
-    /// the exchange. It does not read the dead-letter queue.
+    /// the exchange and the live exchange (<c>{Exchange}.live</c>, which it declares as well). It does not read the
+    /// dead-letter queue.
     /// </summary>
     public static BrokerPermissions Consumer(RabbitMqOptions options)
     {
@@ -37,8 +38,20 @@ public sealed record BrokerPermissions(string Configure, string Write, string Re
         string exchange = Escape(options.Exchange);
         string queue = Escape(options.Queue);
         string readable = $@"{exchange}|{queue}(\.urgent)?(\.retry\.[0-9]+)?|{queue}\.limit\..+|{queue}\.dead\.inbox";
-        string declared = $@"{readable}|{queue}\.dead";
+        string declared = $@"{readable}|{queue}\.dead|{exchange}\.live";
         return new($"^({declared})$", $"^({declared})$", $"^({readable})$");
+    }
+
+    /// <summary>
+    /// A gateway node: declares the live exchange (<c>{Exchange}.live</c>) and its own queue (<c>{Queue}.live.node.*</c>),
+    /// binds that queue to the exchange under each subscriber connected to it, and consumes it; nothing of the work queues.
+    /// </summary>
+    public static BrokerPermissions Gateway(RabbitMqOptions options)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        string live = $@"{Escape(options.Exchange)}\.live";
+        string node = $@"{Escape(options.Queue)}\.live\.node\..+";
+        return new($"^({live}|{node})$", $"^{node}$", $"^({live}|{node})$");
     }
 
     /// <summary>The operators' CLI: reads and purges the dead-letter queue, republishes through the exchange; declares nothing.</summary>

@@ -14,7 +14,8 @@ namespace Notifications.Shared.Messaging;
 /// <c>{Queue}</c> is the work queue of normal and bulk notifications, <c>{Queue}.urgent</c> the urgent lane's;
 /// <c>{lane queue}.retry.N</c> hold a transiently failed message for the N-th delay, then dead-letter it back
 /// to its lane's queue; <c>{Queue}.dead</c> keeps what will never be sent, with the reason in its headers;
-/// <c>{Queue}.dead.inbox</c> takes what the broker dead-letters on its own, until a consumer recorded and moved it.
+/// <c>{Queue}.dead.inbox</c> takes what the broker dead-letters on its own, until a consumer recorded and moved it;
+/// <c>{Exchange}.live</c> routes live notifications to the gateway nodes.
 /// The queues' arguments (queue type, TTL, dead-letter targets, delivery limit) come from <see cref="QueueArguments"/>.
 /// </remarks>
 public static class RabbitTopology
@@ -26,6 +27,7 @@ public static class RabbitTopology
         ArgumentNullException.ThrowIfNull(options);
         await channel.ExchangeDeclareAsync(options.Exchange, ExchangeType.Direct, durable: true, autoDelete: false,
             cancellationToken: cancellationToken);
+        await DeclareLiveExchangeAsync(channel, options, cancellationToken);
         await DeclareBoundQueueAsync(channel, options, options.DeadLetterQueue, QueueArguments.For(options, QueueRole.DeadLetter), cancellationToken);
         await DeclareBoundQueueAsync(channel, options, options.DeadLetterInbox, QueueArguments.For(options, QueueRole.DeadLetterInbox), cancellationToken);
         foreach (string workQueue in options.WorkQueues)
@@ -37,6 +39,18 @@ public static class RabbitTopology
                 await DeclareBoundQueueAsync(channel, options, RabbitMqOptions.RetryQueue(workQueue, attempt), arguments, cancellationToken);
             }
         }
+    }
+
+    /// <summary>
+    /// The live channel's exchange (<see cref="RabbitMqOptions.LiveExchange"/>), declared by the consumers that publish to it
+    /// and by the gateway nodes that bind their queues to it, whichever starts first.
+    /// </summary>
+    public static Task DeclareLiveExchangeAsync(IChannel channel, RabbitMqOptions options, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(channel);
+        ArgumentNullException.ThrowIfNull(options);
+        return channel.ExchangeDeclareAsync(options.LiveExchange, ExchangeType.Direct, durable: true, autoDelete: false,
+            cancellationToken: cancellationToken);
     }
 
     /// <summary>

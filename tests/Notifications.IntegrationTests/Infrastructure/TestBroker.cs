@@ -175,6 +175,7 @@ internal sealed class TestBroker : IAsyncDisposable
         }
 
         await _channel.ExchangeDeleteAsync(Options.Exchange);
+        await _channel.ExchangeDeleteAsync(Options.LiveExchange);
         await _channel.DisposeAsync();
         await _connection.DisposeAsync();
     }

@@ -17,6 +17,8 @@ public sealed class BrokerPermissionsScriptTests
     [InlineData("producer", "mail.x", "mail.work")]
     [InlineData("consumer", "mail.x", "mail.work")]
     [InlineData("admin", "mail.x", "mail.work")]
+    [InlineData("gateway", "notifications", "notifications")]
+    [InlineData("gateway", "mail.x", "mail.work")]
     public async Task BrokerPermissions_ScriptAndCode_SameRegexes(string role, string exchange, string queue)
     {
         var options = new RabbitMqOptions { Exchange = exchange, Queue = queue };
@@ -24,6 +26,7 @@ public sealed class BrokerPermissionsScriptTests
         {
             "producer" => BrokerPermissions.Producer(options),
             "consumer" => BrokerPermissions.Consumer(options),
+            "gateway" => BrokerPermissions.Gateway(options),
             _ => BrokerPermissions.Admin(options),
         };
 

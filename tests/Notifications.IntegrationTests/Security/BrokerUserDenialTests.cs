@@ -34,6 +34,14 @@ public sealed class BrokerUserDenialTests
         { "admin", "declare a queue" },
         { "admin", "delete the dead-letter queue" },
         { "admin", "publish to another exchange" },
+        // The gateway: its own node queue on the live exchange, nothing of the work.
+        { "gateway", "consume the work queue" },
+        { "gateway", "get from the work queue" },
+        { "gateway", "publish to the exchange" },
+        { "gateway", "declare a queue" },
+        { "gateway", "declare the exchange" },
+        { "gateway", "bind a node queue to the exchange" },
+        { "consumer", "bind a queue to the live exchange" },
     };
 
     [Theory]
@@ -57,13 +65,25 @@ public sealed class BrokerUserDenialTests
             "delete the work queue" => c => c.QueueDeleteAsync(options.Queue),
             "delete the dead-letter queue" => c => c.QueueDeleteAsync(options.DeadLetterQueue),
             "publish to another exchange" => c => c.BasicPublishAsync("amq.direct", options.Queue, "x"u8.ToArray()).AsTask(),
+            "publish to the exchange" => c => c.BasicPublishAsync(options.Exchange, options.Queue, "x"u8.ToArray()).AsTask(),
+            "bind a node queue to the exchange" => async c =>
+            {
+                string node = options.LiveNodeQueuePrefix + "denied";
+                await c.QueueDeclareAsync(node, durable: false, exclusive: true, autoDelete: true);
+                await c.QueueBindAsync(node, options.Exchange, "ana");
+            },
+            "bind a queue to the live exchange" => async c =>
+            {
+                await Shared.Messaging.RabbitTopology.DeclareLiveExchangeAsync(c, options, CancellationToken.None);
+                await c.QueueBindAsync(options.Queue, options.LiveExchange, "ana");
+            },
             "declare a queue outside its names" => c => c.QueueDeclareAsync(outside, durable: true, exclusive: false, autoDelete: false),
             "delete a queue outside its names" => c => c.QueueDeleteAsync(outside),
             "get from the dead-letter queue" => c => c.BasicGetAsync(options.DeadLetterQueue, autoAck: false),
             "purge the dead-letter queue" => c => c.QueuePurgeAsync(options.DeadLetterQueue),
             _ => throw new ArgumentOutOfRangeException(nameof(operation), operation, "no such operation"),
         };
-        var uri = role switch { "producer" => users.Producer, "consumer" => users.Consumer, _ => users.Admin };
+        var uri = role switch { "producer" => users.Producer, "consumer" => users.Consumer, "gateway" => users.Gateway, _ => users.Admin };
 
         ushort? code = await RefusalCodeAsync(uri, attempt);
 

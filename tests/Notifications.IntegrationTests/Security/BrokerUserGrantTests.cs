@@ -26,7 +26,7 @@ public sealed class BrokerUserGrantTests
 
         foreach (var (user, allowed) in ((string, BrokerPermissions)[])[
                      ("notifications-producer", BrokerPermissions.Producer(defaults)), ("notifications-consumer", BrokerPermissions.Consumer(defaults)),
-                     ("notifications-admin", BrokerPermissions.Admin(defaults))])
+                     ("notifications-admin", BrokerPermissions.Admin(defaults)), ("notifications-gateway", BrokerPermissions.Gateway(defaults))])
         {
             differences.AddRange(await DifferencesAsync(management, user, allowed));
         }

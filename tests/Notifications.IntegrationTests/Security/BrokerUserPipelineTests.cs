@@ -48,4 +48,22 @@ public sealed class BrokerUserPipelineTests
         Assert.Equal(0u, await broker.CountAsync(broker.Options.DeadLetterQueue));
         Assert.Equal(0u, await broker.CountAsync(broker.Options.Queue));
     }
+
+    [Fact]
+    public async Task LiveChannel_RoleUsers_GatewayStartedFirstDeclaresAndBinds_AppReceivesFromTheConsumer()
+    {
+        await TestDatabase.CleanAsync();
+        string key = Live.LiveWire.NewKey();
+        await using var broker = await TestBroker.CreateAsync(declare: false);
+        await using var users = await BrokerRoleUsers.CreateAsync(broker);
+        await using var sink = await SmtpSink.StartAsync();
+        await using var gateway = await WorkerHost.StartGatewayAsync(broker, ("RabbitMq:Uri", users.Gateway.ToString()), ("Gateway:TokenKey", key));
+        using var ana = await Live.LiveWire.ConnectAsync(gateway, "ana", key);
+        await using var consumer = await WorkerHost.StartConsumerAsync(broker, sink, ("RabbitMq:Uri", users.Consumer.ToString()));
+        await using var producer = await WorkerHost.StartProducerAsync(broker, ("RabbitMq:Uri", users.Producer.ToString()));
+
+        long id = await TestDatabase.EnqueueAsync(Notifications.Client.NewNotification.Live("ana", "Hello", null));
+
+        Assert.Equal(id.ToString(System.Globalization.CultureInfo.InvariantCulture), await Live.LiveWire.ReceiveIdAsync(ana));
+    }
 }
