@@ -5,6 +5,7 @@ using Notifications.Consumer.Benchmarking;
 using Notifications.Consumer.Channels;
 using Notifications.Consumer.Channels.Email;
 using Notifications.Consumer.Channels.Email.Attachments;
+using Notifications.Consumer.Channels.Live;
 using Notifications.Consumer.Channels.Push;
 using Notifications.Consumer.Channels.Webhook;
 using Notifications.Consumer.DeadLetterInbox;
@@ -46,6 +47,7 @@ public static class ConsumerHostingExtensions
         builder.Services.AddSingleton<IChannel, EmailChannel>();
         builder.Services.AddWebhookChannel();
         builder.Services.AddPushChannel();
+        builder.Services.AddLiveChannel();
         builder.Services.AddSingleton<ChannelRegistry>();
         builder.Services.AddSingleton<RelayBreaker>();
         builder.Services.AddSingleton<InfrastructureBreaker>();

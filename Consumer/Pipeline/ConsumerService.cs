@@ -43,6 +43,7 @@ internal sealed class ConsumerService(
     Suppression.SuppressionList suppression,
     Preferences.PreferenceCheck preferences,
     DeadLetterInbox.InboxRecorder inbox,
+    Channels.Live.LiveRoute live,
     IHostApplicationLifetime lifetime) : BackgroundService
 {
     private readonly ConsumerOptions _options = options.Value;
@@ -61,6 +62,7 @@ internal sealed class ConsumerService(
         health.BrokerConnected(connection);
         await using var deadLetters = new DeadLetterRecorder(deadLetterStore, _options.LogBatchSize);
         await using var outbound = new OutboundPublisher(connection, _rabbit, time, deadLetters, faults);
+        using var liveRoute = live.Attach(outbound);
         await using var log = new DeliveryLog(logStore, _options.LogBatchSize, infrastructure);
         // The urgent lane's delivery-log statements are coalesced apart from the standard lane's, so an urgent
         // check or record never waits for (or rides in) a statement of hundreds of bulk ids.

@@ -140,6 +140,18 @@ internal sealed class OutboundPublisher(IConnection connection, RabbitMqOptions 
         return true;
     }
 
+    /// <summary>
+    /// Publishes a live notification's frame to the live exchange (<see cref="RabbitMqOptions.LiveExchange"/>) under its
+    /// subscriber, for the gateway nodes holding the subscriber's connections. Not mandatory and not persistent: unroutable
+    /// means no app of the subscriber is connected, and the pending row is what lasts (docs/live.md).
+    /// </summary>
+    public Task PublishLiveAsync(string subscriber, long id, byte[] frame, bool atMostOnce, CancellationToken cancellationToken)
+    {
+        var headers = new Dictionary<string, object?> { [LiveFrames.AtMostOnceHeader] = atMostOnce };
+        return PublishAsync(subscriber, "application/json", null, id.ToString(CultureInfo.InvariantCulture), frame, headers, cancellationToken,
+            exchange: rabbit.LiveExchange, mandatory: false, persistent: false);
+    }
+
     /// <summary>Moves a dead letter the broker made, already recorded, from the dead-letter inbox to the dead-letter queue.</summary>
     public Task MoveToDeadLetterQueueAsync(DeadLetterInbox.InboxItem item, CancellationToken cancellationToken) =>
         PublishAsync(rabbit.DeadLetterQueue, item.ContentType, item.Type, item.MessageId, item.Body, item.Headers, cancellationToken);
@@ -172,12 +184,12 @@ internal sealed class OutboundPublisher(IConnection connection, RabbitMqOptions 
 
     private async Task PublishAsync(
         string queue, string? contentType, string? type, string? messageId, byte[] body, Dictionary<string, object?> headers,
-        CancellationToken cancellationToken, string? expiration = null)
+        CancellationToken cancellationToken, string? expiration = null, string? exchange = null, bool mandatory = true, bool persistent = true)
     {
         var channel = await EnterChannelAsync(cancellationToken);
         var properties = new BasicProperties
         {
-            Persistent = true,
+            Persistent = persistent,
             ContentType = contentType,
             Type = type,
             MessageId = messageId,
@@ -188,7 +200,7 @@ internal sealed class OutboundPublisher(IConnection connection, RabbitMqOptions 
         timeout.CancelAfter(PublishTimeout);
         try
         {
-            await channel.Channel.BasicPublishAsync(rabbit.Exchange, queue, mandatory: true, properties, body, timeout.Token);
+            await channel.Channel.BasicPublishAsync(exchange ?? rabbit.Exchange, queue, mandatory, properties, body, timeout.Token);
         }
         catch (Exception ex) when (ex is not OperationCanceledException || !cancellationToken.IsCancellationRequested)
         {

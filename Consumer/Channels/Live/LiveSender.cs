@@ -1,0 +1,44 @@
+using System.Data.Common;
+using Notifications.Shared.Data;
+
+namespace Notifications.Consumer.Channels.Live;
+
+/// <summary>
+/// Writes a live notification pending for its subscriber, then publishes its frame to the live exchange under the subscriber
+/// (<see cref="Settling.OutboundPublisher.PublishLiveAsync"/>). Thread-safe: one serves every handler. The row is written
+/// first, so a gateway that receives the frame finds it to ack, and an app that connects later finds it pending. A row
+/// pending already (a redelivered message) is published again: at least once may send twice, the app de-duplicates by id.
+/// </summary>
+internal sealed class LiveSender(ILivePendingStore pending, LiveRoute route) : IChannelSender
+{
+    public async Task SendAsync(Outgoing outgoing, CancellationToken cancellationToken)
+    {
+        var live = (LiveNotification)outgoing;
+        try
+        {
+            await pending.AddAsync(live.Row, cancellationToken);
+        }
+        catch (DbException ex)
+        {
+            throw new SendFailedException(SendFailureKind.Transient, $"live: could not write the pending notification: {ex.Message}", ex);
+        }
+
+        // From here it is delivered as far as the fleet goes: the row waits for an app, whether or not the frame reaches one now.
+        if (route.Publisher is not { } publisher)
+        {
+            return;
+        }
+
+        try
+        {
+            await publisher.PublishLiveAsync(live.Row.Subscriber, live.NotificationId, live.Frame, live.Row.AtMostOnce, cancellationToken);
+        }
+        catch (IOException)
+        {
+            // The frame did not reach the broker: a connected app gets it at its next connect (the row is pending).
+        }
+    }
+
+    // Shared by every handler: nothing of its own to close.
+    public ValueTask DisposeAsync() => ValueTask.CompletedTask;
+}
