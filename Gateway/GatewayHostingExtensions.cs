@@ -4,7 +4,7 @@ using Notifications.Shared.Hosting;
 
 namespace Notifications.Gateway;
 
-/// <summary>DI wiring of the gateway: the database, the token check, the pending notifications and the public server.</summary>
+/// <summary>DI wiring of the gateway: the database, the broker, the token check, the node's presence and the public server.</summary>
 public static class GatewayHostingExtensions
 {
     /// <summary>Adds the gateway and everything it needs.</summary>
@@ -12,13 +12,16 @@ public static class GatewayHostingExtensions
     {
         ArgumentNullException.ThrowIfNull(builder);
         var services = builder.Services;
-        services.AddNotificationsDatabase("notifications-gateway", DatabaseOptions.ConsumerPoolSize);
+        services.AddRabbitMqOptions().AddNotificationsDatabase("notifications-gateway", DatabaseOptions.ConsumerPoolSize);
         services.AddOptions<GatewayOptions>().BindConfiguration(GatewayOptions.SectionName)
             .ValidateDataAnnotations()
             .Validate(o => IsKey(o.TokenKey), "Gateway:TokenKey must be at least 32 random bytes in base64 (the key the app signs its clients' tokens with)")
             .ValidateOnStart();
         services.AddSingleton<LiveTokenCheck>();
-        services.AddSingleton<PendingStore>();
+        // The node's queue first: a client's connection binds it.
+        services.AddSingleton<LiveRouter>();
+        services.AddHostedService(sp => sp.GetRequiredService<LiveRouter>());
+        services.AddSingleton<Presence>();
         services.AddSingleton<LiveServer>();
         services.AddHostedService(sp => sp.GetRequiredService<LiveServer>());
         return builder;
@@ -26,7 +29,8 @@ public static class GatewayHostingExtensions
 
     private static bool IsKey(string value)
     {
-        Span<byte> bytes = stackalloc byte[256];
+        // A base64 text of n characters holds at most 3n/4 bytes: the buffer fits any key, however long.
+        var bytes = new byte[(value.Length * 3 / 4) + 3];
         return Convert.TryFromBase64String(value, bytes, out int length) && length >= 32;
     }
 }

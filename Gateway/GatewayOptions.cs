@@ -31,4 +31,11 @@ internal sealed class GatewayOptions
     /// <summary>The most pending notifications sent to a client on connect (the oldest first).</summary>
     [Range(1, 10_000)]
     public int MaxPending { get; set; } = 1_000;
+
+    /// <summary>
+    /// The most notifications waiting to be sent to one client: a client that leaves more unread is closed (1008), its
+    /// notifications still pending.
+    /// </summary>
+    [Range(1, 100_000)]
+    public int SendBuffer { get; set; } = 256;
 }

@@ -2,50 +2,227 @@ using System.Buffers;
 using System.Globalization;
 using System.Net.WebSockets;
 using System.Text.Json;
+using System.Threading.Channels;
 using Microsoft.Extensions.Logging;
+using Notifications.Shared.Contract;
+using Notifications.Shared.Data;
 
 namespace Notifications.Gateway;
 
 /// <summary>
-/// One client's WebSocket: its pending notifications first, in id order, each as a JSON text frame
-/// (<c>{"type":"notification","id":"…","subject":…,"body":…,"data":…}</c>, the id a string: 2^62-sized ids do not fit a
-/// JavaScript number); then the client's acks (<c>{"type":"ack","id":"…"}</c>), each deleting its pending row. An ack for an
-/// id that is not the subscriber's pending one is ignored (logged at Debug). A frame that is not such an ack closes the
-/// connection (1008, with the reason); the gateway goes on.
+/// One client's WebSocket (docs/live.md). Its subscriber joins this node's <see cref="Presence"/> first (the node's queue is
+/// bound under it), then the client receives its pending, unexpired notifications in id order, then the live ones routed
+/// here meanwhile and after, each once on this connection. A frame marked at most once is marked sent in
+/// <c>live_pending</c> before it goes out and not sent when it was marked before (by this node or another). The client acks
+/// by id (<c>{"type":"ack","id":"…"}</c>), deleting the row; an ack for an id that is not the subscriber's pending one is
+/// ignored. A frame that is not such an ack closes the connection (1008, with the reason). A client that does not read what
+/// is sent to it (<see cref="GatewayOptions.SendBuffer"/> frames waiting) is closed (1008) and cut off a little later if it does
+/// not answer: nothing is lost, its notifications stay pending.
 /// </summary>
-internal sealed partial class LiveConnection(WebSocket socket, string subscriber, PendingStore pending, GatewayOptions options, ILogger logger)
+internal sealed partial class LiveConnection
 {
     private const int MaxFrameBytes = 4 * 1024;
+    private static readonly TimeSpan CloseGrace = TimeSpan.FromSeconds(5);
+    // A request to read the pending rows again (after the node's broker connection came back): ids are positive.
+    private static readonly LiveFrame Replay = new(0, ReadOnlyMemory<byte>.Empty, false);
 
-    public async Task RunAsync(CancellationToken cancellationToken)
+    private readonly WebSocket _socket;
+    private readonly string _subscriber;
+    private readonly ILivePendingStore _pending;
+    private readonly Presence _presence;
+    private readonly GatewayOptions _options;
+    private readonly ILogger _logger;
+    private readonly Channel<LiveFrame> _outbound;
+    private readonly SentIds _sent = new(4_096);
+    private readonly Lock _gate = new();
+    private readonly CancellationTokenSource _cut = new();
+    // Routed frames that arrive before the pending rows were sent: sent after them, in that order.
+    private List<LiveFrame>? _held = [];
+    private (WebSocketCloseStatus Status, string Reason)? _closing;
+
+    public LiveConnection(WebSocket socket, string subscriber, ILivePendingStore pending, Presence presence, GatewayOptions options, ILogger logger)
     {
-        foreach (var notification in await pending.PendingAsync(subscriber, options.MaxPending, cancellationToken))
+        _socket = socket;
+        _subscriber = subscriber;
+        _pending = pending;
+        _presence = presence;
+        _options = options;
+        _logger = logger;
+        _outbound = Channel.CreateBounded<LiveFrame>(new BoundedChannelOptions(options.SendBuffer)
         {
-            await SendAsync(notification, cancellationToken);
+            SingleReader = true,
+            FullMode = BoundedChannelFullMode.Wait,
+        });
+    }
+
+    public async Task RunAsync(CancellationToken requestAborted, CancellationToken stopping)
+    {
+        using var linked = CancellationTokenSource.CreateLinkedTokenSource(requestAborted, _cut.Token);
+        var token = linked.Token;
+        await _presence.JoinAsync(_subscriber, this, token);
+        Task writer = Task.CompletedTask;
+        try
+        {
+            writer = WriteAsync(token);
+            using var onStop = stopping.Register(() => Close(WebSocketCloseStatus.EndpointUnavailable, "the gateway is stopping: reconnect"));
+            await ReceiveAsync(token);
+        }
+        catch (Exception ex) when (ex is WebSocketException or OperationCanceledException)
+        {
+            // The client went away, or was cut off: its notifications stay pending.
+        }
+        finally
+        {
+            await _presence.LeaveAsync(_subscriber, this);
+            _outbound.Writer.TryComplete();
+            await ObserveAsync(writer);
+            _cut.Dispose();
+        }
+    }
+
+    /// <summary>A notification routed to this node for the subscriber: sent after the pending rows, unless sent already.</summary>
+    public void Offer(LiveFrame frame)
+    {
+        lock (_gate)
+        {
+            if (_held is not null)
+            {
+                if (_held.Count < _options.SendBuffer)
+                {
+                    _held.Add(frame);
+                    return;
+                }
+            }
+            else if (_outbound.Writer.TryWrite(frame))
+            {
+                return;
+            }
         }
 
+        LogNotReading(_logger, _subscriber, _options.SendBuffer);
+        Close(WebSocketCloseStatus.PolicyViolation, "the client did not read its notifications: reconnect to receive them");
+    }
+
+    /// <summary>Reads the pending rows again and sends those not sent on this connection yet.</summary>
+    public void RequestReplay() => _outbound.Writer.TryWrite(Replay);
+
+    // Sends what is queued, then the close frame; the client is cut off if it has not gone CloseGrace later.
+    private void Close(WebSocketCloseStatus status, string reason)
+    {
+        lock (_gate)
+        {
+            _closing ??= (status, reason);
+        }
+
+        _outbound.Writer.TryComplete();
+        try
+        {
+            _cut.CancelAfter(CloseGrace);
+        }
+        catch (ObjectDisposedException)
+        {
+            // The connection ended meanwhile.
+        }
+    }
+
+    private async Task WriteAsync(CancellationToken cancellationToken)
+    {
+        try
+        {
+            await ReplayAsync(cancellationToken);
+            List<LiveFrame> held;
+            lock (_gate)
+            {
+                held = _held!;
+                _held = null;
+            }
+
+            foreach (var frame in held)
+            {
+                await SendOnceAsync(frame, cancellationToken);
+            }
+
+            await foreach (var frame in _outbound.Reader.ReadAllAsync(cancellationToken))
+            {
+                await (frame.Id == Replay.Id ? ReplayAsync(cancellationToken) : SendOnceAsync(frame, cancellationToken));
+            }
+
+            if (_closing is { } closing && _socket.State is WebSocketState.Open or WebSocketState.CloseReceived)
+            {
+                await _socket.CloseOutputAsync(closing.Status, closing.Reason, cancellationToken);
+            }
+        }
+        catch (Exception ex) when (ex is not (OperationCanceledException or WebSocketException))
+        {
+            // The database (a mark, the pending rows) failed: the client reconnects, its notifications stay pending.
+            LogSendFailed(_logger, _subscriber, ex.Message);
+            if (_socket.State is WebSocketState.Open or WebSocketState.CloseReceived)
+            {
+                await _socket.CloseOutputAsync(WebSocketCloseStatus.InternalServerError, "the gateway failed: reconnect", cancellationToken);
+            }
+
+            await _cut.CancelAsync();
+        }
+    }
+
+    // The subscriber's pending rows in id order, those marked at most once marked sent first (one statement).
+    private async Task ReplayAsync(CancellationToken cancellationToken)
+    {
+        var rows = await _pending.PendingAsync(_subscriber, _options.MaxPending, cancellationToken);
+        var once = rows.Where(r => r.AtMostOnce).Select(r => r.Id).ToList();
+        var marked = once.Count == 0 ? [] : (await _pending.MarkSentAsync(once, cancellationToken)).ToHashSet();
+        foreach (var row in rows)
+        {
+            if ((!row.AtMostOnce || marked.Contains(row.Id)) && _sent.Add(row.Id))
+            {
+                await SendAsync(LiveFrames.Notification(row.Id, row.Subject, row.Body, row.Data), cancellationToken);
+            }
+        }
+    }
+
+    private async Task SendOnceAsync(LiveFrame frame, CancellationToken cancellationToken)
+    {
+        if (_sent.Contains(frame.Id))
+        {
+            return;
+        }
+
+        if (frame.AtMostOnce && (await _pending.MarkSentAsync([frame.Id], cancellationToken)).Count == 0)
+        {
+            return;   // another connection or node sent it
+        }
+
+        _sent.Add(frame.Id);
+        await SendAsync(frame.Bytes, cancellationToken);
+    }
+
+    private ValueTask SendAsync(ReadOnlyMemory<byte> frame, CancellationToken cancellationToken) =>
+        _socket.SendAsync(frame, WebSocketMessageType.Text, endOfMessage: true, cancellationToken);
+
+    private async Task ReceiveAsync(CancellationToken cancellationToken)
+    {
         var buffer = ArrayPool<byte>.Shared.Rent(MaxFrameBytes);
         try
         {
-            while (socket.State == WebSocketState.Open)
+            while (true)
             {
                 var (count, type) = await ReceiveFrameAsync(buffer, cancellationToken);
                 if (type == WebSocketMessageType.Close)
                 {
-                    await socket.CloseOutputAsync(WebSocketCloseStatus.NormalClosure, null, cancellationToken);
+                    Close(WebSocketCloseStatus.NormalClosure, "");
                     return;
                 }
 
                 if (type != WebSocketMessageType.Text || count < 0 || AckedId(buffer.AsSpan(0, count)) is not { } id)
                 {
-                    LogMalformedFrame(logger, subscriber);
-                    await socket.CloseAsync(WebSocketCloseStatus.PolicyViolation, "expected {\"type\":\"ack\",\"id\":\"<id>\"}", cancellationToken);
+                    LogMalformedFrame(_logger, _subscriber);
+                    Close(WebSocketCloseStatus.PolicyViolation, "expected {\"type\":\"ack\",\"id\":\"<id>\"}");
                     return;
                 }
 
-                if (!await pending.AckAsync(subscriber, id, cancellationToken))
+                if (!await _pending.AckAsync(_subscriber, id, cancellationToken))
                 {
-                    LogAckIgnored(logger, subscriber, id);
+                    LogAckIgnored(_logger, _subscriber, id);
                 }
             }
         }
@@ -55,35 +232,13 @@ internal sealed partial class LiveConnection(WebSocket socket, string subscriber
         }
     }
 
-    private async Task SendAsync(PendingNotification notification, CancellationToken cancellationToken)
-    {
-        var frame = new ArrayBufferWriter<byte>();
-        await using (var json = new Utf8JsonWriter(frame))
-        {
-            json.WriteStartObject();
-            json.WriteString("type", "notification");
-            json.WriteString("id", notification.Id.ToString(CultureInfo.InvariantCulture));
-            json.WriteString("subject", notification.Subject);
-            json.WriteString("body", notification.Body);
-            if (notification.Data is { } data)
-            {
-                json.WritePropertyName("data");
-                json.WriteRawValue(data);
-            }
-
-            json.WriteEndObject();
-        }
-
-        await socket.SendAsync(frame.WrittenMemory, WebSocketMessageType.Text, endOfMessage: true, cancellationToken);
-    }
-
     // One whole frame into buffer: its length, or -1 when it does not fit.
     private async Task<(int Count, WebSocketMessageType Type)> ReceiveFrameAsync(byte[] buffer, CancellationToken cancellationToken)
     {
         int count = 0;
         while (true)
         {
-            var result = await socket.ReceiveAsync(buffer.AsMemory(count, buffer.Length - count), cancellationToken);
+            var result = await _socket.ReceiveAsync(buffer.AsMemory(count, buffer.Length - count), cancellationToken);
             count += result.Count;
             if (result.MessageType == WebSocketMessageType.Close || result.EndOfMessage)
             {
@@ -117,9 +272,27 @@ internal sealed partial class LiveConnection(WebSocket socket, string subscriber
         }
     }
 
+    private static async Task ObserveAsync(Task writer)
+    {
+        try
+        {
+            await writer;
+        }
+        catch (Exception ex) when (ex is WebSocketException or OperationCanceledException)
+        {
+            // The client went away while frames were going out: they stay pending.
+        }
+    }
+
     [LoggerMessage(EventId = 7011, Level = LogLevel.Debug, Message = "Live connection of {Subscriber}: ack of {Id}, not one of its pending notifications; ignored")]
     private static partial void LogAckIgnored(ILogger logger, string subscriber, long id);
 
     [LoggerMessage(EventId = 7010, Level = LogLevel.Warning, Message = "Live connection of {Subscriber}: a frame that is not an ack; closed (1008)")]
     private static partial void LogMalformedFrame(ILogger logger, string subscriber);
+
+    [LoggerMessage(EventId = 7012, Level = LogLevel.Warning, Message = "Live connection of {Subscriber}: {Frames} notifications waiting unread; closed (1008), they stay pending")]
+    private static partial void LogNotReading(ILogger logger, string subscriber, int frames);
+
+    [LoggerMessage(EventId = 7013, Level = LogLevel.Warning, Message = "Live connection of {Subscriber}: sending failed ({Reason}); closed (1011), its notifications stay pending")]
+    private static partial void LogSendFailed(ILogger logger, string subscriber, string reason);
 }

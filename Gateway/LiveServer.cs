@@ -4,6 +4,7 @@ using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Http;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
+using Notifications.Shared.Data;
 using Notifications.Shared.Observability;
 
 namespace Notifications.Gateway;
@@ -12,9 +13,12 @@ namespace Notifications.Gateway;
 /// The gateway's public server: <c>GET /live?access_token=&lt;jwt&gt;</c> upgraded to a WebSocket (<see cref="LiveConnection"/>).
 /// A request without a valid token is refused before the upgrade: 401 with the reason as text. Every other path is 404.
 /// </summary>
-internal sealed partial class LiveServer(LiveTokenCheck tokens, PendingStore pending, IOptions<GatewayOptions> options, ILoggerFactory loggers)
+internal sealed partial class LiveServer(
+    LiveTokenCheck tokens, ILivePendingStore pending, Presence presence, IOptions<GatewayOptions> options, ILoggerFactory loggers)
     : PublicServer
 {
+    private CancellationToken _stopping;
+
     public const string Path = "/live";
     private readonly ILogger _logger = loggers.CreateLogger<LiveServer>();
 
@@ -28,6 +32,8 @@ internal sealed partial class LiveServer(LiveTokenCheck tokens, PendingStore pen
             k.Listen(IPAddress.Parse(o.Address), o.Port);
         });
         var app = builder.Build();
+        // Stopping, the gateway closes each connection (1001) so its client reconnects to another node at once.
+        _stopping = app.Lifetime.ApplicationStopping;
         app.UseWebSockets(new WebSocketOptions { KeepAliveInterval = TimeSpan.FromSeconds(30) });
         app.MapGet(Path, AcceptAsync);
         app.MapFallback("{**path}", context =>
@@ -58,7 +64,7 @@ internal sealed partial class LiveServer(LiveTokenCheck tokens, PendingStore pen
         }
 
         using var socket = await context.WebSockets.AcceptWebSocketAsync();
-        await new LiveConnection(socket, subscriber, pending, options.Value, _logger).RunAsync(context.RequestAborted);
+        await new LiveConnection(socket, subscriber, pending, presence, options.Value, _logger).RunAsync(context.RequestAborted, _stopping);
     }
 
     [LoggerMessage(EventId = 7000, Level = LogLevel.Information, Message = "Gateway listening on {Address}")]

@@ -36,8 +36,8 @@ internal sealed class WorkerHost : IAsyncDisposable
     public static Task<WorkerHost> StartUnsubscribeAsync(params (string Key, string? Value)[] settings) =>
         StartAsync(b => b.AddUnsubscribeServer(), DatabaseRole.Unsubscribe, [], [("Unsubscribe:Port", "0"), .. settings]);
 
-    public static Task<WorkerHost> StartGatewayAsync(params (string Key, string? Value)[] settings) =>
-        StartAsync(b => b.AddGateway(), DatabaseRole.Gateway, [], [("Gateway:Port", "0"), .. settings]);
+    public static Task<WorkerHost> StartGatewayAsync(TestBroker broker, params (string Key, string? Value)[] settings) =>
+        StartAsync(b => b.AddGateway(), DatabaseRole.Gateway, broker.Configuration(), [("Gateway:Port", "0"), .. settings]);
 
     public T Get<T>()
         where T : notnull => _host.Services.GetRequiredService<T>();

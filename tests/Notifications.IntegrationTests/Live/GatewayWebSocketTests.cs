@@ -1,13 +1,9 @@
 using System.Net;
 using System.Net.WebSockets;
-using System.Security.Cryptography;
-using System.Text;
-using System.Text.Json;
 using Dapper;
-using Microsoft.IdentityModel.JsonWebTokens;
-using Microsoft.IdentityModel.Tokens;
 using Notifications.Gateway;
 using Notifications.IntegrationTests.Infrastructure;
+using static Notifications.IntegrationTests.Live.LiveWire;
 
 namespace Notifications.IntegrationTests.Live;
 
@@ -20,7 +16,6 @@ namespace Notifications.IntegrationTests.Live;
 [Collection("services")]
 public sealed class GatewayWebSocketTests
 {
-    private static readonly TimeSpan Patience = TimeSpan.FromSeconds(30);
     private static readonly string S = TestDatabase.Schema;
 
     [Fact]
@@ -28,7 +23,8 @@ public sealed class GatewayWebSocketTests
     {
         string key = NewKey();
         await SeedAsync();
-        await using var gateway = await WorkerHost.StartGatewayAsync(("Gateway:TokenKey", key));
+        await using var broker = await TestBroker.CreateAsync();
+        await using var gateway = await WorkerHost.StartGatewayAsync(broker, ("Gateway:TokenKey", key));
         var live = LiveUri(gateway, Token("ana", key));
 
         using (var first = new ClientWebSocket())
@@ -60,7 +56,8 @@ public sealed class GatewayWebSocketTests
     {
         string key = NewKey();
         await SeedAsync();
-        await using var gateway = await WorkerHost.StartGatewayAsync(("Gateway:TokenKey", key));
+        await using var broker = await TestBroker.CreateAsync();
+        await using var gateway = await WorkerHost.StartGatewayAsync(broker, ("Gateway:TokenKey", key));
         var address = gateway.Get<LiveServer>().Address!;
         using var http = new HttpClient();
 
@@ -87,24 +84,6 @@ public sealed class GatewayWebSocketTests
         await next.CloseAsync(WebSocketCloseStatus.NormalClosure, null, CancellationToken.None);
     }
 
-    private static string NewKey() => Convert.ToBase64String(RandomNumberGenerator.GetBytes(32));
-
-    // As a business app signs one for its user: HS256, sub, the gateway's issuer and audience, 5 minutes.
-    private static string Token(string subscriber, string key) => new JsonWebTokenHandler().CreateToken(new SecurityTokenDescriptor
-    {
-        Issuer = "notifications-app",
-        Audience = "notifications-gateway",
-        Claims = new Dictionary<string, object> { [JwtRegisteredClaimNames.Sub] = subscriber },
-        Expires = DateTime.UtcNow.AddMinutes(5),
-        SigningCredentials = new SigningCredentials(new SymmetricSecurityKey(Convert.FromBase64String(key)), SecurityAlgorithms.HmacSha256),
-    });
-
-    private static Uri LiveUri(WorkerHost gateway, string token)
-    {
-        var http = gateway.Get<LiveServer>().Address!;
-        return new UriBuilder(http) { Scheme = "ws", Path = LiveServer.Path, Query = "access_token=" + Uri.EscapeDataString(token) }.Uri;
-    }
-
     // Ana: 100 expired, 101-103 pending (102 with data); Bo: 201.
     private static async Task SeedAsync()
     {
@@ -125,24 +104,5 @@ public sealed class GatewayWebSocketTests
     {
         await using var connection = await TestDatabase.OpenAsync();
         return (await connection.QueryAsync<long>($"SELECT notification_id FROM {S}.live_pending ORDER BY notification_id")).AsList();
-    }
-
-    private static Task SendAsync(ClientWebSocket socket, string text) =>
-        socket.SendAsync(Encoding.UTF8.GetBytes(text), WebSocketMessageType.Text, endOfMessage: true, CancellationToken.None);
-
-    private static async Task<JsonElement> ReceiveAsync(ClientWebSocket socket)
-    {
-        using var timeout = new CancellationTokenSource(Patience);
-        var buffer = new byte[8192];
-        int count = 0;
-        while (true)
-        {
-            var result = await socket.ReceiveAsync(buffer.AsMemory(count), timeout.Token);
-            count += result.Count;
-            if (result.EndOfMessage)
-            {
-                return JsonDocument.Parse(buffer.AsMemory(0, count)).RootElement.Clone();
-            }
-        }
     }
 }

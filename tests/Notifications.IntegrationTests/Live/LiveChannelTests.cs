@@ -1,0 +1,119 @@
+using System.Globalization;
+using System.Net.WebSockets;
+using Dapper;
+using Notifications.Client;
+using Notifications.IntegrationTests.Infrastructure;
+using static Notifications.IntegrationTests.Live.LiveWire;
+
+namespace Notifications.IntegrationTests.Live;
+
+/// <summary>
+/// The live channel end to end (issue 30, docs/live.md): a row enqueued with <c>NewNotification.Live</c> goes through the
+/// producer and the consumer, which writes it pending and publishes it to the live exchange; the gateway node holding the
+/// subscriber's connection (of two on one broker) forwards it to the app, with the outbox id as its id; an app acks it by id
+/// and the row is gone; one not connected finds it pending at its next connect, on any node. At least once sends an unacked
+/// notification again on reconnect; at most once never does.
+/// </summary>
+[Collection("services")]
+public sealed class LiveChannelTests
+{
+    private static readonly string S = TestDatabase.Schema;
+
+    [Fact]
+    public async Task AtLeastOnce_RoutedToTheNodeHoldingTheSubscriber_AckedRowGone_UnackedSentAgainOnReconnectToAnotherNode()
+    {
+        await TestDatabase.CleanAsync();
+        string key = NewKey();
+        await using var broker = await TestBroker.CreateAsync();
+        await using var sink = await SmtpSink.StartAsync();
+        await using var nodeA = await WorkerHost.StartGatewayAsync(broker, ("Gateway:TokenKey", key));
+        await using var nodeB = await WorkerHost.StartGatewayAsync(broker, ("Gateway:TokenKey", key));
+        await using var consumer = await WorkerHost.StartConsumerAsync(broker, sink);
+        await using var producer = await WorkerHost.StartProducerAsync(broker);
+        using var ana = await ConnectAsync(nodeB, "ana", key);
+        using var bo = await ConnectAsync(nodeA, "bo", key);
+
+        long forAna = await TestDatabase.EnqueueAsync(NewNotification.Live("ana", "Your ride", "arrives in 2 min", new Dictionary<string, string> { ["ride"] = "r-7" }));
+        long forBo = await TestDatabase.EnqueueAsync(NewNotification.Live("bo", "Hello", null));
+
+        var frame = await ReceiveAsync(ana);
+        Assert.Equal(
+            ("notification", Id(forAna), "Your ride", "arrives in 2 min", "r-7"),
+            (frame.GetProperty("type").GetString(), frame.GetProperty("id").GetString(), frame.GetProperty("subject").GetString(),
+             frame.GetProperty("body").GetString(), frame.GetProperty("data").GetProperty("ride").GetString()));
+        Assert.Equal(Id(forBo), await ReceiveIdAsync(bo));
+        await AckAsync(ana, Id(forAna));
+        await Eventually.WaitAsync(PendingAsync, p => !p.Contains(forAna), Patience, "Ana's ack recorded");
+        Assert.Equal([forBo], await PendingAsync());
+
+        // Bo does not ack, and goes: his row waits. Reconnecting to the other node, he gets it again, then what came meanwhile.
+        await bo.CloseAsync(WebSocketCloseStatus.NormalClosure, null, CancellationToken.None);
+        long meanwhile = await TestDatabase.EnqueueAsync(NewNotification.Live("bo", "Meanwhile", null));
+        await Eventually.WaitAsync(PendingAsync, p => p.Contains(meanwhile), Patience, "the consumer wrote Bo's second row");
+        using var boAgain = await ConnectAsync(nodeB, "bo", key);
+        Assert.Equal([Id(forBo), Id(meanwhile)], [await ReceiveIdAsync(boAgain), await ReceiveIdAsync(boAgain)]);
+
+        // Live again, each once on this connection: the next frame is the next notification, no copy of one before.
+        long later = await TestDatabase.EnqueueAsync(NewNotification.Live("bo", "Later", null));
+        Assert.Equal(Id(later), await ReceiveIdAsync(boAgain));
+        foreach (long id in new[] { forBo, meanwhile, later })
+        {
+            await AckAsync(boAgain, Id(id));
+        }
+
+        await Eventually.WaitAsync(PendingAsync, p => p.Count == 0, Patience, "every row acked");
+        Assert.Empty(sink.MessageFiles());
+    }
+
+    [Fact]
+    public async Task AtMostOnce_SentOnce_NotSentAgainOnReconnect_EvenUnacked()
+    {
+        await TestDatabase.CleanAsync();
+        string key = NewKey();
+        await using var broker = await TestBroker.CreateAsync();
+        await using var sink = await SmtpSink.StartAsync();
+        await using var gateway = await WorkerHost.StartGatewayAsync(broker, ("Gateway:TokenKey", key));
+        await using var consumer = await WorkerHost.StartConsumerAsync(broker, sink, ("Consumer:DeliveryMode", "AtMostOnce"));
+        await using var producer = await WorkerHost.StartProducerAsync(broker);
+
+        long first;
+        using (var ana = await ConnectAsync(gateway, "ana", key))
+        {
+            first = await TestDatabase.EnqueueAsync(NewNotification.Live("ana", "Once", "only"));
+            Assert.Equal(Id(first), await ReceiveIdAsync(ana));
+            await ana.CloseAsync(WebSocketCloseStatus.NormalClosure, null, CancellationToken.None);   // no ack
+        }
+
+        long pendingOffline = await TestDatabase.EnqueueAsync(NewNotification.Live("ana", "While away", null));
+        await Eventually.WaitAsync(PendingAsync, p => p.Contains(pendingOffline), Patience, "the consumer wrote the second row");
+        using var again = await ConnectAsync(gateway, "ana", key);
+        long next = await TestDatabase.EnqueueAsync(NewNotification.Live("ana", "Next", null));
+
+        // Not the first again: the one written while away (never sent), then the next.
+        Assert.Equal([Id(pendingOffline), Id(next)], [await ReceiveIdAsync(again), await ReceiveIdAsync(again)]);
+        await using var connection = await TestDatabase.OpenAsync();
+        Assert.True(await connection.ExecuteScalarAsync<bool>(
+            $"SELECT at_most_once AND sent_at IS NOT NULL FROM {S}.live_pending WHERE notification_id = @first", new { first }));
+    }
+
+    [Fact]
+    public async Task Outbox_LiveRowWithABadSubscriber_RefusedByItsCheck()
+    {
+        await TestDatabase.CleanAsync();
+        await using var connection = await TestDatabase.OpenAsync(DatabaseRole.App);
+
+        var refused = await Assert.ThrowsAsync<Npgsql.PostgresException>(() => connection.ExecuteAsync(
+            $"INSERT INTO {S}.outbox (channel, recipient, subject, body) VALUES ('live', 'not a subscriber', 'a', 'b')"));
+        await connection.ExecuteAsync($"INSERT INTO {S}.outbox (channel, recipient, subject, body) VALUES ('live', 'ana-1', 'a', 'b')");
+
+        Assert.Equal("outbox_live_recipient", refused.ConstraintName);
+    }
+
+    private static string Id(long id) => id.ToString(CultureInfo.InvariantCulture);
+
+    private static async Task<List<long>> PendingAsync()
+    {
+        await using var connection = await TestDatabase.OpenAsync();
+        return (await connection.QueryAsync<long>($"SELECT notification_id FROM {S}.live_pending ORDER BY notification_id")).AsList();
+    }
+}
