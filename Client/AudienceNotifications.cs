@@ -11,14 +11,18 @@ namespace Notifications.Client;
 /// </summary>
 public sealed partial record NewNotification
 {
-    /// <summary>The channels of a notification for a subscriber or a topic (<c>email</c>, <c>push</c>, <c>email,push</c>); null otherwise.</summary>
+    /// <summary>
+    /// The channels of a notification for a subscriber or a topic (<c>email</c>, <c>push</c>, <c>live</c>, a set of them such as
+    /// <c>email,push</c>, or <c>live&gt;push</c>); null otherwise.
+    /// </summary>
     public string? Channels { get; private init; }
 
     /// <summary>
     /// A notification for the subscriber the app knows as <paramref name="subscriberId"/>
     /// (<see cref="ISubscriberRegistry.UpsertSubscriberAsync"/>): every live email address and push device of
     /// <paramref name="channels"/> gets it, an email with <paramref name="subject"/> and the plain-text
-    /// <paramref name="body"/>, a push notification with them as title and text and <paramref name="pushData"/>. A subscriber
+    /// <paramref name="body"/>, a push notification with them as title and text and <paramref name="pushData"/>; with
+    /// <see cref="AudienceChannels.Live"/>, the subscriber's running apps get it as well (the same title, text and data). A subscriber
     /// unknown at send time is recorded (<c>no_such_audience</c>); one without a contact point of those channels, <c>no_contact</c>.
     /// </summary>
     /// <exception cref="ArgumentException">The id has the wrong shape, no channel is given, or the content is one a channel would refuse.</exception>
@@ -68,9 +72,12 @@ public sealed partial record NewNotification
         ArgumentNullException.ThrowIfNull(subject);
         ArgumentNullException.ThrowIfNull(body);
         Check(shapeError, parameter);
-        if (channels == 0 || (channels & ~(AudienceChannels.Email | AudienceChannels.Push)) != 0)
+        var known = AudienceChannels.Email | AudienceChannels.Push | AudienceChannels.Live | AudienceChannels.LiveThenPush;
+        if (channels == 0 || (channels & ~known) != 0
+            || (channels.HasFlag(AudienceChannels.LiveThenPush) && (channels & (AudienceChannels.Push | AudienceChannels.Live)) != 0))
         {
-            throw new ArgumentException($"The channels must be Email, Push or both, not {(int)channels}.", nameof(channels));
+            throw new ArgumentException(
+                $"The channels must be Email, Push, Live or a set of them, or LiveThenPush (with Email or alone), not {channels}.", nameof(channels));
         }
 
         string? dataJson = pushData is null ? null : JsonSerializer.Serialize(pushData, ChannelJsonContext.Default.IReadOnlyDictionaryStringString);
@@ -80,21 +87,23 @@ public sealed partial record NewNotification
             Check(EmailRules.Body(body) is { } bodyError ? $"Body refused, {bodyError}." : null, nameof(body));
         }
 
-        if (channels.HasFlag(AudienceChannels.Push))
+        if ((channels & (AudienceChannels.Push | AudienceChannels.Live | AudienceChannels.LiveThenPush)) != 0)
         {
+            // Live takes push's content rules: a live delivery may fall back to push.
             Check(ChannelRules.PushContent(subject.Length == 0 ? null : subject, body.Length == 0 ? null : body, dataJson), nameof(pushData));
         }
         else if (pushData is not null)
         {
-            throw new ArgumentException("Push data is for the push channel: add AudienceChannels.Push, or leave it null.", nameof(pushData));
+            throw new ArgumentException("Push data is for the push and live channels: add AudienceChannels.Push or Live, or leave it null.", nameof(pushData));
         }
 
-        string column = channels switch
+        string column = string.Join(',', new[]
         {
-            AudienceChannels.Email => "email",
-            AudienceChannels.Push => "push",
-            _ => "email,push",
-        };
+            channels.HasFlag(AudienceChannels.Email) ? "email" : null,
+            channels.HasFlag(AudienceChannels.Push) ? "push" : null,
+            channels.HasFlag(AudienceChannels.Live) ? "live" : null,
+            channels.HasFlag(AudienceChannels.LiveThenPush) ? AudienceAddress.LiveThenPush : null,
+        }.OfType<string>());
         return new NewNotification(recipient, subject, body) { Channel = AudienceAddress.Channel, Channels = column, Data = dataJson };
     }
 }

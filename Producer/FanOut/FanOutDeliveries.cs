@@ -9,13 +9,14 @@ internal static class FanOutDeliveries
 {
     /// <summary>
     /// The outbox row a delivery is published as: the parent's subject, body, lane, expiry, category and trace, with the
-    /// contact point's channel and address and the delivery's notification id. A push delivery's title and text are the
-    /// subject and body (none when empty) and its data the parent's; an email's body is plain text. A templated parent's
+    /// contact point's channel and address and the delivery's notification id. A push or live delivery's title and text are
+    /// the subject and body (none when empty) and its data the parent's; an email's body is plain text. A templated parent's
     /// deliveries (email only) carry its template and data, to render in the row's locale, else the subscriber's.
     /// </summary>
     public static OutboxRow Row(OutboxRow parent, AudienceDelivery delivery)
     {
-        bool push = delivery.Channel == NotificationChannels.Push;
+        // A live delivery carries what a push one does: its address is the subscriber's own id (docs/live.md).
+        bool push = delivery.Channel is NotificationChannels.Push or NotificationChannels.Live;
         bool templated = parent.TemplateName is not null && !push;
         return new OutboxRow
         {

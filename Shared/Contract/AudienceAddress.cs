@@ -2,7 +2,8 @@ namespace Notifications.Shared.Contract;
 
 /// <summary>
 /// An audience row's recipient (docs/fan-out.md): <c>subscriber:&lt;the app's user id&gt;</c> or <c>topic:&lt;name&gt;</c>, and
-/// the channels its deliveries may use (<c>email</c>, <c>push</c>, <c>email,push</c>). The outbox's checks
+/// the channels its deliveries may use (<c>email</c>, <c>push</c>, <c>live</c> and their sets, or <c>live&gt;push</c>: live, then
+/// push where no app acked the live delivery in time; docs/fan-out.md, docs/live.md). The outbox's checks
 /// (<c>outbox_audience_recipient</c>, <c>outbox_audience_channels</c>) hold the same. Compiled into the client package too.
 /// </summary>
 internal static class AudienceAddress
@@ -16,8 +17,15 @@ internal static class AudienceAddress
     /// <summary>The recipient's prefix of a topic.</summary>
     public const string TopicPrefix = "topic:";
 
+    /// <summary>The live channel of a <c>channels</c> value (NotificationChannels.Live, which the client package does not compile).</summary>
+    public const string Live = "live";
+
+    /// <summary>Live, then push (a <c>channels</c> element): the push deliveries wait for the live one's ack, and go without it.</summary>
+    public const string LiveThenPush = "live>push";
+
     /// <summary>The <c>channels</c> values the outbox takes, in their one spelling.</summary>
-    public static readonly IReadOnlyList<string> ChannelSets = ["email", "push", "email,push"];
+    public static readonly IReadOnlyList<string> ChannelSets =
+        ["email", "push", "email,push", "live", "email,live", "push,live", "email,push,live", LiveThenPush, "email," + LiveThenPush];
 
     /// <summary>The recipient naming the subscriber <paramref name="id"/>, or why not.</summary>
     public static string? Subscriber(string? id, out string recipient)
@@ -42,6 +50,15 @@ internal static class AudienceAddress
         return isTopic ? AudienceRules.TopicName(key) is null : isSubscriber && AudienceRules.SubscriberId(key) is null;
     }
 
-    /// <summary>The channels of a <c>channels</c> value (<c>email,push</c>: both).</summary>
-    public static string[] ChannelsOf(string channels) => channels.Split(',');
+    /// <summary>The channels of a <c>channels</c> value (<c>email,push</c>: both; <c>live&gt;push</c>: live and push).</summary>
+    public static string[] ChannelsOf(string channels) => channels.Split(',', '>');
+
+    /// <summary>The channels of a <c>channels</c> value that are contact points in the registry (email, push): not live.</summary>
+    public static string[] ContactChannelsOf(string channels) => [.. ChannelsOf(channels).Where(c => c != Live)];
+
+    /// <summary>Whether a <c>channels</c> value has a live delivery per subscriber.</summary>
+    public static bool HasLive(string channels) => ChannelsOf(channels).Contains(Live);
+
+    /// <summary>Whether a <c>channels</c> value's push deliveries wait for the live one's ack (<see cref="LiveThenPush"/>).</summary>
+    public static bool PushWaitsForLive(string channels) => channels.EndsWith(LiveThenPush, StringComparison.Ordinal);
 }

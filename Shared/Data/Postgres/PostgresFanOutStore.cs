@@ -96,24 +96,29 @@ internal sealed class PostgresFanOutStore : FanOutStoreSteps
     protected override object PageParameters(FanOutJob job, long? topicId, string name, long cursor, int pageSize) => new
     {
         ParentId = job.Id, TopicId = topicId, Name = name, Cursor = cursor, PageSize = pageSize,
-        Channels = AudienceAddress.ChannelsOf(job.Channels), job.Category,
+        Channels = AudienceAddress.ContactChannelsOf(job.Channels), Live = AudienceAddress.HasLive(job.Channels), job.Category,
     };
 
     /// <summary>
     /// One page written: the page's subscribers (<paramref name="page"/>: a query of <c>subscriber_id</c>), each joined to its
-    /// live contact points of the job's channels, the category's preference or default applied (a critical category and a
+    /// live contact points of the job's channels — and, with live among them, the subscriber itself as the live channel's
+    /// (its own id the address, no contact point) — the category's preference or default applied (a critical category and a
     /// category nobody made are always sent), as deliveries; a subscriber without one, one <c>no_contact</c> row.
     /// </summary>
     private static string PageStatement(string s, string page) => $"""
         WITH page AS ({page})
         INSERT INTO "{s}".audience_delivery (parent_id, subscriber_id, contact_point_id, channel, address, locale, outcome)
         SELECT @ParentId, p.subscriber_id, cp.id, cp.channel, cp.address, sb.locale,
-               CASE WHEN cp.id IS NULL THEN 'no_contact'
+               CASE WHEN cp.channel IS NULL THEN 'no_contact'
                     WHEN c.critical OR COALESCE(pr.enabled, d.enabled, true) THEN 'published'
                     ELSE 'opted_out' END
         FROM page AS p
         LEFT JOIN "{s}".subscriber AS sb ON sb.id = p.subscriber_id
-        LEFT JOIN "{s}".contact_point AS cp ON cp.subscriber_id = p.subscriber_id AND cp.dead_at IS NULL AND cp.channel = ANY(@Channels)
+        LEFT JOIN LATERAL (
+            SELECT c.id, c.channel, c.address FROM "{s}".contact_point AS c
+            WHERE c.subscriber_id = p.subscriber_id AND c.dead_at IS NULL AND c.channel = ANY(@Channels)
+            UNION ALL
+            SELECT NULL::bigint, 'live', sb.external_id WHERE @Live AND sb.id IS NOT NULL) AS cp ON true
         LEFT JOIN "{s}".category AS c ON c.name = @Category
         LEFT JOIN "{s}".preference AS pr ON pr.subscriber_id = p.subscriber_id AND pr.category = c.name AND pr.channel = cp.channel
         LEFT JOIN "{s}".category_default AS d ON d.category = c.name AND d.channel = cp.channel

@@ -115,11 +115,12 @@ internal sealed class SqlServerFanOutStore : FanOutStoreSteps
     // The keys as varchar like their columns (RegistryKeys); the channels as two values (the same one twice for one).
     protected override object PageParameters(FanOutJob job, long? topicId, string name, long cursor, int pageSize)
     {
-        string[] channels = AudienceAddress.ChannelsOf(job.Channels);
+        // Live has no contact point: a set of live alone matches none (no contact point's channel is 'live').
+        string[] channels = AudienceAddress.ContactChannelsOf(job.Channels) is { Length: > 0 } contact ? contact : [NotificationChannels.Live];
         return new
         {
             ParentId = job.Id, TopicId = topicId, Name = RegistryKeys.SubscriberId(name), Cursor = cursor, PageSize = pageSize,
-            Channel1 = RegistryKeys.Channel(channels[0]), Channel2 = RegistryKeys.Channel(channels[^1]),
+            Channel1 = RegistryKeys.Channel(channels[0]), Channel2 = RegistryKeys.Channel(channels[^1]), Live = AudienceAddress.HasLive(job.Channels),
             Category = job.Category is null ? null : RegistryKeys.Category(job.Category),
         };
     }
@@ -127,8 +128,8 @@ internal sealed class SqlServerFanOutStore : FanOutStoreSteps
     /// <summary>
     /// One page written, as PostgreSQL's: the page's subscribers first into a table variable (a statement that takes ids from
     /// a sequence, here through the column's default, may not also hold a TOP), then each joined to its live contact
-    /// points of the job's channels, the category's preference or default applied, as deliveries; a subscriber without
-    /// one, one <c>no_contact</c> row.
+    /// points of the job's channels (and, with live among them, the subscriber itself as the live channel's), the category's
+    /// preference or default applied, as deliveries; a subscriber without one, one <c>no_contact</c> row.
     /// </summary>
     private static string PageStatement(string s, string page) => $"""
         DECLARE @page TABLE (subscriber_id bigint NOT NULL PRIMARY KEY);
@@ -137,13 +138,16 @@ internal sealed class SqlServerFanOutStore : FanOutStoreSteps
         OUTPUT inserted.id AS Id, inserted.subscriber_id AS SubscriberId, inserted.channel AS Channel, inserted.address AS Address,
                inserted.locale AS Locale, inserted.outcome AS Outcome
         SELECT @ParentId, p.subscriber_id, cp.id, cp.channel, cp.address, sb.locale,
-               CASE WHEN cp.id IS NULL THEN 'no_contact'
+               CASE WHEN cp.channel IS NULL THEN 'no_contact'
                     WHEN c.critical = 1 OR COALESCE(pr.enabled, d.enabled, CAST(1 AS bit)) = 1 THEN 'published'
                     ELSE 'opted_out' END
         FROM @page AS p
         LEFT JOIN [{s}].[subscriber] AS sb ON sb.id = p.subscriber_id
-        LEFT JOIN [{s}].[contact_point] AS cp
-            ON cp.subscriber_id = p.subscriber_id AND cp.dead_at IS NULL AND cp.channel IN (@Channel1, @Channel2)
+        OUTER APPLY (
+            SELECT x.id, x.channel, x.address FROM [{s}].[contact_point] AS x
+            WHERE x.subscriber_id = p.subscriber_id AND x.dead_at IS NULL AND x.channel IN (@Channel1, @Channel2)
+            UNION ALL
+            SELECT CAST(NULL AS bigint), CAST('live' AS varchar(8)), sb.external_id WHERE @Live = 1 AND sb.id IS NOT NULL) AS cp
         LEFT JOIN [{s}].[category] AS c ON c.name = @Category
         LEFT JOIN [{s}].[preference] AS pr ON pr.subscriber_id = p.subscriber_id AND pr.category = c.name AND pr.channel = cp.channel
         LEFT JOIN [{s}].[category_default] AS d ON d.category = c.name AND d.channel = cp.channel;

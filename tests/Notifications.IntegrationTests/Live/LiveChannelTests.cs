@@ -1,7 +1,9 @@
 using System.Globalization;
 using System.Net.WebSockets;
 using Dapper;
+using Microsoft.Extensions.DependencyInjection;
 using Notifications.Client;
+using Notifications.IntegrationTests.Audiences;
 using Notifications.IntegrationTests.Infrastructure;
 using static Notifications.IntegrationTests.Live.LiveWire;
 
@@ -97,10 +99,61 @@ public sealed class LiveChannelTests
     }
 
     [Fact]
-    public async Task Outbox_LiveRowWithABadSubscriber_RefusedByItsCheck()
+    public async Task TopicWithLiveAndEmail_EachSubscribersAppsGetOneLiveDelivery_AnEmailToEachAddress_TheUnconnectedWaits()
+    {
+        await TestDatabase.CleanAsync();
+        string key = NewKey();
+        await using var broker = await TestBroker.CreateAsync();
+        await using var sink = await SmtpSink.StartAsync();
+        await using (var services = AppRegistry.Services())
+        {
+            var registry = services.GetRequiredService<ISubscriberRegistry>();
+            await AppRegistry.InTransactionAsync(commit: true, async tx =>
+            {
+                await registry.UpsertSubscriberAsync(tx, new Subscriber("ana"));
+                await registry.UpsertSubscriberAsync(tx, new Subscriber("bo"));
+                await registry.AddEmailAsync(tx, "bo", "bo@example.test");
+                await registry.SubscribeAsync(tx, "ana", "riders");
+                await registry.SubscribeAsync(tx, "bo", "riders");
+            });
+        }
+
+        await using var gateway = await WorkerHost.StartGatewayAsync(broker, ("Gateway:TokenKey", key));
+        await using var consumer = await WorkerHost.StartConsumerAsync(broker, sink);
+        await using var producer = await WorkerHost.StartProducerAsync(broker);
+        using var ana = await ConnectAsync(gateway, "ana", key);
+
+        long parent = await TestDatabase.EnqueueAsync(NewNotification.ToTopic(
+            "riders", "Surge", "Prices are up", AudienceChannels.Live | AudienceChannels.Email, new Dictionary<string, string> { ["zone"] = "z-3" }));
+
+        var frame = await ReceiveAsync(ana);
+        await sink.WaitForMessagesAsync(1, Patience);
+        await using var connection = await TestDatabase.OpenAsync();
+        var deliveries = (await connection.QueryAsync<(long Id, string Channel, string Address)>(
+            $"SELECT id, channel, address FROM {S}.audience_delivery WHERE parent_id = @parent ORDER BY channel, address", new { parent })).AsList();
+        Assert.Equal([("email", "bo@example.test"), ("live", "ana"), ("live", "bo")], deliveries.Select(d => (d.Channel, d.Address)));
+        Assert.Equal(
+            (Id(deliveries[1].Id), "Surge", "Prices are up", "z-3"),
+            (frame.GetProperty("id").GetString(), frame.GetProperty("subject").GetString(), frame.GetProperty("body").GetString(),
+             frame.GetProperty("data").GetProperty("zone").GetString()));
+        await Eventually.WaitAsync(PendingAsync, p => p.Contains(deliveries[2].Id), Patience, "Bo's live delivery pending");
+        await AckAsync(ana, Id(deliveries[1].Id));
+        await Eventually.WaitAsync(PendingAsync, p => p.SequenceEqual([deliveries[2].Id]), Patience, "Ana's ack recorded, Bo's waiting");
+    }
+
+    [Fact]
+    public async Task Outbox_LiveRowWithABadSubscriber_RefusedByItsCheck_LiveAudienceSetsAccepted()
     {
         await TestDatabase.CleanAsync();
         await using var connection = await TestDatabase.OpenAsync(DatabaseRole.App);
+        foreach (string channels in new[] { "live", "email,live", "push,live", "email,push,live", "live>push", "email,live>push" })
+        {
+            await connection.ExecuteAsync(
+                $"INSERT INTO {S}.outbox (channel, channels, recipient, subject, body) VALUES ('audience', @channels, 'topic:riders', 's', 'b')", new { channels });
+        }
+
+        await Assert.ThrowsAsync<Npgsql.PostgresException>(() => connection.ExecuteAsync(
+            $"INSERT INTO {S}.outbox (channel, channels, recipient, subject, body) VALUES ('audience', 'live,email', 'topic:riders', 's', 'b')"));
 
         var refused = await Assert.ThrowsAsync<Npgsql.PostgresException>(() => connection.ExecuteAsync(
             $"INSERT INTO {S}.outbox (channel, recipient, subject, body) VALUES ('live', 'not a subscriber', 'a', 'b')"));

@@ -67,9 +67,23 @@ public sealed class AudienceNotificationTests
     {
         Assert.Equal("subscriberId", Assert.Throws<ArgumentException>(() => NewNotification.ToSubscriber("ana smith", "T", "B", AudienceChannels.Email)).ParamName);
         Assert.Equal("channels", Assert.Throws<ArgumentException>(() => NewNotification.ToSubscriber("ana", "T", "B", 0)).ParamName);
-        Assert.Equal("channels", Assert.Throws<ArgumentException>(() => NewNotification.ToSubscriber("ana", "T", "B", (AudienceChannels)4)).ParamName);
+        Assert.Equal("channels", Assert.Throws<ArgumentException>(() => NewNotification.ToSubscriber("ana", "T", "B", (AudienceChannels)16)).ParamName);
+        Assert.Equal("channels", Assert.Throws<ArgumentException>(() => NewNotification.ToSubscriber("ana", "T", "B", AudienceChannels.LiveThenPush | AudienceChannels.Push)).ParamName);
         Assert.Equal("pushData", Assert.Throws<ArgumentException>(() => NewNotification.ToSubscriber(
             "ana", "T", "B", AudienceChannels.Email, new Dictionary<string, string> { ["k"] = "v" })).ParamName);
+    }
+
+    [Theory]
+    [InlineData(AudienceChannels.Live, "live")]
+    [InlineData(AudienceChannels.Email | AudienceChannels.Live, "email,live")]
+    [InlineData(AudienceChannels.Email | AudienceChannels.Push | AudienceChannels.Live, "email,push,live")]
+    [InlineData(AudienceChannels.LiveThenPush, "live>push")]
+    [InlineData(AudienceChannels.Email | AudienceChannels.LiveThenPush, "email,live>push")]
+    public void ToTopic_LiveChannels_OneSpellingTheOutboxTakes(AudienceChannels channels, string column)
+    {
+        var notification = NewNotification.ToTopic("riders", "T", "B", channels, new Dictionary<string, string> { ["ride"] = "r-7" });
+
+        Assert.Equal(column, notification.Channels);
     }
 
     [Fact]

@@ -14,8 +14,8 @@ public sealed class FanOutJobTests
     [InlineData("subscriber:ana-1", "email,push", null)]
     [InlineData("topic:News", "push", "invalid audience: 'topic:News' is not subscriber:<id> or topic:<name>")]
     [InlineData("ana@example.com", "email", "invalid audience: 'ana@example.com' is not subscriber:<id> or topic:<name>")]
-    [InlineData("topic:news", null, "invalid audience channels: '' is not one of email, push, email,push")]
-    [InlineData("topic:news", "push,email", "invalid audience channels: 'push,email' is not one of email, push, email,push")]
+    [InlineData("topic:news", null, "invalid audience channels: '' is not one of email, push, email,push, live, email,live, push,live, email,push,live, live>push, email,live>push")]
+    [InlineData("topic:news", "push,email", "invalid audience channels: 'push,email' is not one of email, push, email,push, live, email,live, push,live, email,push,live, live>push, email,live>push")]
     public void Refusal_AudienceRow_NullOrTheReason(string recipient, string? channels, string? reason)
     {
         var row = new OutboxRow { Id = 7, Recipient = recipient, Channel = "audience", Channels = channels };
