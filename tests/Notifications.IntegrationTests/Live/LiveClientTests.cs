@@ -42,6 +42,26 @@ public sealed class LiveClientTests
     }
 
     [Fact]
+    public async Task AutoAck_AckedOnceTheLoopBodyFinished()
+    {
+        await using var gateway = await LiveGateway.StartAsync();
+        await LiveGateway.InsertAsync("ana", 701, 702);
+        await using var client = new LiveClient(new LiveClientOptions
+        {
+            Uri = gateway.LiveUri,
+            TokenProvider = _ => ValueTask.FromResult(LiveTokens.Mint(gateway.Key, "ana", TimeSpan.FromMinutes(5))),
+            AutoAck = true,
+        });
+        using var stop = new CancellationTokenSource(Patience * 2);
+        await using var reader = client.ReadAllAsync(stop.Token).GetAsyncEnumerator(stop.Token);
+
+        Assert.Equal("701", await NextAsync(reader));
+        Assert.Equal([701L, 702L], await LiveGateway.PendingAsync("ana"));   // still in the loop body: not acked
+        Assert.Equal("702", await NextAsync(reader));
+        await Eventually.WaitAsync(() => LiveGateway.PendingAsync("ana"), p => p.SequenceEqual([702L]), Patience, "701 acked when 702 was asked for");
+    }
+
+    [Fact]
     public async Task GatewayRestart_ReconnectsWithAFreshToken_GetsTheUnackedOnceAndWhatCameMeanwhile()
     {
         await using var gateway = await LiveGateway.StartAsync();
