@@ -44,4 +44,10 @@ public enum NotificationState
 
     /// <summary><c>no_such_audience</c>: a notification for a subscriber or a topic that did not exist when it was sent; nothing was sent.</summary>
     NoSuchAudience,
+
+    /// <summary>
+    /// <c>live_acked</c>: not sent, it was the push copy of a live delivery (<see cref="AudienceChannels.LiveThenPush"/>) that an
+    /// app acked in time (<see cref="NotificationStatus.Reason"/> names it; docs/live.md).
+    /// </summary>
+    LiveAcked,
 }

@@ -34,6 +34,7 @@ public sealed record NotificationStatus(
         "maybe_sent" => NotificationState.MaybeSent,
         "suppressed" => NotificationState.Suppressed,
         "opted_out" => NotificationState.OptedOut,
+        "live_acked" => NotificationState.LiveAcked,
         "dead_lettered" => NotificationState.DeadLettered,
         "rejected" => NotificationState.Rejected,
         "fanned_out" => NotificationState.FannedOut,

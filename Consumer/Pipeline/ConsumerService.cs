@@ -44,6 +44,7 @@ internal sealed class ConsumerService(
     Preferences.PreferenceCheck preferences,
     DeadLetterInbox.InboxRecorder inbox,
     Channels.Live.LiveRoute live,
+    Channels.Live.LiveFallback liveFallback,
     IHostApplicationLifetime lifetime) : BackgroundService
 {
     private readonly ConsumerOptions _options = options.Value;
@@ -71,9 +72,9 @@ internal sealed class ConsumerService(
         // behind the backlog's statements (FleetRateLimiter.SpendAsync).
         await using var admittedLog = new DeliveryLog(logStore, _options.LogBatchSize, infrastructure);
         var inFlight = new InFlightNotifications();
-        var handler = new DeliveryHandler(log, inFlight, outbound, outlets, lanes, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>(), suppression, preferences, infrastructure);
-        var admittedHandler = new DeliveryHandler(admittedLog, inFlight, outbound, outlets, lanes, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>(), suppression, preferences, infrastructure);
-        var urgentHandler = new DeliveryHandler(urgentLog, inFlight, outbound, outlets, lanes, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>(), suppression, preferences, infrastructure);
+        var handler = new DeliveryHandler(log, inFlight, outbound, outlets, lanes, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>(), suppression, preferences, infrastructure, liveFallback);
+        var admittedHandler = new DeliveryHandler(admittedLog, inFlight, outbound, outlets, lanes, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>(), suppression, preferences, infrastructure, liveFallback);
+        var urgentHandler = new DeliveryHandler(urgentLog, inFlight, outbound, outlets, lanes, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>(), suppression, preferences, infrastructure, liveFallback);
         // One lane each: the standard lane (normal and bulk, Channels x Prefetch, Handlers) and the urgent lane
         // (one channel, UrgentPrefetch, UrgentHandlers), with separate in-process work queues, so urgent
         // deliveries never wait behind the standard lane's prefetched backlog nor for its handlers.

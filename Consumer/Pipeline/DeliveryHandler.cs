@@ -6,6 +6,7 @@ using Notifications.Consumer.Preferences;
 using Notifications.Consumer.RateLimiting;
 using Notifications.Consumer.Relay;
 using Notifications.Consumer.Settling;
+using Notifications.Consumer.Channels.Live;
 using Notifications.Consumer.Suppression;
 using Notifications.Consumer.Telemetry;
 using Notifications.Shared.Contract;
@@ -28,7 +29,7 @@ namespace Notifications.Consumer.Pipeline;
 internal sealed class DeliveryHandler(
     DeliveryLog log, InFlightNotifications inFlight, OutboundPublisher outbound, ChannelRegistry channels, RateLimitLanes lanes,
     ConsumerOptions options, RabbitMqOptions rabbit, ConsumerStats stats, TimeProvider time, FaultInjector faults, ILogger<DeliveryHandler> logger,
-    SuppressionList suppression, PreferenceCheck preferences, InfrastructureBreaker infrastructure)
+    SuppressionList suppression, PreferenceCheck preferences, InfrastructureBreaker infrastructure, LiveFallback liveFallback)
 {
     private readonly DeliverySettler settle = new(outbound, infrastructure, rabbit, stats, logger);
     private readonly HandBackSettler handBack = new(log, outbound, infrastructure, rabbit, stats, logger);
@@ -89,6 +90,25 @@ internal sealed class DeliveryHandler(
             // As a suppressed one: nothing sent in either mode, recorded with who opted out, acked; not an error.
             await OptedOutAsync(delivery, message, optedOut, cancellationToken);
             return;
+        }
+
+        if (message.LiveFallbackOf is { } liveId)
+        {
+            // Live, then push: the push copy waits for its live delivery's ack, parked (no handler held, no rate slot spent).
+            var decision = await infrastructure.RunAsync(ct => liveFallback.DecideAsync(message, liveId, log, ct), cancellationToken);
+            if (decision.WaitFor is { } wait)
+            {
+                await settle.WaitAsync(delivery, wait, cancellationToken);
+                return;
+            }
+
+            if (decision.Reason is { } acked)
+            {
+                await infrastructure.RunAsync(ct => liveFallback.RecordNotNeededAsync(message, delivery.Attempt, acked, ct), cancellationToken);
+                ConsumerLog.LiveAcked(logger, message.Id, acked);
+                await delivery.AckAsync();
+                return;
+            }
         }
 
         if (!delivery.Admitted && lanes.LaneFor(channel.RateLimitDomain(message)) is { } lane)

@@ -105,6 +105,9 @@ internal sealed class DeliverySettler(
         await ParkAsync(delivery, parkFor, cancellationToken);
     }
 
+    /// <summary>Parked for <paramref name="wait"/>, attempt unchanged, for a reason of its own (a push copy waiting for its live delivery's ack).</summary>
+    public Task WaitAsync(Delivery delivery, TimeSpan wait, CancellationToken cancellationToken) => ParkAsync(delivery, wait, cancellationToken);
+
     // Parked in a delay queue for wait, attempt unchanged, until about when its destination takes sends again: then it is
     // handed out again, and one still turned away is parked again. An envelope item is settled in its envelope, parked with
     // the envelope's other parked items as one message once the last item is settled: nothing brings it back with the envelope.

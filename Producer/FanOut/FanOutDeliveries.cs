@@ -1,3 +1,5 @@
+using System.Globalization;
+using System.Text.Json.Nodes;
 using Notifications.Shared.Contract;
 using Notifications.Shared.Data;
 using Notifications.Shared.Data.FanOut;
@@ -13,7 +15,7 @@ internal static class FanOutDeliveries
     /// the subject and body (none when empty) and its data the parent's; an email's body is plain text. A templated parent's
     /// deliveries (email only) carry its template and data, to render in the row's locale, else the subscriber's.
     /// </summary>
-    public static OutboxRow Row(OutboxRow parent, AudienceDelivery delivery)
+    public static OutboxRow Row(OutboxRow parent, AudienceDelivery delivery, long? liveFallbackOf = null)
     {
         // A live delivery carries what a push one does: its address is the subscriber's own id (docs/live.md).
         bool push = delivery.Channel is NotificationChannels.Push or NotificationChannels.Live;
@@ -28,13 +30,42 @@ internal static class FanOutDeliveries
             TemplateName = templated ? parent.TemplateName : null,
             TemplateData = templated ? parent.TemplateData : null,
             Locale = templated ? parent.Locale ?? delivery.Locale : null,
-            Data = push ? parent.Data : null,
+            Data = liveFallbackOf is { } liveId ? WithNotificationId(parent.Data, liveId) : push ? parent.Data : null,
+            LiveFallbackOf = liveFallbackOf,
             CreatedAt = parent.CreatedAt,
             ExpiresAt = parent.ExpiresAt,
             TraceParent = parent.TraceParent,
             Priority = parent.Priority,
             Category = parent.Category,
         };
+    }
+
+    /// <summary>
+    /// The rows of a page's deliveries (<see cref="Row"/>). Under <c>live&gt;push</c> each push delivery names its subscriber's
+    /// live delivery (<see cref="OutboxRow.LiveFallbackOf"/>: the consumer sends it only if no app acked that one in time) and
+    /// carries its id as data <c>notification_id</c>, so an app that gets both shows it once.
+    /// </summary>
+    public static List<OutboxRow> Rows(FanOutJob job, IEnumerable<AudienceDelivery> deliveries)
+    {
+        var parent = job.Parent;
+        var all = deliveries as IReadOnlyCollection<AudienceDelivery> ?? [.. deliveries];
+        if (!job.PushWaitsForLive)
+        {
+            return [.. all.Select(d => Row(parent, d))];
+        }
+
+        var live = all.Where(d => d.Channel == NotificationChannels.Live).ToDictionary(d => d.SubscriberId, d => d.Id);
+        return [.. all.Select(d => d.Channel == NotificationChannels.Push && live.TryGetValue(d.SubscriberId, out long liveId)
+            ? Row(parent, d, liveId)
+            : Row(parent, d))];
+    }
+
+    // The push data (a JSON object of strings, or none) with the live delivery's id.
+    private static string WithNotificationId(string? data, long liveId)
+    {
+        var json = data is null ? [] : JsonNode.Parse(data) as JsonObject ?? [];
+        json["notification_id"] = liveId.ToString(CultureInfo.InvariantCulture);
+        return json.ToJsonString();
     }
 
     private static string? NullIfEmpty(string? value) => string.IsNullOrEmpty(value) ? null : value;

@@ -154,7 +154,7 @@ internal sealed class FanOutStage(
     // The page's deliveries with confirms, bounded by the publish timeout (not by shutdown: a page begun is finished).
     private async Task<int> PublishAsync(IChannel channel, FanOutJob job, FanOutPage page)
     {
-        var rows = page.Deliveries.Select(d => FanOutDeliveries.Row(job.Parent, d)).ToList();
+        var rows = FanOutDeliveries.Rows(job, page.Deliveries);
         using var timeout = new CancellationTokenSource(_producer.PublishTimeout);
         var rejects = await publisher.PublishAsync(channel, rows, batch: null, timeout.Token);
         foreach (var (row, reason) in rejects)

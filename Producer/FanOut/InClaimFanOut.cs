@@ -59,7 +59,7 @@ internal sealed class InClaimFanOut(
         {
             faults.Reached("after-claim-fan-out");
             using var timeout = new CancellationTokenSource(_producer.PublishTimeout);
-            var rows = pages.SelectMany(p => p.Page.Deliveries.Select(d => (p.Job, Row: FanOutDeliveries.Row(p.Job.Parent, d)))).ToList();
+            var rows = pages.SelectMany(p => FanOutDeliveries.Rows(p.Job, p.Page.Deliveries).Select(row => (p.Job, Row: row))).ToList();
             var rejects = await publisher.PublishAsync(channel, rows.ConvertAll(r => r.Row), batch: null, timeout.Token);
             foreach (var (row, reason) in rejects)
             {

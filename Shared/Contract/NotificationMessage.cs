@@ -110,4 +110,11 @@ public sealed record NotificationMessage(
     /// <summary>The outbox's <c>data</c>: JSON text, a webhook's payload data or a push notification's custom data.</summary>
     [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
     public string? Data { get; init; }
+
+    /// <summary>
+    /// The live delivery this push delivery backs up (an audience row's <c>live&gt;push</c>): the consumer sends it only if no
+    /// app acked that one within <c>Live:PushAfter</c> (docs/live.md). Null: sent as usual.
+    /// </summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public long? LiveFallbackOf { get; init; }
 }

@@ -22,4 +22,13 @@ public interface ILivePendingStore
 
     /// <summary>The app acked <paramref name="id"/>: true when it was the subscriber's and pending (it is gone now).</summary>
     Task<bool> AckAsync(string subscriber, long id, CancellationToken cancellationToken);
+
+    /// <summary>How long row <paramref name="id"/> has been pending, by the database's clock; null when there is none.</summary>
+    Task<TimeSpan?> AgeAsync(long id, CancellationToken cancellationToken);
+
+    /// <summary>
+    /// Records push delivery <paramref name="id"/> as not sent because an app acked the live delivery it backs up
+    /// (<c>delivery_log</c> status <c>live_acked</c>, <paramref name="reason"/> naming it), unless it has a record already.
+    /// </summary>
+    Task RecordLiveAckedAsync(long id, DateTimeOffset createdAt, int attempts, string reason, CancellationToken cancellationToken);
 }

@@ -11,14 +11,14 @@ namespace Notifications.Shared.Data;
 /// </param>
 /// <param name="Attempts">sent: the attempt that succeeded; maybe_sent: the attempt that sent it; dead_lettered: the attempts it had.</param>
 /// <param name="NotBefore">waiting: the scheduled instant, if any.</param>
-/// <param name="Reason">dead_lettered, rejected: why; maybe_sent: what left the outcome unknown; opted_out: who opted out, and how.</param>
+/// <param name="Reason">dead_lettered, rejected: why; maybe_sent: what left the outcome unknown; opted_out: who opted out, and how; live_acked: which live delivery.</param>
 /// <param name="Detail">A sentence for people.</param>
 public sealed record NotificationStatus(
     long NotificationId, string State, DateTimeOffset? At, int? Attempts, DateTimeOffset? NotBefore, string? Reason, string Detail)
 {
     /// <summary>Every state the function answers.</summary>
     public static readonly IReadOnlyList<string> States = ["waiting", "in_flight", "sent", "maybe_sent", "suppressed", "opted_out", "dead_lettered", "rejected", "unknown",
-        "fanned_out", "no_such_audience"];
+        "fanned_out", "no_such_audience", "live_acked"];
 
     /// <summary>Whether the database knows nothing of this id.</summary>
     public bool IsUnknown => State == "unknown";

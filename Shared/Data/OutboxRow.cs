@@ -84,6 +84,10 @@ public sealed class OutboxRow
     /// </summary>
     public string? Channels { get; init; }
 
+    /// <summary>A fan-out's push delivery under <c>live&gt;push</c>: the live delivery it backs up (not a column).</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public long? LiveFallbackOf { get; init; }
+
     /// <summary>Whether the row is for a subscriber or a topic: the fan-out stage's, not a consumer's.</summary>
     [JsonIgnore]
     public bool IsAudience => Channel == AudienceAddress.Channel;
@@ -105,5 +109,6 @@ public sealed class OutboxRow
         Attachments = AttachmentCount,
         FromName = FromName,
         Category = Category,
+        LiveFallbackOf = LiveFallbackOf,
     };
 }

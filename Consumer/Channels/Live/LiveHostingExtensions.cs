@@ -10,6 +10,7 @@ internal static class LiveHostingExtensions
         services.AddOptions<LiveOptions>().BindConfiguration(LiveOptions.SectionName).ValidateDataAnnotations().ValidateOnStart();
         services.AddSingleton<LiveRoute>();
         services.AddSingleton<LiveSender>();
+        services.AddSingleton<LiveFallback>();
         services.AddSingleton<IChannel, LiveChannel>();
         return services;
     }

@@ -13,4 +13,17 @@ internal sealed class LiveOptions
     /// </summary>
     [Range(typeof(TimeSpan), "00:00:01", "30.00:00:00")]
     public TimeSpan PendingFor { get; set; } = TimeSpan.FromDays(1);
+
+    /// <summary>
+    /// Live, then push: how long a live delivery may stay unacked before its push copies go (from when the consumer wrote it).
+    /// </summary>
+    [Range(typeof(TimeSpan), "00:00:00.100", "01:00:00")]
+    public TimeSpan PushAfter { get; set; } = TimeSpan.FromSeconds(2);
+
+    /// <summary>
+    /// Live, then push: how long a push copy waits for its live delivery to be handled at all (from the row's creation); after
+    /// that it goes whatever became of the live one.
+    /// </summary>
+    [Range(typeof(TimeSpan), "00:00:01", "1.00:00:00")]
+    public TimeSpan WaitForLive { get; set; } = TimeSpan.FromMinutes(1);
 }

@@ -13,6 +13,9 @@ namespace Notifications.Shared.Data.FanOut;
 /// <param name="Parent">The row as the producer claimed it.</param>
 public sealed record FanOutJob(long Id, string Audience, string Channels, string? Category, OutboxRow Parent)
 {
+    /// <summary>Whether its push deliveries wait for the live one's ack (channels <c>live&gt;push</c>; docs/live.md).</summary>
+    public bool PushWaitsForLive => AudienceAddress.PushWaitsForLive(Channels);
+
     /// <summary>
     /// Why an audience row cannot be fanned out, or null: what the outbox's checks refuse, should a row come without them
     /// (a database whose checks were dropped). The claim rejects such a row with this reason.

@@ -33,6 +33,31 @@ internal sealed class PostgresLivePendingStore(NpgsqlDataSource dataSource, Data
         DELETE FROM "{options.Schema}".live_pending WHERE subscriber_id = @Subscriber AND notification_id = @Id
         """;
 
+    private readonly string _ageSql = $"""
+        SELECT now() - created_at FROM "{options.Schema}".live_pending WHERE notification_id = @Id
+        """;
+
+    private readonly string _recordLiveAckedSql = $"""
+        INSERT INTO "{options.Schema}".delivery_log (notification_id, status, created_at, attempts, reason)
+        VALUES (@Id, 'live_acked', @CreatedAt, @Attempts, @Reason)
+        ON CONFLICT (notification_id) DO NOTHING
+        """;
+
+    public async Task<TimeSpan?> AgeAsync(long id, CancellationToken cancellationToken)
+    {
+        await using var connection = await dataSource.OpenConnectionAsync(cancellationToken);
+        return await connection.ExecuteScalarAsync<TimeSpan?>(Command(_ageSql, new { Id = id }, cancellationToken));
+    }
+
+    public async Task RecordLiveAckedAsync(long id, DateTimeOffset createdAt, int attempts, string reason, CancellationToken cancellationToken)
+    {
+        await using var connection = await dataSource.OpenConnectionAsync(cancellationToken);
+        await connection.ExecuteAsync(Command(_recordLiveAckedSql, new
+        {
+            Id = id, CreatedAt = createdAt.UtcDateTime, Attempts = attempts, Reason = reason,
+        }, cancellationToken));
+    }
+
     public async Task<bool> AddAsync(LivePending row, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(row);

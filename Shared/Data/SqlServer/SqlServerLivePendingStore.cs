@@ -38,6 +38,31 @@ internal sealed class SqlServerLivePendingStore : ILivePendingStore
         AckSql = $"""
             DELETE FROM [{s}].[live_pending] WHERE subscriber_id = @Subscriber AND notification_id = @Id;
             """;
+        AgeSql = $"""
+            SELECT DATEDIFF_BIG(millisecond, created_at, SYSDATETIMEOFFSET()) FROM [{s}].[live_pending] WHERE notification_id = @Id;
+            """;
+        RecordLiveAckedSql = $"""
+            INSERT INTO [{s}].[delivery_log] (notification_id, status, created_at, attempts, reason)
+            SELECT @Id, 'live_acked', @CreatedAt, @Attempts, @Reason
+            WHERE NOT EXISTS (SELECT 1 FROM [{s}].[delivery_log] WITH (UPDLOCK, HOLDLOCK) WHERE notification_id = @Id);
+            """;
+    }
+
+    internal string AgeSql { get; }
+
+    internal string RecordLiveAckedSql { get; }
+
+    public async Task<TimeSpan?> AgeAsync(long id, CancellationToken cancellationToken)
+    {
+        await using var connection = new SqlConnection(_connectionString);
+        long? milliseconds = await connection.ExecuteScalarAsync<long?>(Command(AgeSql, new { Id = id }, cancellationToken));
+        return milliseconds is { } ms ? TimeSpan.FromMilliseconds(ms) : null;
+    }
+
+    public async Task RecordLiveAckedAsync(long id, DateTimeOffset createdAt, int attempts, string reason, CancellationToken cancellationToken)
+    {
+        await using var connection = new SqlConnection(_connectionString);
+        await connection.ExecuteAsync(Command(RecordLiveAckedSql, new { Id = id, CreatedAt = createdAt, Attempts = attempts, Reason = reason }, cancellationToken));
     }
 
     internal string AddSql { get; }

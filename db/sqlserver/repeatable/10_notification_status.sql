@@ -12,6 +12,8 @@
 --   sent           the receiving server (SMTP relay, webhook endpoint, push service) accepted it (at = when it was
 --                  recorded, attempts = on which attempt)
 --   suppressed     not sent: the recipient is on the suppression list (at = when that was recorded)
+--   live_acked     not sent: the push copy of a live delivery (channels 'live>push') whose app acked it in time (at,
+--                  reason: which live delivery; since 034)
 --   opted_out      not sent: a subscriber of the recipient opted out of the row's category on its channel (at, reason:
 --                  who, by their preference or the category's default; since 029)
 --   dead_lettered  moved to the dead-letter queue (at, attempts, reason); an id dead-lettered more than once
@@ -43,6 +45,10 @@ RETURN
         SELECT 1, 'opted_out', d.updated_at, d.attempts, NULL, d.reason,
                N'not sent: the subscriber opted out of its category on this channel (docs/preferences.md; scripts/admin subscribers show)'
         FROM [$(Schema)].[delivery_log] AS d WHERE d.notification_id = @id AND d.status = 'opted_out'
+        UNION ALL
+        SELECT 1, 'live_acked', d.updated_at, d.attempts, NULL, d.reason,
+               N'not sent: it was the push copy of a live delivery an app acked in time (docs/live.md)'
+        FROM [$(Schema)].[delivery_log] AS d WHERE d.notification_id = @id AND d.status = 'live_acked'
         UNION ALL
         SELECT 2, 'waiting', o.created_at, NULL, o.not_before, NULL,
                CASE WHEN o.not_before > SYSDATETIMEOFFSET()

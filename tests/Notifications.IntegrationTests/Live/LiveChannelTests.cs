@@ -5,6 +5,7 @@ using Microsoft.Extensions.DependencyInjection;
 using Notifications.Client;
 using Notifications.IntegrationTests.Audiences;
 using Notifications.IntegrationTests.Infrastructure;
+using Notifications.IntegrationTests.Push;
 using static Notifications.IntegrationTests.Live.LiveWire;
 
 namespace Notifications.IntegrationTests.Live;
@@ -139,6 +140,55 @@ public sealed class LiveChannelTests
         await Eventually.WaitAsync(PendingAsync, p => p.Contains(deliveries[2].Id), Patience, "Bo's live delivery pending");
         await AckAsync(ana, Id(deliveries[1].Id));
         await Eventually.WaitAsync(PendingAsync, p => p.SequenceEqual([deliveries[2].Id]), Patience, "Ana's ack recorded, Bo's waiting");
+    }
+
+    [Fact]
+    public async Task LiveThenPush_PushOnlyWhereNoAppAckedInTime_CarryingTheLiveId_TheAckedOnesCopyRecordedNotSent()
+    {
+        await using var world = await PushWorld.StartAsync();
+        string key = NewKey();
+        string anaDevice = PushWorld.NewFcmToken(), boDevice = PushWorld.NewFcmToken();
+        await PushWorld.RegisterDevicesAsync("ana", PushWorld.Recipient("fcm", anaDevice));
+        await PushWorld.RegisterDevicesAsync("bo", PushWorld.Recipient("fcm", boDevice));
+        await using (var owner = await TestDatabase.OpenAsync())
+        {
+            await owner.ExecuteAsync($"""
+                INSERT INTO {S}.topic (name) VALUES ('riders');
+                INSERT INTO {S}.subscription (topic_id, subscriber_id) SELECT t.id, s.id FROM {S}.topic AS t, {S}.subscriber AS s WHERE t.name = 'riders'
+                """);
+        }
+
+        await using var gateway = await WorkerHost.StartGatewayAsync(world.Broker, ("Gateway:TokenKey", key));
+        await using var consumer = await world.StartConsumerAsync();
+        await using var producer = await world.StartProducerAsync();
+        using var ana = await ConnectAsync(gateway, "ana", key);
+
+        long parent = await TestDatabase.EnqueueAsync(NewNotification.ToTopic("riders", "Surge", "Prices are up", AudienceChannels.LiveThenPush));
+
+        // Ana's app acks at once; Bo has none connected.
+        string anaLive = await ReceiveIdAsync(ana);
+        await AckAsync(ana, anaLive);
+        await using var connection = await TestDatabase.OpenAsync();
+        var deliveries = (await connection.QueryAsync<(long Id, string Subscriber, string Channel)>($"""
+            SELECT d.id, s.external_id, d.channel FROM {S}.audience_delivery AS d JOIN {S}.subscriber AS s ON s.id = d.subscriber_id
+            WHERE d.parent_id = @parent ORDER BY s.external_id, d.channel
+            """, new { parent })).AsList();
+        Assert.Equal([("ana", "live"), ("ana", "push"), ("bo", "live"), ("bo", "push")], deliveries.Select(d => (d.Subscriber, d.Channel)));
+        Assert.Equal(Id(deliveries[0].Id), anaLive);
+        string boLive = Id(deliveries[2].Id);
+
+        // Bo's push copy goes once his live delivery has waited unacked for Live:PushAfter (2 s), with his live id as its id.
+        var boPush = await Eventually.WaitAsync(() => Task.FromResult(world.RequestsFor(boLive)), r => r.Count > 0, Patience, "Bo's push copy");
+        var boWritten = await connection.ExecuteScalarAsync<DateTime>($"SELECT created_at FROM {S}.live_pending WHERE notification_id = @id", new { id = deliveries[2].Id });
+        Assert.Equal(("fcm", boDevice), (Assert.Single(boPush).Provider, boPush[0].Token));
+        Assert.True(boPush[0].ArrivedAt - new DateTimeOffset(DateTime.SpecifyKind(boWritten, DateTimeKind.Utc)) >= TimeSpan.FromSeconds(1.9),
+            $"the push copy went {boPush[0].ArrivedAt - new DateTimeOffset(DateTime.SpecifyKind(boWritten, DateTimeKind.Utc))} after the live row was written");
+
+        // Ana's push copy is recorded, not sent: her app acked the live one.
+        var anaPush = await Eventually.WaitAsync(() => Status.StatusProbe.GetAsync(deliveries[1].Id), s => s.State != "in_flight", Patience, "Ana's push copy decided");
+        Assert.Equal(("live_acked", $"an app acked live delivery {anaLive}"), (anaPush.State, anaPush.Reason));
+        Assert.Empty(world.RequestsFor(anaLive));
+        Assert.DoesNotContain(world.Server.Log.Requests, r => r.Token == anaDevice);
     }
 
     [Fact]
