@@ -284,15 +284,15 @@ internal sealed partial class LiveConnection
         }
     }
 
-    [LoggerMessage(EventId = 7011, Level = LogLevel.Debug, Message = "Live connection of {Subscriber}: ack of {Id}, not one of its pending notifications; ignored")]
+    [LoggerMessage(EventId = 7511, Level = LogLevel.Debug, Message = "Live connection of {Subscriber}: ack of {Id}, not one of its pending notifications; ignored")]
     private static partial void LogAckIgnored(ILogger logger, string subscriber, long id);
 
-    [LoggerMessage(EventId = 7010, Level = LogLevel.Warning, Message = "Live connection of {Subscriber}: a frame that is not an ack; closed (1008)")]
+    [LoggerMessage(EventId = 7510, Level = LogLevel.Warning, Message = "Live connection of {Subscriber}: a frame that is not an ack; closed (1008)")]
     private static partial void LogMalformedFrame(ILogger logger, string subscriber);
 
-    [LoggerMessage(EventId = 7012, Level = LogLevel.Warning, Message = "Live connection of {Subscriber}: {Frames} notifications waiting unread; closed (1008), they stay pending")]
+    [LoggerMessage(EventId = 7512, Level = LogLevel.Warning, Message = "Live connection of {Subscriber}: {Frames} notifications waiting unread; closed (1008), they stay pending")]
     private static partial void LogNotReading(ILogger logger, string subscriber, int frames);
 
-    [LoggerMessage(EventId = 7013, Level = LogLevel.Warning, Message = "Live connection of {Subscriber}: sending failed ({Reason}); closed (1011), its notifications stay pending")]
+    [LoggerMessage(EventId = 7513, Level = LogLevel.Warning, Message = "Live connection of {Subscriber}: sending failed ({Reason}); closed (1011), its notifications stay pending")]
     private static partial void LogSendFailed(ILogger logger, string subscriber, string reason);
 }

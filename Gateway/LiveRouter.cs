@@ -104,6 +104,6 @@ internal sealed partial class LiveRouter(
         }
     }
 
-    [LoggerMessage(EventId = 7020, Level = LogLevel.Information, Message = "Gateway node queue {Queue} consuming, bound to {Exchange} per connected subscriber")]
+    [LoggerMessage(EventId = 7520, Level = LogLevel.Information, Message = "Gateway node queue {Queue} consuming, bound to {Exchange} per connected subscriber")]
     private static partial void LogStarted(ILogger logger, string queue, string exchange);
 }

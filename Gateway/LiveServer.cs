@@ -52,6 +52,8 @@ internal sealed partial class LiveServer(
         {
             LogRefused(_logger, refusal!);
             context.Response.StatusCode = StatusCodes.Status401Unauthorized;
+            // RFC 6750's challenge, the reason in it too: a WebSocket client sees the headers of a refused handshake, not its body.
+            context.Response.Headers.WWWAuthenticate = $"Bearer error=\"invalid_token\", error_description=\"{refusal}\"";
             await context.Response.WriteAsync(refusal + "\n", context.RequestAborted);
             return;
         }
@@ -67,12 +69,12 @@ internal sealed partial class LiveServer(
         await new LiveConnection(socket, subscriber, pending, presence, options.Value, _logger).RunAsync(context.RequestAborted, _stopping);
     }
 
-    [LoggerMessage(EventId = 7000, Level = LogLevel.Information, Message = "Gateway listening on {Address}")]
+    [LoggerMessage(EventId = 7500, Level = LogLevel.Information, Message = "Gateway listening on {Address}")]
     private static partial void LogStarted(ILogger logger, Uri address);
 
-    [LoggerMessage(EventId = 7002, Level = LogLevel.Critical, Message = "Gateway cannot listen on {Address}:{Port}; stopping")]
+    [LoggerMessage(EventId = 7502, Level = LogLevel.Critical, Message = "Gateway cannot listen on {Address}:{Port}; stopping")]
     private static partial void LogCannotListen(ILogger logger, string address, int port, Exception exception);
 
-    [LoggerMessage(EventId = 7001, Level = LogLevel.Information, Message = "Live connection refused: {Reason}")]
+    [LoggerMessage(EventId = 7501, Level = LogLevel.Information, Message = "Live connection refused: {Reason}")]
     private static partial void LogRefused(ILogger logger, string reason);
 }

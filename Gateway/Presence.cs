@@ -94,7 +94,7 @@ internal sealed partial class Presence(LiveRouter router, ILogger<Presence> logg
     /// <summary>Every connection here (after a broker reconnect: what was routed meanwhile is replayed from the rows).</summary>
     public IEnumerable<LiveConnection> All() => _entries.Values.SelectMany(e => e.Snapshot());
 
-    [LoggerMessage(EventId = 7021, Level = LogLevel.Warning, Message = "Gateway: could not unbind {Subscriber} from this node's queue: {Reason}")]
+    [LoggerMessage(EventId = 7521, Level = LogLevel.Warning, Message = "Gateway: could not unbind {Subscriber} from this node's queue: {Reason}")]
     private static partial void LogUnbindFailed(ILogger logger, string subscriber, string reason);
 
     private sealed class Entry
