@@ -11,9 +11,13 @@ internal sealed class GatewayOptions
     [Required]
     public string Address { get; set; } = "127.0.0.1";
 
-    /// <summary>The port; 0 picks a free one (tests).</summary>
+    /// <summary>The WebSocket port; 0 picks a free one (tests).</summary>
     [Range(0, 65535)]
     public int Port { get; set; } = 8090;
+
+    /// <summary>The gRPC port (HTTP/2; <c>Transports/live.proto</c>); 0 picks a free one (tests).</summary>
+    [Range(0, 65535)]
+    public int GrpcPort { get; set; } = 8091;
 
     /// <summary>
     /// The key the business app signs its clients' tokens with (HMAC-SHA256, at least 32 bytes in base64; docs/live.md).

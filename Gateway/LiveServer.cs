@@ -1,8 +1,11 @@
 using System.Net;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Hosting;
+using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.AspNetCore.Http;
+using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
+using Notifications.Gateway.Transports;
 using Microsoft.Extensions.Options;
 using Notifications.Shared.Data;
 using Notifications.Shared.Observability;
@@ -10,8 +13,10 @@ using Notifications.Shared.Observability;
 namespace Notifications.Gateway;
 
 /// <summary>
-/// The gateway's public server: <c>GET /live?access_token=&lt;jwt&gt;</c> upgraded to a WebSocket (<see cref="LiveConnection"/>).
-/// A request without a valid token is refused before the upgrade: 401 with the reason as text. Every other path is 404.
+/// The gateway's public server (docs/live.md): <c>GET /live?access_token=&lt;jwt&gt;</c> upgraded to a WebSocket, and on
+/// <see cref="GatewayOptions.GrpcPort"/> (HTTP/2) the gRPC service <c>notifications.live.v1.Live</c>
+/// (<see cref="LiveGrpcService"/>); each connection a <see cref="LiveSession"/>. A WebSocket request without a valid token is
+/// refused before the upgrade: 401 with the reason as text. Every other path is 404.
 /// </summary>
 internal sealed partial class LiveServer(
     LiveTokenCheck tokens, ILivePendingStore pending, Presence presence, IOptions<GatewayOptions> options, ILoggerFactory loggers)
@@ -20,6 +25,9 @@ internal sealed partial class LiveServer(
     private CancellationToken _stopping;
 
     public const string Path = "/live";
+
+    /// <summary>The gRPC endpoint's bound address (HTTP/2), once started.</summary>
+    public Uri? GrpcAddress { get; private set; }
     private readonly ILogger _logger = loggers.CreateLogger<LiveServer>();
 
     public override async Task StartAsync(CancellationToken cancellationToken)
@@ -30,19 +38,25 @@ internal sealed partial class LiveServer(
         {
             k.AddServerHeader = false;
             k.Listen(IPAddress.Parse(o.Address), o.Port);
+            // gRPC needs HTTP/2, which a cleartext port serves only on its own (no upgrade from HTTP/1.1 to negotiate it).
+            k.Listen(IPAddress.Parse(o.Address), o.GrpcPort, listen => listen.Protocols = HttpProtocols.Http2);
         });
+        builder.Services.AddGrpc();
+        builder.Services.AddSingleton(tokens).AddSingleton(pending).AddSingleton(presence).AddSingleton(options);
         var app = builder.Build();
         // Stopping, the gateway closes each connection (1001) so its client reconnects to another node at once.
         _stopping = app.Lifetime.ApplicationStopping;
         app.UseWebSockets(new WebSocketOptions { KeepAliveInterval = TimeSpan.FromSeconds(30) });
         app.MapGet(Path, AcceptAsync);
+        app.MapGrpcService<LiveGrpcService>();
         app.MapFallback("{**path}", context =>
         {
             context.Response.StatusCode = StatusCodes.Status404NotFound;
             return Task.CompletedTask;
         });
         var bound = await ListenAsync(app, ex => LogCannotListen(_logger, o.Address, o.Port, ex), cancellationToken);
-        LogStarted(_logger, bound);
+        GrpcAddress = Addresses[1];
+        LogStarted(_logger, bound, GrpcAddress);
     }
 
     private async Task AcceptAsync(HttpContext context)
@@ -66,11 +80,11 @@ internal sealed partial class LiveServer(
         }
 
         using var socket = await context.WebSockets.AcceptWebSocketAsync();
-        await new LiveConnection(socket, subscriber, pending, presence, options.Value, _logger).RunAsync(context.RequestAborted, _stopping);
+        await new LiveSession(new WebSocketTransport(socket), subscriber, pending, presence, options.Value, _logger).RunAsync(context.RequestAborted, _stopping);
     }
 
-    [LoggerMessage(EventId = 7500, Level = LogLevel.Information, Message = "Gateway listening on {Address}")]
-    private static partial void LogStarted(ILogger logger, Uri address);
+    [LoggerMessage(EventId = 7500, Level = LogLevel.Information, Message = "Gateway listening on {Address} (WebSocket) and {GrpcAddress} (gRPC)")]
+    private static partial void LogStarted(ILogger logger, Uri address, Uri grpcAddress);
 
     [LoggerMessage(EventId = 7502, Level = LogLevel.Critical, Message = "Gateway cannot listen on {Address}:{Port}; stopping")]
     private static partial void LogCannotListen(ILogger logger, string address, int port, Exception exception);

@@ -17,7 +17,7 @@ internal sealed partial class Presence(LiveRouter router, ILogger<Presence> logg
     public int Subscribers => _entries.Count;
 
     /// <summary>Adds <paramref name="connection"/>; the first of its subscriber binds the node's queue under the subscriber.</summary>
-    public async Task JoinAsync(string subscriber, LiveConnection connection, CancellationToken cancellationToken)
+    public async Task JoinAsync(string subscriber, LiveSession connection, CancellationToken cancellationToken)
     {
         while (true)
         {
@@ -46,7 +46,7 @@ internal sealed partial class Presence(LiveRouter router, ILogger<Presence> logg
     }
 
     /// <summary>Removes <paramref name="connection"/>; the last of its subscriber unbinds the node's queue.</summary>
-    public async Task LeaveAsync(string subscriber, LiveConnection connection)
+    public async Task LeaveAsync(string subscriber, LiveSession connection)
     {
         if (!_entries.TryGetValue(subscriber, out var entry))
         {
@@ -92,14 +92,14 @@ internal sealed partial class Presence(LiveRouter router, ILogger<Presence> logg
     }
 
     /// <summary>Every connection here (after a broker reconnect: what was routed meanwhile is replayed from the rows).</summary>
-    public IEnumerable<LiveConnection> All() => _entries.Values.SelectMany(e => e.Snapshot());
+    public IEnumerable<LiveSession> All() => _entries.Values.SelectMany(e => e.Snapshot());
 
     [LoggerMessage(EventId = 7521, Level = LogLevel.Warning, Message = "Gateway: could not unbind {Subscriber} from this node's queue: {Reason}")]
     private static partial void LogUnbindFailed(ILogger logger, string subscriber, string reason);
 
     private sealed class Entry
     {
-        private LiveConnection[] _connections = [];
+        private LiveSession[] _connections = [];
 
         public SemaphoreSlim Gate { get; } = new(1, 1);
 
@@ -108,11 +108,11 @@ internal sealed partial class Presence(LiveRouter router, ILogger<Presence> logg
         public int Count => _connections.Length;
 
         // Copy on write (under Gate): Deliver reads without a lock.
-        public LiveConnection[] Snapshot() => Volatile.Read(ref _connections);
+        public LiveSession[] Snapshot() => Volatile.Read(ref _connections);
 
-        public void Add(LiveConnection connection) => Volatile.Write(ref _connections, [.. _connections, connection]);
+        public void Add(LiveSession connection) => Volatile.Write(ref _connections, [.. _connections, connection]);
 
-        public bool Remove(LiveConnection connection)
+        public bool Remove(LiveSession connection)
         {
             var rest = _connections.Where(c => c != connection).ToArray();
             bool removed = rest.Length != _connections.Length;

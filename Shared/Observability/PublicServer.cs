@@ -19,6 +19,9 @@ internal abstract class PublicServer : IHostedService, IAsyncDisposable
     /// <summary>The bound address, e.g. <c>https://0.0.0.0:8443</c>, once started.</summary>
     public Uri? Address { get; private set; }
 
+    /// <summary>Every bound address, in the order the endpoints were configured, once started.</summary>
+    public IReadOnlyList<Uri> Addresses { get; private set; } = [];
+
     public abstract Task StartAsync(CancellationToken cancellationToken);
 
     public async Task StopAsync(CancellationToken cancellationToken)
@@ -68,6 +71,8 @@ internal abstract class PublicServer : IHostedService, IAsyncDisposable
 
         _app = app;
         Address = bound;
+        Addresses = [.. app.Services.GetRequiredService<Microsoft.AspNetCore.Hosting.Server.IServer>()
+            .Features.Get<Microsoft.AspNetCore.Hosting.Server.Features.IServerAddressesFeature>()!.Addresses.Select(a => new Uri(a))];
         return bound!;
     }
 }

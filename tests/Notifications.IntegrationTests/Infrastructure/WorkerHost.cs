@@ -37,7 +37,7 @@ internal sealed class WorkerHost : IAsyncDisposable
         StartAsync(b => b.AddUnsubscribeServer(), DatabaseRole.Unsubscribe, [], [("Unsubscribe:Port", "0"), .. settings]);
 
     public static Task<WorkerHost> StartGatewayAsync(TestBroker broker, params (string Key, string? Value)[] settings) =>
-        StartAsync(b => b.AddGateway(), DatabaseRole.Gateway, broker.Configuration(), [("Gateway:Port", "0"), .. settings]);
+        StartAsync(b => b.AddGateway(), DatabaseRole.Gateway, broker.Configuration(), [("Gateway:Port", "0"), ("Gateway:GrpcPort", "0"), .. settings]);
 
     public T Get<T>()
         where T : notnull => _host.Services.GetRequiredService<T>();

@@ -1,32 +1,28 @@
-using System.Buffers;
-using System.Globalization;
-using System.Net.WebSockets;
-using System.Text.Json;
 using System.Threading.Channels;
 using Microsoft.Extensions.Logging;
+using Notifications.Gateway.Transports;
 using Notifications.Shared.Contract;
 using Notifications.Shared.Data;
 
 namespace Notifications.Gateway;
 
 /// <summary>
-/// One client's WebSocket (docs/live.md). Its subscriber joins this node's <see cref="Presence"/> first (the node's queue is
-/// bound under it), then the client receives its pending, unexpired notifications in id order, then the live ones routed
-/// here meanwhile and after, each once on this connection. A frame marked at most once is marked sent in
-/// <c>live_pending</c> before it goes out and not sent when it was marked before (by this node or another). The client acks
-/// by id (<c>{"type":"ack","id":"…"}</c>), deleting the row; an ack for an id that is not the subscriber's pending one is
-/// ignored. A frame that is not such an ack closes the connection (1008, with the reason). A client that does not read what
-/// is sent to it (<see cref="GatewayOptions.SendBuffer"/> frames waiting) is closed (1008) and cut off a little later if it does
-/// not answer: nothing is lost, its notifications stay pending.
+/// One client's connection, whichever its transport (WebSocket or a gRPC stream, <see cref="ILiveTransport"/>; docs/live.md).
+/// Its subscriber joins this node's <see cref="Presence"/> first (the node's queue is bound under it), then the client
+/// receives its pending, unexpired notifications in id order, then the live ones routed here meanwhile and after, each once on
+/// this connection. A notification marked at most once is marked sent in <c>live_pending</c> before it goes out and not sent
+/// when it was marked before (by this node or another). The client acks by id, deleting the row; an ack for an id that is not
+/// the subscriber's pending one is ignored. Anything else from the client closes the connection (malformed); the gateway goes
+/// on. A client that does not read what is sent to it (<see cref="GatewayOptions.SendBuffer"/> notifications waiting) is
+/// closed and cut off a little later if it does not answer: nothing is lost, its notifications stay pending.
 /// </summary>
-internal sealed partial class LiveConnection
+internal sealed partial class LiveSession
 {
-    private const int MaxFrameBytes = 4 * 1024;
     private static readonly TimeSpan CloseGrace = TimeSpan.FromSeconds(5);
     // A request to read the pending rows again (after the node's broker connection came back): ids are positive.
     private static readonly LiveFrame Replay = new(0, ReadOnlyMemory<byte>.Empty, false);
 
-    private readonly WebSocket _socket;
+    private readonly ILiveTransport _transport;
     private readonly string _subscriber;
     private readonly ILivePendingStore _pending;
     private readonly Presence _presence;
@@ -38,11 +34,11 @@ internal sealed partial class LiveConnection
     private readonly CancellationTokenSource _cut = new();
     // Routed frames that arrive before the pending rows were sent: sent after them, in that order.
     private List<LiveFrame>? _held = [];
-    private (WebSocketCloseStatus Status, string Reason)? _closing;
+    private LiveClose? _closing;
 
-    public LiveConnection(WebSocket socket, string subscriber, ILivePendingStore pending, Presence presence, GatewayOptions options, ILogger logger)
+    public LiveSession(ILiveTransport transport, string subscriber, ILivePendingStore pending, Presence presence, GatewayOptions options, ILogger logger)
     {
-        _socket = socket;
+        _transport = transport;
         _subscriber = subscriber;
         _pending = pending;
         _presence = presence;
@@ -64,10 +60,10 @@ internal sealed partial class LiveConnection
         try
         {
             writer = WriteAsync(token);
-            using var onStop = stopping.Register(() => Close(WebSocketCloseStatus.EndpointUnavailable, "the gateway is stopping: reconnect"));
+            using var onStop = stopping.Register(() => Close(LiveClose.Stopping));
             await ReceiveAsync(token);
         }
-        catch (Exception ex) when (ex is WebSocketException or OperationCanceledException)
+        catch (Exception ex) when (_transport.IsGone(ex))
         {
             // The client went away, or was cut off: its notifications stay pending.
         }
@@ -100,18 +96,18 @@ internal sealed partial class LiveConnection
         }
 
         LogNotReading(_logger, _subscriber, _options.SendBuffer);
-        Close(WebSocketCloseStatus.PolicyViolation, "the client did not read its notifications: reconnect to receive them");
+        Close(LiveClose.NotReading);
     }
 
     /// <summary>Reads the pending rows again and sends those not sent on this connection yet.</summary>
     public void RequestReplay() => _outbound.Writer.TryWrite(Replay);
 
     // Sends what is queued, then the close frame; the client is cut off if it has not gone CloseGrace later.
-    private void Close(WebSocketCloseStatus status, string reason)
+    private void Close(LiveClose close)
     {
         lock (_gate)
         {
-            _closing ??= (status, reason);
+            _closing ??= close;
         }
 
         _outbound.Writer.TryComplete();
@@ -147,20 +143,16 @@ internal sealed partial class LiveConnection
                 await (frame.Id == Replay.Id ? ReplayAsync(cancellationToken) : SendOnceAsync(frame, cancellationToken));
             }
 
-            if (_closing is { } closing && _socket.State is WebSocketState.Open or WebSocketState.CloseReceived)
+            if (_closing is { } closing)
             {
-                await _socket.CloseOutputAsync(closing.Status, closing.Reason, cancellationToken);
+                await _transport.CloseAsync(closing, cancellationToken);
             }
         }
-        catch (Exception ex) when (ex is not (OperationCanceledException or WebSocketException))
+        catch (Exception ex) when (!_transport.IsGone(ex))
         {
             // The database (a mark, the pending rows) failed: the client reconnects, its notifications stay pending.
             LogSendFailed(_logger, _subscriber, ex.Message);
-            if (_socket.State is WebSocketState.Open or WebSocketState.CloseReceived)
-            {
-                await _socket.CloseOutputAsync(WebSocketCloseStatus.InternalServerError, "the gateway failed: reconnect", cancellationToken);
-            }
-
+            await _transport.CloseAsync(LiveClose.Failed, cancellationToken);
             await _cut.CancelAsync();
         }
     }
@@ -175,7 +167,7 @@ internal sealed partial class LiveConnection
         {
             if ((!row.AtMostOnce || marked.Contains(row.Id)) && _sent.Add(row.Id))
             {
-                await SendAsync(LiveFrames.Notification(row.Id, row.Subject, row.Body, row.Data), cancellationToken);
+                await _transport.SendAsync(new LiveFrame(row.Id, LiveFrames.Notification(row.Id, row.Subject, row.Body, row.Data), false), cancellationToken);
             }
         }
     }
@@ -193,92 +185,41 @@ internal sealed partial class LiveConnection
         }
 
         _sent.Add(frame.Id);
-        await SendAsync(frame.Bytes, cancellationToken);
+        await _transport.SendAsync(frame, cancellationToken);
     }
-
-    private ValueTask SendAsync(ReadOnlyMemory<byte> frame, CancellationToken cancellationToken) =>
-        _socket.SendAsync(frame, WebSocketMessageType.Text, endOfMessage: true, cancellationToken);
 
     private async Task ReceiveAsync(CancellationToken cancellationToken)
     {
-        var buffer = ArrayPool<byte>.Shared.Rent(MaxFrameBytes);
-        try
-        {
-            while (true)
-            {
-                var (count, type) = await ReceiveFrameAsync(buffer, cancellationToken);
-                if (type == WebSocketMessageType.Close)
-                {
-                    Close(WebSocketCloseStatus.NormalClosure, "");
-                    return;
-                }
-
-                if (type != WebSocketMessageType.Text || count < 0 || AckedId(buffer.AsSpan(0, count)) is not { } id)
-                {
-                    LogMalformedFrame(_logger, _subscriber);
-                    Close(WebSocketCloseStatus.PolicyViolation, "expected {\"type\":\"ack\",\"id\":\"<id>\"}");
-                    return;
-                }
-
-                if (!await _pending.AckAsync(_subscriber, id, cancellationToken))
-                {
-                    LogAckIgnored(_logger, _subscriber, id);
-                }
-            }
-        }
-        finally
-        {
-            ArrayPool<byte>.Shared.Return(buffer);
-        }
-    }
-
-    // One whole frame into buffer: its length, or -1 when it does not fit.
-    private async Task<(int Count, WebSocketMessageType Type)> ReceiveFrameAsync(byte[] buffer, CancellationToken cancellationToken)
-    {
-        int count = 0;
         while (true)
         {
-            var result = await _socket.ReceiveAsync(buffer.AsMemory(count, buffer.Length - count), cancellationToken);
-            count += result.Count;
-            if (result.MessageType == WebSocketMessageType.Close || result.EndOfMessage)
+            var input = await _transport.ReceiveAsync(cancellationToken);
+            switch (input.Kind)
             {
-                return (count, result.MessageType);
-            }
+                case LiveInputKind.End:
+                    Close(LiveClose.Normal);
+                    return;
+                case LiveInputKind.Malformed:
+                    LogMalformedFrame(_logger, _subscriber);
+                    Close(LiveClose.Malformed);
+                    return;
+                default:
+                    if (!await _pending.AckAsync(_subscriber, input.Id, cancellationToken))
+                    {
+                        LogAckIgnored(_logger, _subscriber, input.Id);
+                    }
 
-            if (count == buffer.Length)
-            {
-                return (-1, result.MessageType);
+                    break;
             }
         }
     }
 
-    private static long? AckedId(ReadOnlySpan<byte> frame)
-    {
-        try
-        {
-            var reader = new Utf8JsonReader(frame);
-            using var document = JsonDocument.ParseValue(ref reader);
-            var root = document.RootElement;
-            return root.ValueKind == JsonValueKind.Object
-                && root.TryGetProperty("type", out var type) && type.ValueEquals("ack")
-                && root.TryGetProperty("id", out var id) && id.ValueKind == JsonValueKind.String
-                && long.TryParse(id.GetString(), NumberStyles.None, CultureInfo.InvariantCulture, out long value)
-                ? value
-                : null;
-        }
-        catch (JsonException)
-        {
-            return null;
-        }
-    }
-
-    private static async Task ObserveAsync(Task writer)
+    private async Task ObserveAsync(Task writer)
     {
         try
         {
             await writer;
         }
-        catch (Exception ex) when (ex is WebSocketException or OperationCanceledException)
+        catch (Exception ex) when (_transport.IsGone(ex))
         {
             // The client went away while frames were going out: they stay pending.
         }
@@ -287,12 +228,12 @@ internal sealed partial class LiveConnection
     [LoggerMessage(EventId = 7511, Level = LogLevel.Debug, Message = "Live connection of {Subscriber}: ack of {Id}, not one of its pending notifications; ignored")]
     private static partial void LogAckIgnored(ILogger logger, string subscriber, long id);
 
-    [LoggerMessage(EventId = 7510, Level = LogLevel.Warning, Message = "Live connection of {Subscriber}: a frame that is not an ack; closed (1008)")]
+    [LoggerMessage(EventId = 7510, Level = LogLevel.Warning, Message = "Live connection of {Subscriber}: a message that is not an ack; closed")]
     private static partial void LogMalformedFrame(ILogger logger, string subscriber);
 
-    [LoggerMessage(EventId = 7512, Level = LogLevel.Warning, Message = "Live connection of {Subscriber}: {Frames} notifications waiting unread; closed (1008), they stay pending")]
+    [LoggerMessage(EventId = 7512, Level = LogLevel.Warning, Message = "Live connection of {Subscriber}: {Frames} notifications waiting unread; closed, they stay pending")]
     private static partial void LogNotReading(ILogger logger, string subscriber, int frames);
 
-    [LoggerMessage(EventId = 7513, Level = LogLevel.Warning, Message = "Live connection of {Subscriber}: sending failed ({Reason}); closed (1011), its notifications stay pending")]
+    [LoggerMessage(EventId = 7513, Level = LogLevel.Warning, Message = "Live connection of {Subscriber}: sending failed ({Reason}); closed, its notifications stay pending")]
     private static partial void LogSendFailed(ILogger logger, string subscriber, string reason);
 }
