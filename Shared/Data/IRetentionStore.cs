@@ -41,6 +41,12 @@ public interface IRetentionStore
     /// </summary>
     Task<RetentionBatch> DeleteFanOutJobsAsync(DateTimeOffset cutoff, int batchSize, CancellationToken cancellationToken);
 
+    /// <summary>
+    /// Deletes up to <paramref name="batchSize"/> live notifications (table <c>live_pending</c>) that expired before
+    /// <paramref name="cutoff"/> unacked; not a notification's record (its delivery log's is): no watermark.
+    /// </summary>
+    Task<RetentionBatch> DeleteExpiredLiveAsync(DateTimeOffset cutoff, int batchSize, CancellationToken cancellationToken);
+
     /// <summary>Records a finished run and raises the highest notification id whose records were deleted.</summary>
     Task RecordRunAsync(long? maxDeletedId, CancellationToken cancellationToken);
 }

@@ -10,7 +10,9 @@ namespace Notifications.Shared.Retention;
 /// <param name="IdempotencyKeys">Idempotency keys older than <see cref="RetentionOptions.DeliveryLog"/>.</param>
 /// <param name="FanOuts">Fan-out jobs finished longer ago than <see cref="RetentionOptions.DeliveryLog"/>.</param>
 /// <param name="FanOutDeliveries">Their delivery rows.</param>
-public readonly record struct RetentionResult(long DeliveryLogRows, long DeadLetterRows, int Batches, long IdempotencyKeys = 0, long FanOuts = 0, long FanOutDeliveries = 0);
+/// <param name="ExpiredLive">Live notifications that expired unacked longer ago than <see cref="RetentionOptions.DeliveryLog"/>.</param>
+public readonly record struct RetentionResult(
+    long DeliveryLogRows, long DeadLetterRows, int Batches, long IdempotencyKeys = 0, long FanOuts = 0, long FanOutDeliveries = 0, long ExpiredLive = 0);
 
 /// <summary>
 /// One cleanup run: deletes in batches of <see cref="RetentionOptions.BatchSize"/> until a batch comes back
@@ -31,10 +33,13 @@ public sealed class RetentionCleanup(IRetentionStore store, RetentionOptions opt
         // A finished fan-out's job and delivery rows live as long as the delivery log's records of what it sent.
         long fanOutDeliveries = await DrainAsync((n, ct) => store.DeleteFanOutDeliveriesAsync(now - options.DeliveryLog, n, ct), () => batches++, cancellationToken);
         long fanOuts = await DrainAsync((n, ct) => store.DeleteFanOutJobsAsync(now - options.DeliveryLog, n, ct), () => batches++, cancellationToken);
+        // A live notification nobody acked stays (expired, not sent) as long as its delivery log's record says it was handed on.
+        long live = await DrainAsync((n, ct) => store.DeleteExpiredLiveAsync(now - options.DeliveryLog, n, ct), () => batches++, cancellationToken);
         await store.RecordRunAsync(null, cancellationToken);
-        var result = new RetentionResult(log, dead, batches, keys, fanOuts, fanOutDeliveries);
+        var result = new RetentionResult(log, dead, batches, keys, fanOuts, fanOutDeliveries, live);
         SharedLog.RetentionRan(
-            logger, result.DeliveryLogRows, result.DeadLetterRows, result.IdempotencyKeys, result.FanOuts, result.FanOutDeliveries, result.Batches, time.GetUtcNow() - now);
+            logger, result.DeliveryLogRows, result.DeadLetterRows, result.IdempotencyKeys, result.FanOuts, result.FanOutDeliveries, result.ExpiredLive,
+            result.Batches, time.GetUtcNow() - now);
         return result;
     }
 

@@ -19,6 +19,7 @@ internal sealed class PostgresRetentionStore : IRetentionStore
     private readonly string _deleteKeysSql;
     private readonly string _deleteFanOutDeliveriesSql;
     private readonly string _deleteFanOutJobsSql;
+    private readonly string _deleteExpiredLiveSql;
 
     public PostgresRetentionStore(NpgsqlDataSource dataSource, DatabaseOptions options)
     {
@@ -37,7 +38,7 @@ internal sealed class PostgresRetentionStore : IRetentionStore
         _deleteLogSql = $"""
             WITH doomed AS (
                 SELECT notification_id FROM "{s}".delivery_log
-                WHERE status IN ('sent', 'suppressed', 'opted_out') AND updated_at < @Cutoff
+                WHERE status IN ('sent', 'suppressed', 'opted_out', 'live_acked') AND updated_at < @Cutoff
                 LIMIT @BatchSize FOR UPDATE SKIP LOCKED),
             gone AS (
                 DELETE FROM "{s}".delivery_log AS d USING doomed
@@ -49,6 +50,20 @@ internal sealed class PostgresRetentionStore : IRetentionStore
         _deleteDeadSql = DeleteOldestSql(s, "dead_letter", key: "id", age: "dead_lettered_at", notificationId: "x.notification_id", attachments: true);
         // A key is not a notification's record: it raises no watermark.
         _deleteKeysSql = DeleteOldestSql(s, "idempotency_key", key: "idempotency_key", age: "created_at", notificationId: "NULL::bigint");
+        // Nor is a live notification's pending row (its delivery log's record stays): no watermark either. No row locks (they
+        // would need UPDATE): an expired row is written by nobody, and an app's ack of one at the same moment is one waiting DELETE.
+        _deleteExpiredLiveSql = $"""
+            WITH doomed AS (
+                SELECT notification_id FROM "{s}".live_pending
+                WHERE expires_at < @Cutoff
+                ORDER BY expires_at
+                LIMIT @BatchSize),
+            gone AS (
+                DELETE FROM "{s}".live_pending AS x USING doomed
+                WHERE x.notification_id = doomed.notification_id
+                RETURNING x.notification_id)
+            SELECT count(*)::int AS Deleted, NULL::bigint AS MaxNotificationId FROM gone
+            """;
         // A finished fan-out's deliveries first, a batch at a time; its job once none is left (the cascade then finds nothing).
         // Nothing else writes a finished job or its deliveries (the producer's stage leases running ones only): no row locks.
         _deleteFanOutDeliveriesSql = $"""
@@ -104,6 +119,9 @@ internal sealed class PostgresRetentionStore : IRetentionStore
 
     public Task<RetentionBatch> DeleteFanOutJobsAsync(DateTimeOffset cutoff, int batchSize, CancellationToken cancellationToken) =>
         DeleteAsync(_deleteFanOutJobsSql, cutoff, batchSize, cancellationToken);
+
+    public Task<RetentionBatch> DeleteExpiredLiveAsync(DateTimeOffset cutoff, int batchSize, CancellationToken cancellationToken) =>
+        DeleteAsync(_deleteExpiredLiveSql, cutoff, batchSize, cancellationToken);
 
     public async Task RecordRunAsync(long? maxDeletedId, CancellationToken cancellationToken)
     {

@@ -33,7 +33,7 @@ internal sealed class SqlServerRetentionStore : IRetentionStore
             BEGIN TRANSACTION;
             DELETE TOP (@BatchSize) FROM [{s}].[delivery_log] WITH (ROWLOCK, READPAST)
             OUTPUT DELETED.notification_id INTO @gone
-            WHERE status IN ('sent', 'suppressed', 'opted_out') AND updated_at < @Cutoff;
+            WHERE status IN ('sent', 'suppressed', 'opted_out', 'live_acked') AND updated_at < @Cutoff;
             {DeleteAttachments(s)}
             COMMIT TRANSACTION;
             SELECT CAST(COUNT(*) AS int) AS Deleted, MAX(CASE WHEN notification_id < {FanOut.FanOutIds.First} THEN notification_id END) AS MaxNotificationId FROM @gone;
@@ -72,6 +72,12 @@ internal sealed class SqlServerRetentionStore : IRetentionStore
                 AND NOT EXISTS (SELECT 1 FROM [{s}].[audience_delivery] AS d WHERE d.parent_id = j.id);
             SELECT CAST(COUNT(*) AS int) AS Deleted, MAX(CASE WHEN notification_id < {FanOut.FanOutIds.First} THEN notification_id END) AS MaxNotificationId FROM @gone;
             """;
+        // A live notification's pending row is not its record (the delivery log's is): no watermark.
+        DeleteExpiredLiveSql = $"""
+            DELETE TOP (@BatchSize) FROM [{s}].[live_pending] WITH (ROWLOCK, READPAST)
+            WHERE expires_at < @Cutoff;
+            SELECT CAST(@@ROWCOUNT AS int) AS Deleted, CAST(NULL AS bigint) AS MaxNotificationId;
+            """;
         RecordRunSql = $"""
             UPDATE [{s}].[retention]
             SET last_run_at = SYSDATETIMEOFFSET(),
@@ -99,6 +105,8 @@ internal sealed class SqlServerRetentionStore : IRetentionStore
 
     internal string DeleteFanOutJobsSql { get; }
 
+    internal string DeleteExpiredLiveSql { get; }
+
     internal string RecordRunSql { get; }
 
     public async Task<bool> TryLeaseAsync(string holder, TimeSpan lease, CancellationToken cancellationToken)
@@ -123,6 +131,9 @@ internal sealed class SqlServerRetentionStore : IRetentionStore
 
     public Task<RetentionBatch> DeleteFanOutJobsAsync(DateTimeOffset cutoff, int batchSize, CancellationToken cancellationToken) =>
         DeleteAsync(DeleteFanOutJobsSql, cutoff, batchSize, cancellationToken);
+
+    public Task<RetentionBatch> DeleteExpiredLiveAsync(DateTimeOffset cutoff, int batchSize, CancellationToken cancellationToken) =>
+        DeleteAsync(DeleteExpiredLiveSql, cutoff, batchSize, cancellationToken);
 
     public async Task RecordRunAsync(long? maxDeletedId, CancellationToken cancellationToken)
     {

@@ -136,8 +136,9 @@ GRANT SELECT, INSERT, UPDATE ON :"schema".webhook_endpoint TO notifications_admi
 -- The audience registry: read (subscribers show, topics list), categories and their defaults put, operators' edits.
 GRANT SELECT, INSERT, UPDATE, DELETE ON :"schema".subscriber, :"schema".contact_point, :"schema".topic, :"schema".subscription,
       :"schema".category, :"schema".category_default, :"schema".preference TO notifications_admin;
--- Fan-out jobs and their deliveries: admin show, and the retention cleanup's deletes.
+-- Fan-out jobs and their deliveries: admin show, and the retention cleanup's deletes; likewise expired live notifications.
 GRANT SELECT, DELETE ON :"schema".fanout_job, :"schema".audience_delivery TO notifications_admin;
+GRANT SELECT, DELETE ON :"schema".live_pending TO notifications_admin;
 
 -- The unsubscribe process: the suppression store's add (INSERT ... ON CONFLICT (address) DO UPDATE ... WHERE on the
 -- old row's removed_at and scope). The upsert needs SELECT on every column it reads, EXCLUDED's (reason, detail)

@@ -102,6 +102,7 @@ GRANT SELECT, INSERT, UPDATE, DELETE ON [$(Schema)].[preference] TO [notificatio
 -- Fan-out jobs and their deliveries: admin show, and the retention cleanup's deletes.
 GRANT SELECT, DELETE ON [$(Schema)].[fanout_job] TO [notifications_admin];
 GRANT SELECT, DELETE ON [$(Schema)].[audience_delivery] TO [notifications_admin];
+GRANT SELECT, DELETE ON [$(Schema)].[live_pending] TO [notifications_admin];
 GO
 -- The unsubscribe process (the public page): the suppression store's add (MERGE on address, matched on removed_at and
 -- scope), nothing else; it reads no address but the one it writes. (INSERT has no column list in SQL Server.)

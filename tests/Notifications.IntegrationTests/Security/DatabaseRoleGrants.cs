@@ -133,7 +133,7 @@ internal static class DatabaseRoleGrants
             .. Table("webhook_endpoint", "SELECT", "INSERT", "UPDATE"), "function notifications.notification_status(p_id bigint): EXECUTE",
             .. Registry.SelectMany(t => Table(t, "SELECT", "INSERT", "UPDATE", "DELETE")),
             .. Table("attachment", "SELECT", "DELETE"),
-            .. Table("fanout_job", "SELECT", "DELETE"), .. Table("audience_delivery", "SELECT", "DELETE"),
+            .. Table("fanout_job", "SELECT", "DELETE"), .. Table("audience_delivery", "SELECT", "DELETE"), .. Table("live_pending", "SELECT", "DELETE"),
         ],
         [DatabaseRole.Unsubscribe] =
         [

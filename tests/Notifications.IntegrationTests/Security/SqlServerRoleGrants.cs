@@ -82,7 +82,7 @@ internal static class SqlServerRoleGrants
             .. Object("template", "SELECT", "INSERT"), .. Object("webhook_endpoint", "SELECT", "INSERT", "UPDATE"), "object notification_status: SELECT",
             .. Registry.SelectMany(t => Object(t, "SELECT", "INSERT", "UPDATE", "DELETE")),
             .. Object("attachment", "SELECT", "DELETE"),
-            .. Object("fanout_job", "SELECT", "DELETE"), .. Object("audience_delivery", "SELECT", "DELETE"),
+            .. Object("fanout_job", "SELECT", "DELETE"), .. Object("audience_delivery", "SELECT", "DELETE"), .. Object("live_pending", "SELECT", "DELETE"),
         ],
         ["notifications_unsubscribe"] =
         [

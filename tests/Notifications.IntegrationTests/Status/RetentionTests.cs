@@ -38,10 +38,11 @@ public sealed class RetentionTests
 
         Assert.True(exit == 0, error);
         // 25 log rows: 6 full batches and a short one; 8 dead-letter rows: 2 full batches and an empty one; 5 keys: 1 full, 1 short;
-        // no fan-out: an empty batch each for the deliveries and the jobs.
+        // no fan-out and no live row: an empty batch each for the deliveries, the jobs and the live rows.
         Assert.Contains(
-            "Deleted 25 delivery-log row(s) older than 30.00:00:00, 8 dead-letter row(s) older than 30.00:00:00, 5 idempotency key(s) older than 30.00:00:00 "
-            + "and 0 finished fan-out(s) with 0 delivery row(s) older than 30.00:00:00 (14 batch(es) of at most 4)",
+            "Deleted 25 delivery-log row(s) older than 30.00:00:00, 8 dead-letter row(s) older than 30.00:00:00, 5 idempotency key(s) older than 30.00:00:00, "
+            + "0 finished fan-out(s) with 0 delivery row(s) older than 30.00:00:00 and 0 live notification(s) expired unacked longer ago than 30.00:00:00 "
+            + "(15 batch(es) of at most 4)",
             output, StringComparison.Ordinal);
         Assert.Equal(1, await CountAsync("idempotency_key"));
         Assert.Equal(5, await CountAsync("delivery_log WHERE status = 'sent'"));
@@ -154,6 +155,36 @@ public sealed class RetentionTests
         Assert.Contains("removed by the retention cleanup", cleaned.Detail, StringComparison.Ordinal);
         Assert.Equal("fanned_out", (await StatusProbe.GetAsync(ids[2])).State);
         Assert.Equal("in_flight", (await StatusProbe.GetAsync(ids[3])).State);
+    }
+
+    [Fact]
+    public async Task AdminCleanup_LiveRowsExpiredLongerThanTheLog_Go_OthersStay_LiveAckedRecordsGoLikeSentOnes()
+    {
+        // A live notification nobody acked stays pending until it expires (docs/live.md), then as long as the delivery log's
+        // record of it; the record of a push copy not sent because its live one was acked ('live_acked') goes with the others.
+        var db = await TestDatabase.CleanAsync();
+        await using var broker = await TestBroker.CreateAsync();
+        await using (var connection = await TestDatabase.OpenAsync())
+        {
+            await connection.ExecuteAsync($"""
+                INSERT INTO {S}.live_pending (notification_id, subscriber_id, subject, expires_at) VALUES
+                    (1, 'ana', 'old', now() - interval '40 days'), (2, 'ana', 'old', now() - interval '31 days'),
+                    (3, 'ana', 'expired lately', now() - interval '1 day'), (4, 'bo', 'pending', now() + interval '1 hour')
+                """);
+        }
+
+        await SeedLogAsync([FirstDeliveryId + 1], "live_acked", ageDays: 40);
+        await SeedLogAsync([FirstDeliveryId + 2], "live_acked", ageDays: 1);
+
+        var (exit, output, error) = await AdminRun.InProcessAsync(
+            broker, new Dictionary<string, string?> { ["Retention:BatchSize"] = "1", ["Retention:BatchPause"] = "00:00:00" }, "", "cleanup");
+
+        Assert.True(exit == 0, error);
+        Assert.Contains("2 live notification(s) expired unacked", output, StringComparison.Ordinal);
+        long[] live = await ColumnAsync("SELECT notification_id FROM {0}.live_pending ORDER BY notification_id");
+        long[] log = await ColumnAsync("SELECT notification_id FROM {0}.delivery_log");
+        Assert.Equal([3L, 4L], live);
+        Assert.Equal([FirstDeliveryId + 2], log);
     }
 
     private static async Task SeedFanOutAsync(long id, string state, int ageDays, int deliveries)

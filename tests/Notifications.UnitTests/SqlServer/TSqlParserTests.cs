@@ -63,7 +63,7 @@ public sealed class TSqlParserTests
             "SqlServerNotificationStatusStore.StatusSql",
             "SqlServerRetentionStore.LeaseSql", "SqlServerRetentionStore.DeleteDeliveryLogSql",
             "SqlServerRetentionStore.DeleteDeadLettersSql", "SqlServerRetentionStore.RecordRunSql",
-            "SqlServerRetentionStore.DeleteIdempotencyKeysSql",
+            "SqlServerRetentionStore.DeleteIdempotencyKeysSql", "SqlServerRetentionStore.DeleteExpiredLiveSql",
             "SqlServerOutboxDialect.InsertSql", "SqlServerOutboxDialect.InsertOnceSql", "SqlServerOutboxDialect.StatusSql",
             "SqlServerOutboxDialect.AttachmentSql", "SqlServerAttachmentStore.LoadSql",
             "SqlServerOutboxDialect.TemplateVariablesSql",
