@@ -8,8 +8,11 @@ namespace Notifications.Shared.Data;
 /// </summary>
 public interface ILivePendingStore
 {
-    /// <summary>Adds <paramref name="row"/>; false when a row of its id is pending already (a redelivered message).</summary>
-    Task<bool> AddAsync(LivePending row, CancellationToken cancellationToken);
+    /// <summary>
+    /// Adds <paramref name="row"/> unless a row of its id is pending already (a redelivered message); then, when its subscriber
+    /// has more than <paramref name="cap"/> unexpired rows, expires the oldest beyond it (a client that never acks).
+    /// </summary>
+    Task<LiveAdded> AddAsync(LivePending row, int cap, CancellationToken cancellationToken);
 
     /// <summary>
     /// The subscriber's rows an app should receive now, oldest first, at most <paramref name="max"/>: unexpired, and, of the

@@ -7,3 +7,6 @@ namespace Notifications.Shared.Data;
 /// </summary>
 public sealed record LivePending(
     long Id, string Subscriber, string? Subject, string? Body, string? Data, DateTimeOffset? ExpiresAt, bool AtMostOnce);
+
+/// <summary>What <see cref="ILivePendingStore.AddAsync"/> did: whether it added the row, and how many older rows it expired.</summary>
+public readonly record struct LiveAdded(bool Added, int Expired);

@@ -15,6 +15,13 @@ internal sealed class LiveOptions
     public TimeSpan PendingFor { get; set; } = TimeSpan.FromDays(1);
 
     /// <summary>
+    /// The most unexpired live notifications a subscriber may have pending (apps that never ack): past it, the oldest expire
+    /// (not sent again; logged).
+    /// </summary>
+    [Range(1, 1_000_000)]
+    public int MaxPendingPerSubscriber { get; set; } = 1_000;
+
+    /// <summary>
     /// Live, then push: how long a live delivery may stay unacked before its push copies go (from when the consumer wrote it).
     /// </summary>
     [Range(typeof(TimeSpan), "00:00:00.100", "01:00:00")]

@@ -9,10 +9,21 @@ internal sealed class PostgresLivePendingStore(NpgsqlDataSource dataSource, Data
 {
     private readonly int _timeoutSeconds = (int)options.CommandTimeout.TotalSeconds;
 
+    // The new row is not visible to the cap's subquery (one snapshot): it keeps the newest cap - 1 others.
     private readonly string _addSql = $"""
-        INSERT INTO "{options.Schema}".live_pending (notification_id, subscriber_id, subject, body, data, expires_at, at_most_once)
-        VALUES (@Id, @Subscriber, @Subject, @Body, @Data, @ExpiresAt, @AtMostOnce)
-        ON CONFLICT (notification_id) DO NOTHING
+        WITH added AS (
+            INSERT INTO "{options.Schema}".live_pending (notification_id, subscriber_id, subject, body, data, expires_at, at_most_once)
+            VALUES (@Id, @Subscriber, @Subject, @Body, @Data, @ExpiresAt, @AtMostOnce)
+            ON CONFLICT (notification_id) DO NOTHING
+            RETURNING notification_id),
+        capped AS (
+            UPDATE "{options.Schema}".live_pending SET expires_at = now()
+            WHERE EXISTS (SELECT FROM added) AND notification_id IN (
+                SELECT notification_id FROM "{options.Schema}".live_pending
+                WHERE subscriber_id = @Subscriber AND (expires_at IS NULL OR expires_at > now())
+                ORDER BY notification_id DESC OFFSET @Cap - 1)
+            RETURNING notification_id)
+        SELECT (SELECT count(*) FROM added)::int AS Added, (SELECT count(*) FROM capped)::int AS Expired
         """;
 
     private readonly string _pendingSql = $"""
@@ -58,14 +69,15 @@ internal sealed class PostgresLivePendingStore(NpgsqlDataSource dataSource, Data
         }, cancellationToken));
     }
 
-    public async Task<bool> AddAsync(LivePending row, CancellationToken cancellationToken)
+    public async Task<LiveAdded> AddAsync(LivePending row, int cap, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(row);
         await using var connection = await dataSource.OpenConnectionAsync(cancellationToken);
-        return await connection.ExecuteAsync(Command(_addSql, new
+        var (added, expired) = await connection.QuerySingleAsync<(int, int)>(Command(_addSql, new
         {
-            row.Id, row.Subscriber, row.Subject, row.Body, row.Data, ExpiresAt = row.ExpiresAt?.ToUniversalTime(), row.AtMostOnce,
-        }, cancellationToken)) == 1;
+            row.Id, row.Subscriber, row.Subject, row.Body, row.Data, ExpiresAt = row.ExpiresAt?.ToUniversalTime(), row.AtMostOnce, Cap = cap,
+        }, cancellationToken));
+        return new LiveAdded(added == 1, expired);
     }
 
     public async Task<IReadOnlyList<LivePending>> PendingAsync(string subscriber, int max, CancellationToken cancellationToken)

@@ -16,10 +16,23 @@ internal sealed class SqlServerLivePendingStore : ILivePendingStore
         _timeoutSeconds = (int)options.CommandTimeout.TotalSeconds;
         string s = options.Schema;
         // UPDLOCK + HOLDLOCK on the id's key range: a redelivered copy written at the same moment waits, then finds the row.
+        // Then the cap: the subscriber's newest @Cap unexpired rows stay, the new one among them.
         AddSql = $"""
+            SET NOCOUNT ON;
             INSERT INTO [{s}].[live_pending] (notification_id, subscriber_id, subject, body, data, expires_at, at_most_once)
             SELECT @Id, @Subscriber, @Subject, @Body, @Data, @ExpiresAt, @AtMostOnce
             WHERE NOT EXISTS (SELECT 1 FROM [{s}].[live_pending] WITH (UPDLOCK, HOLDLOCK) WHERE notification_id = @Id);
+            DECLARE @added int = @@ROWCOUNT, @expired int = 0;
+            IF @added = 1
+            BEGIN
+                UPDATE [{s}].[live_pending] SET expires_at = SYSDATETIMEOFFSET()
+                WHERE notification_id IN (
+                    SELECT notification_id FROM [{s}].[live_pending]
+                    WHERE subscriber_id = @Subscriber AND (expires_at IS NULL OR expires_at > SYSDATETIMEOFFSET())
+                    ORDER BY notification_id DESC OFFSET @Cap ROWS);
+                SET @expired = @@ROWCOUNT;
+            END;
+            SELECT @added AS Added, @expired AS Expired;
             """;
         PendingSql = $"""
             SELECT TOP (@Max) notification_id AS Id, subscriber_id AS Subscriber, subject AS Subject, body AS Body, data AS Data,
@@ -73,14 +86,15 @@ internal sealed class SqlServerLivePendingStore : ILivePendingStore
 
     internal string AckSql { get; }
 
-    public async Task<bool> AddAsync(LivePending row, CancellationToken cancellationToken)
+    public async Task<LiveAdded> AddAsync(LivePending row, int cap, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(row);
         await using var connection = new SqlConnection(_connectionString);
-        return await connection.ExecuteAsync(Command(AddSql, new
+        var (added, expired) = await connection.QuerySingleAsync<(int, int)>(Command(AddSql, new
         {
-            row.Id, row.Subscriber, row.Subject, row.Body, row.Data, row.ExpiresAt, row.AtMostOnce,
-        }, cancellationToken)) == 1;
+            row.Id, row.Subscriber, row.Subject, row.Body, row.Data, row.ExpiresAt, row.AtMostOnce, Cap = cap,
+        }, cancellationToken));
+        return new LiveAdded(added == 1, expired);
     }
 
     public async Task<IReadOnlyList<LivePending>> PendingAsync(string subscriber, int max, CancellationToken cancellationToken)

@@ -118,9 +118,9 @@ GRANT SELECT ON :"schema".category, :"schema".category_default, :"schema".prefer
 GRANT SELECT, DELETE, UPDATE (created_at) ON :"schema".idempotency_key TO notifications_consumer;
 -- Attached files: read to send, deleted by the retention cleanup with their notification's records.
 GRANT SELECT, DELETE ON :"schema".attachment TO notifications_consumer;
--- The live channel (033, docs/live.md) writes a row's pending notification for the gateway; the retention cleanup removes
--- expired ones.
-GRANT SELECT, INSERT, DELETE ON :"schema".live_pending TO notifications_consumer;
+-- The live channel (033, docs/live.md) writes a row's pending notification for the gateway, expiring a subscriber's oldest
+-- past the cap; the retention cleanup removes expired ones.
+GRANT SELECT, INSERT, DELETE, UPDATE (expires_at) ON :"schema".live_pending TO notifications_consumer;
 
 -- The admin tool: status and purge (outbox count and DELETE), the delivery window, release of 'sending' marks and
 -- the cleanup (DELETE on the delivery log, dead letters and keys), dead-letter records, and the catalogues.

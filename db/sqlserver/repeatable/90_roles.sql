@@ -77,9 +77,10 @@ GRANT SELECT ON [$(Schema)].[preference] TO [notifications_consumer];
 GRANT UPDATE ([dead_at], [dead_reason]) ON [$(Schema)].[contact_point] TO [notifications_consumer];
 -- Attached files: read to send, deleted by the retention cleanup with their notification's records.
 GRANT SELECT, DELETE ON [$(Schema)].[attachment] TO [notifications_consumer];
--- The live channel (033, docs/live.md) writes a row's pending notification for the gateway; the retention cleanup removes
--- expired ones.
+-- The live channel (033, docs/live.md) writes a row's pending notification for the gateway, expiring a subscriber's oldest
+-- past the cap; the retention cleanup removes expired ones.
 GRANT SELECT, INSERT, DELETE ON [$(Schema)].[live_pending] TO [notifications_consumer];
+GRANT UPDATE ON [$(Schema)].[live_pending] ([expires_at]) TO [notifications_consumer];
 GO
 -- The admin tool: status and purge, the delivery window, release and cleanup, dead-letter records, the catalogues.
 GRANT SELECT, DELETE ON [$(Schema)].[outbox] TO [notifications_admin];

@@ -100,6 +100,35 @@ public sealed class LiveChannelTests
     }
 
     [Fact]
+    public async Task AnAppThatNeverAcks_PendingCappedPerSubscriber_TheOldestExpire_TheNewestSentInOrder()
+    {
+        await TestDatabase.CleanAsync();
+        string key = NewKey();
+        await using var broker = await TestBroker.CreateAsync();
+        await using var sink = await SmtpSink.StartAsync();
+        await using var gateway = await WorkerHost.StartGatewayAsync(broker, ("Gateway:TokenKey", key));
+        await using var consumer = await WorkerHost.StartConsumerAsync(broker, sink, ("Live:MaxPendingPerSubscriber", "3"));
+        await using var producer = await WorkerHost.StartProducerAsync(broker);
+
+        // One at a time, each written before the next (the cap counts what is pending when a row is written).
+        var ids = new List<long>();
+        for (int i = 1; i <= 5; i++)
+        {
+            ids.Add(await TestDatabase.EnqueueAsync(NewNotification.Live("ana", $"Offer {i}", null)));
+            await Eventually.WaitAsync(PendingAsync, p => p.Contains(ids[^1]), Patience, $"row {i} written");
+        }
+
+        using var ana = await ConnectAsync(gateway, "ana", key);
+        Assert.Equal(ids[2..].Select(Id), [await ReceiveIdAsync(ana), await ReceiveIdAsync(ana), await ReceiveIdAsync(ana)]);
+        await using var connection = await TestDatabase.OpenAsync();
+        Assert.Equal(ids[..2], await connection.QueryAsync<long>(
+            $"SELECT notification_id FROM {S}.live_pending WHERE expires_at <= now() ORDER BY notification_id"));
+        await gateway.StopAsync();
+        Assert.Equal(2, consumer.Services.GetRequiredService<Microsoft.Extensions.Logging.Testing.FakeLogCollector>().GetSnapshot()
+            .Where(r => r.Id.Id == 4251).Sum(r => int.Parse(r.StructuredState!.First(kv => kv.Key == "Expired").Value!, CultureInfo.InvariantCulture)));
+    }
+
+    [Fact]
     public async Task TopicWithLiveAndEmail_EachSubscribersAppsGetOneLiveDelivery_AnEmailToEachAddress_TheUnconnectedWaits()
     {
         await TestDatabase.CleanAsync();

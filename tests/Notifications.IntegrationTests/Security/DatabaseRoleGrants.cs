@@ -120,7 +120,7 @@ internal static class DatabaseRoleGrants
             .. Column("contact_point", "SELECT", "channel", "address", "dead_at", "subscriber_id"), .. Column("contact_point", "UPDATE", "dead_at", "dead_reason"),
             .. Column("subscriber", "SELECT", "id", "external_id"), .. Table("category", "SELECT"), .. Table("category_default", "SELECT"), .. Table("preference", "SELECT"),
             .. Table("attachment", "SELECT", "DELETE"), .. Table("fanout_job", "SELECT", "DELETE"), .. Table("audience_delivery", "SELECT", "DELETE"),
-            .. Table("live_pending", "SELECT", "INSERT", "DELETE"),
+            .. Table("live_pending", "SELECT", "INSERT", "DELETE"), "column notifications.live_pending.expires_at: UPDATE",
         ],
         [DatabaseRole.Admin] =
         [
