@@ -1,3 +1,4 @@
+using System.Buffers;
 using System.Globalization;
 using System.Net.WebSockets;
 using System.Text.Json;
@@ -13,21 +14,39 @@ namespace Notifications.Gateway.Transports;
 internal sealed class WebSocketTransport(WebSocket socket) : ILiveTransport
 {
     private const int MaxFrameBytes = 4 * 1024;
-    // One frame of the client's at a time: an ack is a few dozen bytes.
-    private readonly byte[] _buffer = new byte[MaxFrameBytes];
 
     public ValueTask SendAsync(LiveFrame frame, CancellationToken cancellationToken) =>
         socket.SendAsync(frame.Bytes, WebSocketMessageType.Text, endOfMessage: true, cancellationToken);
 
     public async ValueTask<LiveInput> ReceiveAsync(CancellationToken cancellationToken)
     {
-        var (count, type) = await ReceiveFrameAsync(cancellationToken);
-        return type switch
+        // A zero-byte read first: an idle connection (most of them, most of the time) holds no receive buffer while it waits.
+        var waited = await socket.ReceiveAsync(Memory<byte>.Empty, cancellationToken);
+        if (waited.MessageType == WebSocketMessageType.Close)
         {
-            WebSocketMessageType.Close => LiveInput.End,
-            WebSocketMessageType.Text when count >= 0 && AckedId(_buffer.AsSpan(0, count)) is { } id => LiveInput.Ack(id),
-            _ => LiveInput.Malformed,
-        };
+            return LiveInput.End;
+        }
+
+        if (waited.EndOfMessage)
+        {
+            return LiveInput.Malformed;   // an empty message, consumed whole by the wait: not an ack
+        }
+
+        byte[] buffer = ArrayPool<byte>.Shared.Rent(MaxFrameBytes);
+        try
+        {
+            var (count, type) = await ReceiveFrameAsync(buffer, cancellationToken);
+            return type switch
+            {
+                WebSocketMessageType.Close => LiveInput.End,
+                WebSocketMessageType.Text when count >= 0 && AckedId(buffer.AsSpan(0, count)) is { } id => LiveInput.Ack(id),
+                _ => LiveInput.Malformed,
+            };
+        }
+        finally
+        {
+            ArrayPool<byte>.Shared.Return(buffer);
+        }
     }
 
     public Task CloseAsync(LiveClose close, CancellationToken cancellationToken)
@@ -50,20 +69,20 @@ internal sealed class WebSocketTransport(WebSocket socket) : ILiveTransport
 
     public bool IsGone(Exception exception) => exception is WebSocketException or OperationCanceledException;
 
-    // One whole frame into the buffer: its length, or -1 when it does not fit.
-    private async Task<(int Count, WebSocketMessageType Type)> ReceiveFrameAsync(CancellationToken cancellationToken)
+    // One whole frame into the buffer (at most MaxFrameBytes of it): its length, or -1 when it does not fit.
+    private async Task<(int Count, WebSocketMessageType Type)> ReceiveFrameAsync(byte[] buffer, CancellationToken cancellationToken)
     {
         int count = 0;
         while (true)
         {
-            var result = await socket.ReceiveAsync(_buffer.AsMemory(count, _buffer.Length - count), cancellationToken);
+            var result = await socket.ReceiveAsync(buffer.AsMemory(count, MaxFrameBytes - count), cancellationToken);
             count += result.Count;
             if (result.MessageType == WebSocketMessageType.Close || result.EndOfMessage)
             {
                 return (count, result.MessageType);
             }
 
-            if (count == _buffer.Length)
+            if (count == MaxFrameBytes)
             {
                 return (-1, result.MessageType);
             }
