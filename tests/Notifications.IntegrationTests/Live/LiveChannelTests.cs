@@ -100,6 +100,32 @@ public sealed class LiveChannelTests
     }
 
     [Fact]
+    public async Task GatewaysBrokerConnectionCut_WhatWasRoutedMeanwhileComesAfterItsRecovery_TheClientStaysConnected()
+    {
+        // The node's queue goes with its broker connection; the client's recovery brings it back with its bindings, and each
+        // connection here reads its rows again: a notification published while the queue was gone still reaches the app.
+        await TestDatabase.CleanAsync();
+        string key = NewKey();
+        await using var broker = await TestBroker.CreateAsync();
+        await using var sink = await SmtpSink.StartAsync();
+        await using var gateway = await WorkerHost.StartGatewayAsync(broker, ("Gateway:TokenKey", key));
+        await using var consumer = await WorkerHost.StartConsumerAsync(broker, sink);
+        await using var producer = await WorkerHost.StartProducerAsync(broker);
+        using var ana = await ConnectAsync(gateway, "ana", key);
+        long before = await TestDatabase.EnqueueAsync(NewNotification.Live("ana", "Before", null));
+        Assert.Equal(Id(before), await ReceiveIdAsync(ana));
+
+        using var management = BrokerManagement.Create();
+        string vhost = BrokerManagement.VhostOf(broker.Options.Uri);
+        var connections = await Eventually.WaitAsync(() => management.ConnectionsAsync(vhost, "notifications-gateway"), c => c.Count == 1, Patience, "the gateway's broker connection listed");
+        await management.CloseConnectionAsync(connections[0], "test: the gateway's broker connection cut");
+        long meanwhile = await TestDatabase.EnqueueAsync(NewNotification.Live("ana", "Meanwhile", null));
+
+        Assert.Equal(Id(meanwhile), await ReceiveIdAsync(ana));
+        Assert.Equal(WebSocketState.Open, ana.State);
+    }
+
+    [Fact]
     public async Task AnAppThatNeverAcks_PendingCappedPerSubscriber_TheOldestExpire_TheNewestSentInOrder()
     {
         await TestDatabase.CleanAsync();
