@@ -31,8 +31,14 @@ internal static partial class AudienceRules
     /// <summary>The push channel of a contact point or preference.</summary>
     public const string Push = "push";
 
-    /// <summary>The channels a contact point or a preference may name (the tables' checks).</summary>
-    public static readonly IReadOnlyList<string> Channels = [Email, Push];
+    /// <summary>The live channel of a preference (a subscriber's running apps; no contact point: the subscriber is its own).</summary>
+    public const string Live = "live";
+
+    /// <summary>
+    /// The channels a preference or a category's default may name (the tables' checks); a contact point is email or push
+    /// (<see cref="Email"/>, <see cref="Push"/>).
+    /// </summary>
+    public static readonly IReadOnlyList<string> Channels = [Email, Push, Live];
 
     /// <summary>The app's user id: 1-128 of letters, digits and <c>. _ : @ + = -</c>, starting with a letter or digit.</summary>
     public static string? SubscriberId(string? id) =>
@@ -48,7 +54,7 @@ internal static partial class AudienceRules
 
     /// <summary>One of <see cref="Channels"/>.</summary>
     public static string? Channel(string? channel) =>
-        channel is Email or Push ? null : $"invalid channel: '{Truncate(channel)}' is not one of {string.Join(", ", Channels)}";
+        channel is Email or Push or Live ? null : $"invalid channel: '{Truncate(channel)}' is not one of {string.Join(", ", Channels)}";
 
     /// <summary>A BCP 47 tag as templates take it (en, pt-BR, zh-Hant-TW), at most 35 characters.</summary>
     public static string? Locale(string? locale) =>

@@ -11,7 +11,8 @@ public interface IPreferenceStore
     /// Who of the subscribers having <paramref name="address"/> as a contact point on <paramref name="channel"/> does not get
     /// <paramref name="category"/> there: by their own preference, or else by the category's default for the channel. Null
     /// when nobody (the address is nobody's, the category is critical or unknown, or every owner gets it). One indexed
-    /// lookup: contact_point (channel, address), then the primary keys of preference, category and category_default.
+    /// lookup: contact_point (channel, address), then the primary keys of preference, category and category_default. On the
+    /// live channel (no contact point) <paramref name="address"/> is the subscriber's own id: whether that subscriber does.
     /// </summary>
     Task<OptOut?> FindOptOutAsync(string channel, string address, string category, CancellationToken cancellationToken);
 

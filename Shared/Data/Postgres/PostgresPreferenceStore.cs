@@ -1,4 +1,5 @@
 using Dapper;
+using Notifications.Shared.Contract;
 using Notifications.Shared.Data.Audiences;
 using Notifications.Shared.Hosting;
 using Npgsql;
@@ -12,6 +13,7 @@ internal sealed class PostgresPreferenceStore : IPreferenceStore
     private readonly int _timeoutSeconds;
     private readonly string _findSql;
     private readonly string _recordSql;
+    private readonly string _findLiveSql;
     private readonly string _optOutSql;
 
     public PostgresPreferenceStore(NpgsqlDataSource dataSource, DatabaseOptions options)
@@ -32,6 +34,15 @@ internal sealed class PostgresPreferenceStore : IPreferenceStore
             ORDER BY s.external_id
             LIMIT 1
             """;
+        // The live channel has no contact point: its address is the subscriber itself.
+        _findLiveSql = $"""
+            SELECT s.external_id AS SubscriberId, p.enabled IS NOT NULL AS ByPreference
+            FROM "{s}".subscriber AS s
+            JOIN "{s}".category AS c ON c.name = @Category AND NOT c.critical
+            LEFT JOIN "{s}".preference AS p ON p.subscriber_id = s.id AND p.category = c.name AND p.channel = 'live'
+            LEFT JOIN "{s}".category_default AS d ON d.category = c.name AND d.channel = 'live'
+            WHERE s.external_id = @Address AND NOT COALESCE(p.enabled, d.enabled, true)
+            """;
         _recordSql = $"""
             INSERT INTO "{s}".delivery_log (notification_id, status, created_at, attempts, reason)
             VALUES (@Id, 'opted_out', @CreatedAt, @Attempts, @Reason)
@@ -44,7 +55,7 @@ internal sealed class PostgresPreferenceStore : IPreferenceStore
     {
         await using var connection = await _dataSource.OpenConnectionAsync(cancellationToken);
         return await connection.QuerySingleOrDefaultAsync<OptOut>(new CommandDefinition(
-            _findSql, new { Channel = channel, Address = address, Category = category }, commandTimeout: _timeoutSeconds, cancellationToken: cancellationToken));
+            channel == AudienceRules.Live ? _findLiveSql : _findSql, new { Channel = channel, Address = address, Category = category }, commandTimeout: _timeoutSeconds, cancellationToken: cancellationToken));
     }
 
     public async Task RecordOptedOutAsync(SentNotification notification, string reason, CancellationToken cancellationToken)

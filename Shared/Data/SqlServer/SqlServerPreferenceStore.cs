@@ -1,5 +1,6 @@
 using Dapper;
 using Microsoft.Data.SqlClient;
+using Notifications.Shared.Contract;
 using Notifications.Shared.Data.Audiences;
 using Notifications.Shared.Hosting;
 
@@ -27,6 +28,15 @@ internal sealed class SqlServerPreferenceStore : IPreferenceStore
             WHERE cp.channel = @Channel AND cp.address = @Address AND COALESCE(p.enabled, d.enabled, CAST(1 AS bit)) = 0
             ORDER BY s.external_id;
             """;
+        // The live channel has no contact point: its address is the subscriber itself.
+        FindLiveSql = $"""
+            SELECT s.external_id AS SubscriberId, CAST(CASE WHEN p.enabled IS NULL THEN 0 ELSE 1 END AS bit) AS ByPreference
+            FROM [{s}].[subscriber] AS s
+            JOIN [{s}].[category] AS c ON c.name = @Category AND c.critical = 0
+            LEFT JOIN [{s}].[preference] AS p ON p.subscriber_id = s.id AND p.category = c.name AND p.channel = 'live'
+            LEFT JOIN [{s}].[category_default] AS d ON d.category = c.name AND d.channel = 'live'
+            WHERE s.external_id = @Subscriber AND COALESCE(p.enabled, d.enabled, CAST(1 AS bit)) = 0;
+            """;
         RecordSql = $"""
             INSERT INTO [{s}].[delivery_log] (notification_id, status, created_at, attempts, reason)
             SELECT @Id, 'opted_out', @CreatedAt, @Attempts, @Reason
@@ -39,13 +49,17 @@ internal sealed class SqlServerPreferenceStore : IPreferenceStore
 
     internal string RecordSql { get; }
 
+    internal string FindLiveSql { get; }
+
     internal string OptOutSql { get; }
 
     public async Task<OptOut?> FindOptOutAsync(string channel, string address, string category, CancellationToken cancellationToken)
     {
         await using var connection = new SqlConnection(_connectionString);
-        return await connection.QuerySingleOrDefaultAsync<OptOut>(
-            new CommandDefinition(FindSql, Keys(channel, address, category), commandTimeout: _timeoutSeconds, cancellationToken: cancellationToken));
+        return await connection.QuerySingleOrDefaultAsync<OptOut>(channel == AudienceRules.Live
+            ? new CommandDefinition(FindLiveSql, new { Subscriber = RegistryKeys.SubscriberId(address), Category = RegistryKeys.Category(category) },
+                commandTimeout: _timeoutSeconds, cancellationToken: cancellationToken)
+            : new CommandDefinition(FindSql, Keys(channel, address, category), commandTimeout: _timeoutSeconds, cancellationToken: cancellationToken));
     }
 
     public async Task RecordOptedOutAsync(SentNotification notification, string reason, CancellationToken cancellationToken)

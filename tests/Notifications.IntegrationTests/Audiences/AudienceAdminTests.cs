@@ -22,14 +22,14 @@ public sealed class AudienceAdminTests
         var list = await AdminRun.InProcessAsync(broker, "", "categories", "list");
 
         Assert.True(put.ExitCode == 0, put.Error);
-        Assert.Contains("Put category security (critical: cannot be opted out; defaults: email on, push off)", put.Output, StringComparison.Ordinal);
+        Assert.Contains("Put category security (critical: cannot be opted out; defaults: email on, push off, live on)", put.Output, StringComparison.Ordinal);
         Assert.Equal(0, again.ExitCode);
         await using var connection = await TestDatabase.OpenAsync();
         var defaults = (await connection.QueryAsync<(string, string, bool)>(
             $"SELECT category, channel, enabled FROM {TestDatabase.Schema}.category_default ORDER BY category, channel")).ToList();
         Assert.Equal([("marketing", "email", true), ("marketing", "push", false), ("security", "push", false)], defaults);
         Assert.Contains("2 categories", list.Output, StringComparison.Ordinal);
-        Assert.Matches(@"security\s+critical\s+email on, push off\s+Sign-in codes", list.Output);
+        Assert.Matches(@"security\s+critical\s+email on, push off, live on\s+Sign-in codes", list.Output);
     }
 
     [Fact]

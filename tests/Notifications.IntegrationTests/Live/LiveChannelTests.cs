@@ -247,6 +247,55 @@ public sealed class LiveChannelTests
     }
 
     [Fact]
+    public async Task OptedOutOfACategoryOnLive_NoLiveDeliveryOfIt_ARowOfItRecordedOptedOut_OthersAndOtherChannelsGo()
+    {
+        await TestDatabase.CleanAsync();
+        string key = NewKey();
+        await using var broker = await TestBroker.CreateAsync();
+        await using var sink = await SmtpSink.StartAsync();
+        await using (var owner = await TestDatabase.OpenAsync())
+        {
+            await owner.ExecuteAsync($"INSERT INTO {S}.category (name, critical) VALUES ('marketing', false)");
+        }
+
+        await using (var services = AppRegistry.Services())
+        {
+            var registry = services.GetRequiredService<ISubscriberRegistry>();
+            await AppRegistry.InTransactionAsync(commit: true, async tx =>
+            {
+                await registry.UpsertSubscriberAsync(tx, new Subscriber("ana"));
+                await registry.UpsertSubscriberAsync(tx, new Subscriber("bo"));
+                await registry.AddEmailAsync(tx, "bo", "bo@example.test");
+                await registry.SubscribeAsync(tx, "ana", "riders");
+                await registry.SubscribeAsync(tx, "bo", "riders");
+                await registry.SetPreferenceAsync(tx, "bo", "marketing", "live", enabled: false);
+            });
+        }
+
+        await using var gateway = await WorkerHost.StartGatewayAsync(broker, ("Gateway:TokenKey", key));
+        await using var consumer = await WorkerHost.StartConsumerAsync(broker, sink);
+        await using var producer = await WorkerHost.StartProducerAsync(broker);
+        using var bo = await ConnectAsync(gateway, "bo", key);
+
+        long topic = await TestDatabase.EnqueueAsync(NewNotification.ToTopic("riders", "Sale", "Half price", AudienceChannels.Live | AudienceChannels.Email) with { Category = "marketing" });
+        long row = await TestDatabase.EnqueueAsync(NewNotification.Live("bo", "Sale", "Half price") with { Category = "marketing" });
+        long other = await TestDatabase.EnqueueAsync(NewNotification.Live("bo", "Your ride", null));
+
+        // Bo's app gets only the uncategorised one; his email (not opted out there) goes; Ana's live delivery waits for her app.
+        Assert.Equal(Id(other), await ReceiveIdAsync(bo));
+        await sink.WaitForMessagesAsync(1, Patience);
+        await using var connection = await TestDatabase.OpenAsync();
+        var outcomes = await connection.QueryAsync<(string Subscriber, string Channel, string Outcome)>($"""
+            SELECT s.external_id, d.channel, d.outcome FROM {S}.audience_delivery AS d JOIN {S}.subscriber AS s ON s.id = d.subscriber_id
+            WHERE d.parent_id = @topic ORDER BY s.external_id, d.channel
+            """, new { topic });
+        Assert.Equal([("ana", "live", "published"), ("bo", "email", "published"), ("bo", "live", "opted_out")], outcomes);
+        var status = await Eventually.WaitAsync(() => Status.StatusProbe.GetAsync(row), s => s.State != "in_flight", Patience, "the categorised row decided");
+        Assert.Equal("opted_out", status.State);
+        Assert.Contains("bo", status.Reason, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task Outbox_LiveRowWithABadSubscriber_RefusedByItsCheck_LiveAudienceSetsAccepted()
     {
         await TestDatabase.CleanAsync();

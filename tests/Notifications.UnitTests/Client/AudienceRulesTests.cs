@@ -79,7 +79,7 @@ public sealed class AudienceRulesTests
 
     [Theory]
     [InlineData("Marketing", "email", "invalid category name")]
-    [InlineData("marketing", "sms", "invalid channel: 'sms' is not one of email, push")]
+    [InlineData("marketing", "sms", "invalid channel: 'sms' is not one of email, push, live")]
     [InlineData("marketing", "Email", "invalid channel")]
     public async Task SetPreferenceAsync_BadCategoryOrChannel_Refused(string category, string channel, string expected)
     {

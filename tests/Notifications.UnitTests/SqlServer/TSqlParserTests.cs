@@ -80,7 +80,7 @@ public sealed class TSqlParserTests
             "SqlServerAudienceStore.SubscriberSql", "SqlServerAudienceStore.ContactPointsSql", "SqlServerAudienceStore.TopicsSql",
             "SqlServerAudienceStore.PreferencesSql", "SqlServerAudienceStore.ListTopicsSql", "SqlServerAudienceStore.SetPreferenceSql",
             "SqlServerAudienceStore.DeleteSubscriberSql",
-            "SqlServerPreferenceStore.FindSql", "SqlServerPreferenceStore.RecordSql", "SqlServerPreferenceStore.OptOutSql",
+            "SqlServerPreferenceStore.FindSql", "SqlServerPreferenceStore.FindLiveSql", "SqlServerPreferenceStore.RecordSql", "SqlServerPreferenceStore.OptOutSql",
             "SqlServerOutboxStore.StartFanOutSql", "SqlServerAudienceStore.DeliveryTallySql", "SqlServerAudienceStore.FirstDeliveriesSql",
             "SqlServerFanOutStore.LeaseSql", "SqlServerFanOutStore.TakeSql", "SqlServerFanOutStore.RenewSql", "SqlServerFanOutStore.AgainSql", "SqlServerFanOutStore.TopicSql",
             "SqlServerFanOutStore.TopicPageSql", "SqlServerFanOutStore.SubscriberPageSql", "SqlServerFanOutStore.PageWrittenSql",
