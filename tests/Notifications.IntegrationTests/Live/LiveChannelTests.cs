@@ -161,18 +161,7 @@ public sealed class LiveChannelTests
         string key = NewKey();
         await using var broker = await TestBroker.CreateAsync();
         await using var sink = await SmtpSink.StartAsync();
-        await using (var services = AppRegistry.Services())
-        {
-            var registry = services.GetRequiredService<ISubscriberRegistry>();
-            await AppRegistry.InTransactionAsync(commit: true, async tx =>
-            {
-                await registry.UpsertSubscriberAsync(tx, new Subscriber("ana"));
-                await registry.UpsertSubscriberAsync(tx, new Subscriber("bo"));
-                await registry.AddEmailAsync(tx, "bo", "bo@example.test");
-                await registry.SubscribeAsync(tx, "ana", "riders");
-                await registry.SubscribeAsync(tx, "bo", "riders");
-            });
-        }
+        await RegisterRidersAsync();
 
         await using var gateway = await WorkerHost.StartGatewayAsync(broker, ("Gateway:TokenKey", key));
         await using var consumer = await WorkerHost.StartConsumerAsync(broker, sink);
@@ -258,19 +247,7 @@ public sealed class LiveChannelTests
             await owner.ExecuteAsync($"INSERT INTO {S}.category (name, critical) VALUES ('marketing', false)");
         }
 
-        await using (var services = AppRegistry.Services())
-        {
-            var registry = services.GetRequiredService<ISubscriberRegistry>();
-            await AppRegistry.InTransactionAsync(commit: true, async tx =>
-            {
-                await registry.UpsertSubscriberAsync(tx, new Subscriber("ana"));
-                await registry.UpsertSubscriberAsync(tx, new Subscriber("bo"));
-                await registry.AddEmailAsync(tx, "bo", "bo@example.test");
-                await registry.SubscribeAsync(tx, "ana", "riders");
-                await registry.SubscribeAsync(tx, "bo", "riders");
-                await registry.SetPreferenceAsync(tx, "bo", "marketing", "live", enabled: false);
-            });
-        }
+        await RegisterRidersAsync((registry, tx) => registry.SetPreferenceAsync(tx, "bo", "marketing", "live", enabled: false));
 
         await using var gateway = await WorkerHost.StartGatewayAsync(broker, ("Gateway:TokenKey", key));
         await using var consumer = await WorkerHost.StartConsumerAsync(broker, sink);
@@ -314,6 +291,25 @@ public sealed class LiveChannelTests
         await connection.ExecuteAsync($"INSERT INTO {S}.outbox (channel, recipient, subject, body) VALUES ('live', 'ana-1', 'a', 'b')");
 
         Assert.Equal("outbox_live_recipient", refused.ConstraintName);
+    }
+
+    // Ana and Bo (Bo with an email address) subscribed to the topic riders, and whatever else a test registers.
+    private static async Task RegisterRidersAsync(Func<ISubscriberRegistry, System.Data.Common.DbTransaction, Task>? more = null)
+    {
+        await using var services = AppRegistry.Services();
+        var registry = services.GetRequiredService<ISubscriberRegistry>();
+        await AppRegistry.InTransactionAsync(commit: true, async tx =>
+        {
+            await registry.UpsertSubscriberAsync(tx, new Subscriber("ana"));
+            await registry.UpsertSubscriberAsync(tx, new Subscriber("bo"));
+            await registry.AddEmailAsync(tx, "bo", "bo@example.test");
+            await registry.SubscribeAsync(tx, "ana", "riders");
+            await registry.SubscribeAsync(tx, "bo", "riders");
+            if (more is not null)
+            {
+                await more(registry, tx);
+            }
+        });
     }
 
     private static string Id(long id) => id.ToString(CultureInfo.InvariantCulture);
