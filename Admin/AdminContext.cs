@@ -56,6 +56,8 @@ internal sealed class AdminContext : IAsyncDisposable
 
     public IAudienceStore Audiences => Store<IAudienceStore>();
 
+    public ILivePendingStore Live => Store<ILivePendingStore>();
+
     public RetentionOptions RetentionOptions => Resolve<RetentionOptions>();
 
     public RetentionCleanup Retention

@@ -47,6 +47,11 @@ internal static class ShowCommand
             long notification = parsed.GetValue(id);
             var status = await admin.DatabaseAsync(() => admin.Status.GetAsync(notification, ct));
             await WriteAsync(console.Out, status);
+            if (await admin.DatabaseAsync(() => admin.Live.FindAsync(notification, ct)) is { } live)
+            {
+                await WriteAsync(console.Out, live, DateTimeOffset.UtcNow);
+            }
+
             var report = await admin.DatabaseAsync(() => admin.Audiences.ListDeliveriesAsync(notification, parsed.GetValue(deliveries), ct));
             await WriteAsync(console.Out, report);
             return status.IsUnknown ? ExitCodes.Failed : ExitCodes.Success;
@@ -79,6 +84,19 @@ internal static class ShowCommand
         }
 
         await output.WriteLineAsync($"  detail:      {status.Detail}");
+    }
+
+    // A live notification still in live_pending: not acked by any app of its subscriber yet (docs/live.md).
+    internal static Task WriteAsync(TextWriter output, LivePendingState live, DateTimeOffset now)
+    {
+        string expiry = live.ExpiresAt switch
+        {
+            { } at when at <= now => $"expired unacked at {Time(at)} (not sent again)",
+            { } at => $"until {Time(at)}",
+            null => "no expiry",
+        };
+        string sent = live.AtMostOnce ? live.SentAt is { } sentAt ? $"; sent at most once, at {Time(sentAt)}" : "; at most once, not sent yet" : "";
+        return output.WriteLineAsync($"  live:        not acked by {live.Subscriber}'s apps, pending since {Time(live.CreatedAt)}, {expiry}{sent}");
     }
 
     // A fan-out's deliveries: the tally by channel and state, then the first ones (nothing for any other notification).

@@ -26,6 +26,9 @@ public interface ILivePendingStore
     /// <summary>The app acked <paramref name="id"/>: true when it was the subscriber's and pending (it is gone now).</summary>
     Task<bool> AckAsync(string subscriber, long id, CancellationToken cancellationToken);
 
+    /// <summary>Live notification <paramref name="id"/>'s row, or null when it has none (not live, acked, or removed).</summary>
+    Task<LivePendingState?> FindAsync(long id, CancellationToken cancellationToken);
+
     /// <summary>How long row <paramref name="id"/> has been pending, by the database's clock; null when there is none.</summary>
     Task<TimeSpan?> AgeAsync(long id, CancellationToken cancellationToken);
 

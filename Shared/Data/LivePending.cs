@@ -10,3 +10,9 @@ public sealed record LivePending(
 
 /// <summary>What <see cref="ILivePendingStore.AddAsync"/> did: whether it added the row, and how many older rows it expired.</summary>
 public readonly record struct LiveAdded(bool Added, int Expired);
+
+/// <summary>
+/// A live notification as it stands (<see cref="ILivePendingStore.FindAsync"/>): whose, since when, until when, and when a
+/// gateway sent it if it went at most once.
+/// </summary>
+public sealed record LivePendingState(string Subscriber, DateTimeOffset CreatedAt, DateTimeOffset? ExpiresAt, DateTimeOffset? SentAt, bool AtMostOnce);

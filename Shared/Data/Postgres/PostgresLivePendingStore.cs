@@ -44,6 +44,11 @@ internal sealed class PostgresLivePendingStore(NpgsqlDataSource dataSource, Data
         DELETE FROM "{options.Schema}".live_pending WHERE subscriber_id = @Subscriber AND notification_id = @Id
         """;
 
+    private readonly string _findSql = $"""
+        SELECT subscriber_id AS Subscriber, created_at AS CreatedAt, expires_at AS ExpiresAt, sent_at AS SentAt, at_most_once AS AtMostOnce
+        FROM "{options.Schema}".live_pending WHERE notification_id = @Id
+        """;
+
     private readonly string _ageSql = $"""
         SELECT now() - created_at FROM "{options.Schema}".live_pending WHERE notification_id = @Id
         """;
@@ -53,6 +58,13 @@ internal sealed class PostgresLivePendingStore(NpgsqlDataSource dataSource, Data
         VALUES (@Id, 'live_acked', @CreatedAt, @Attempts, @Reason)
         ON CONFLICT (notification_id) DO NOTHING
         """;
+
+    public async Task<LivePendingState?> FindAsync(long id, CancellationToken cancellationToken)
+    {
+        await using var connection = await dataSource.OpenConnectionAsync(cancellationToken);
+        var row = await connection.QuerySingleOrDefaultAsync<StateRow>(Command(_findSql, new { Id = id }, cancellationToken));
+        return row is null ? null : new LivePendingState(row.Subscriber, Utc(row.CreatedAt), UtcOrNull(row.ExpiresAt), UtcOrNull(row.SentAt), row.AtMostOnce);
+    }
 
     public async Task<TimeSpan?> AgeAsync(long id, CancellationToken cancellationToken)
     {
@@ -103,6 +115,23 @@ internal sealed class PostgresLivePendingStore(NpgsqlDataSource dataSource, Data
     private CommandDefinition Command(string sql, object? parameters, CancellationToken cancellationToken) =>
         new(sql, parameters, commandTimeout: _timeoutSeconds, cancellationToken: cancellationToken);
 
+    private static DateTimeOffset Utc(DateTime value) => new(DateTime.SpecifyKind(value, DateTimeKind.Utc));
+
+    private static DateTimeOffset? UtcOrNull(DateTime? value) => value is { } at ? Utc(at) : null;
+
+    private sealed class StateRow
+    {
+        public string Subscriber { get; set; } = "";
+
+        public DateTime CreatedAt { get; set; }
+
+        public DateTime? ExpiresAt { get; set; }
+
+        public DateTime? SentAt { get; set; }
+
+        public bool AtMostOnce { get; set; }
+    }
+
     private sealed class Row
     {
         public long Id { get; set; }
@@ -120,6 +149,6 @@ internal sealed class PostgresLivePendingStore(NpgsqlDataSource dataSource, Data
         public bool AtMostOnce { get; set; }
 
         public LivePending ToPending() => new(Id, Subscriber, Subject, Body, Data,
-            ExpiresAt is { } at ? new DateTimeOffset(DateTime.SpecifyKind(at, DateTimeKind.Utc)) : null, AtMostOnce);
+            UtcOrNull(ExpiresAt), AtMostOnce);
     }
 }

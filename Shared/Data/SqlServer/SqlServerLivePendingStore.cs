@@ -51,6 +51,10 @@ internal sealed class SqlServerLivePendingStore : ILivePendingStore
         AckSql = $"""
             DELETE FROM [{s}].[live_pending] WHERE subscriber_id = @Subscriber AND notification_id = @Id;
             """;
+        FindSql = $"""
+            SELECT subscriber_id AS Subscriber, created_at AS CreatedAt, expires_at AS ExpiresAt, sent_at AS SentAt, at_most_once AS AtMostOnce
+            FROM [{s}].[live_pending] WHERE notification_id = @Id;
+            """;
         AgeSql = $"""
             SELECT DATEDIFF_BIG(millisecond, created_at, SYSDATETIMEOFFSET()) FROM [{s}].[live_pending] WHERE notification_id = @Id;
             """;
@@ -61,9 +65,17 @@ internal sealed class SqlServerLivePendingStore : ILivePendingStore
             """;
     }
 
+    internal string FindSql { get; }
+
     internal string AgeSql { get; }
 
     internal string RecordLiveAckedSql { get; }
+
+    public async Task<LivePendingState?> FindAsync(long id, CancellationToken cancellationToken)
+    {
+        await using var connection = new SqlConnection(_connectionString);
+        return await connection.QuerySingleOrDefaultAsync<LivePendingState>(Command(FindSql, new { Id = id }, cancellationToken));
+    }
 
     public async Task<TimeSpan?> AgeAsync(long id, CancellationToken cancellationToken)
     {

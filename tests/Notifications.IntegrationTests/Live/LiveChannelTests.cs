@@ -97,6 +97,9 @@ public sealed class LiveChannelTests
         await using var connection = await TestDatabase.OpenAsync();
         Assert.True(await connection.ExecuteScalarAsync<bool>(
             $"SELECT at_most_once AND sent_at IS NOT NULL FROM {S}.live_pending WHERE notification_id = @first", new { first }));
+        var (exit, output, error) = await Operations.AdminRun.InProcessAsync(broker, "", "show", Id(first));
+        Assert.True(exit == 0, error);
+        Assert.Matches(@"live:\s+not acked by ana's apps, pending since .+Z, until .+Z; sent at most once, at .+Z", output);
     }
 
     [Fact]

@@ -89,7 +89,7 @@ public sealed class TSqlParserTests
             "SqlServerRegistryDialect.RemoveContactPointSql", "SqlServerRegistryDialect.EnsureTopicSql", "SqlServerRegistryDialect.SubscribeSql",
             "SqlServerRegistryDialect.UnsubscribeSql", "SqlServerRegistryDialect.FindCategorySql", "SqlServerRegistryDialect.SetPreferenceSql",
             "SqlServerLivePendingStore.AddSql", "SqlServerLivePendingStore.PendingSql", "SqlServerLivePendingStore.MarkSentSql",
-            "SqlServerLivePendingStore.AckSql", "SqlServerLivePendingStore.AgeSql", "SqlServerLivePendingStore.RecordLiveAckedSql",
+            "SqlServerLivePendingStore.AckSql", "SqlServerLivePendingStore.AgeSql", "SqlServerLivePendingStore.FindSql", "SqlServerLivePendingStore.RecordLiveAckedSql",
         ];
 
         Assert.Empty(expected.Except(TSqlStatements.InCode.Keys));
