@@ -17,7 +17,9 @@ internal static class ClaimOrder
         {
             foreach (string sql in (string[])[dueSql, nowSql])
             {
-                if (rows.Count == batchSize)
+                // At least: PostgreSQL may run a statement's sub-select more than once and return more than its LIMIT. Those rows
+                // are deleted in this transaction: kept (a batch a little larger), and no statement is asked for a negative LIMIT.
+                if (rows.Count >= batchSize)
                 {
                     return rows;
                 }
