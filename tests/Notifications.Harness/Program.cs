@@ -1,6 +1,7 @@
 using System.Globalization;
 using Notifications.Harness;
 using Notifications.Harness.FanOut;
+using Notifications.Harness.Live;
 
 // scripts/bench builds Release and runs this from the repository root; see docs/benchmarks/README.md.
 HarnessOptions options;
@@ -38,5 +39,6 @@ return options.Mode switch
     "ceilings" => await ceilings.RunOnlyAsync(name),
     "priority" => await new PriorityCommand(env, options, db, broker).RunAsync(name),
     "fanout" => await new FanOutCommand(env, options, db, broker).RunAsync(name),
+    "live" => await new LiveCommand(env, options, db, broker).RunAsync(name),
     _ => await new RunCommand(env, options, db, broker, ceilings).RunAsync(name),
 };
