@@ -208,7 +208,7 @@ internal sealed class HarnessOptions
         options.CheckChannel();
         options.CheckFanOut(args);
         options.CheckLive(args);
-        return options.Mode is "run" or "sweep" or "latency" or "ceilings" or "priority" or "receiver" or "inserts" or "fanout" or "live"
+        return options.Mode is "run" or "sweep" or "latency" or "ceilings" or "priority" or "receiver" or "inserts" or "fanout" or "live" or "live-clients"
             ? options
             : throw new ArgumentException($"unknown mode '{options.Mode}' (run, sweep, latency, ceilings, priority, receiver, inserts, fanout, live)");
     }
@@ -216,7 +216,7 @@ internal sealed class HarnessOptions
     // live's own options belong to it.
     private void CheckLive(string[] args)
     {
-        if (Mode == "live")
+        if (Mode is "live" or "live-clients")
         {
             Live.Check(this);
         }

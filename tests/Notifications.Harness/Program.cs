@@ -21,6 +21,12 @@ if (options.Mode == "receiver")
     return await new ReceiverCommand(options).RunAsync();
 }
 
+if (options.Mode == "live-clients")
+{
+    // A share of a live run's clients, in a process of its own (the open-files limit is per process).
+    return await LiveClientProcess.RunAsync(options);
+}
+
 var env = BenchEnvironment.FromVariables(options);
 await using var db = new BenchDatabase(env.Postgres);
 if (options.Mode == "inserts")

@@ -29,6 +29,20 @@ internal sealed class LiveArrivals
         }
     }
 
+    /// <summary>Every id received and its first arrival.</summary>
+    public IEnumerable<KeyValuePair<long, long>> All => _first;
+
+    /// <summary>Adds another process's clients' arrivals (their clock is this one's: CLOCK_MONOTONIC) and duplicates.</summary>
+    public void Merge(IEnumerable<(long Id, long At)> arrivals, long duplicates)
+    {
+        foreach (var (id, at) in arrivals)
+        {
+            Record(id, at);
+        }
+
+        Interlocked.Add(ref _duplicates, duplicates);
+    }
+
     /// <summary>The first arrival of <paramref name="id"/>, or null if it never came.</summary>
     public long? ArrivalOf(long id) => _first.TryGetValue(id, out long at) ? at : null;
 }

@@ -53,17 +53,25 @@ internal sealed class LiveBenchOptions
     }
 
     /// <summary>
-    /// Why the sockets do not fit under <paramref name="descriptorLimit"/> (the open-files limit every process of the run
-    /// inherits: the harness holds every client's socket, each gateway its share), or null when they do.
+    /// Clients one harness process holds under <paramref name="descriptorLimit"/> (the open-files limit every process of the
+    /// run inherits: a socket is a file); the rest go to <c>live-clients</c> processes of their own.
     /// </summary>
+    public static int ClientsPerProcess(long descriptorLimit) => (int)Math.Max(1, Math.Min(int.MaxValue, descriptorLimit - ReservedDescriptors));
+
+    /// <summary>Why the gateways' connections do not fit under <paramref name="descriptorLimit"/> (each gateway holds its share), or null when they do.</summary>
     public string? DescriptorShortfall(long descriptorLimit)
     {
-        long room = descriptorLimit - ReservedDescriptors;
-        return Clients <= room
+        int perGateway = (Clients + Gateways - 1) / Gateways;
+        int room = ClientsPerProcess(descriptorLimit);
+        return perGateway <= room
             ? null
             : string.Create(CultureInfo.InvariantCulture,
-                $"live: --clients {Clients:N0} needs as many open files in the harness (one process), and the limit is {descriptorLimit:N0} (ulimit -n, at most its hard limit: ulimit -Hn)");
+                $"live: {perGateway:N0} connections per gateway do not fit under the open-files limit {descriptorLimit:N0} (ulimit -n, at most ulimit -Hn): --gateways {(Clients + room - 1) / room} or more");
     }
+
+    /// <summary>The gateways' WebSocket addresses, gateway i on <see cref="GatewayPort"/> + i.</summary>
+    public static List<Uri> GatewayUris(LiveBenchOptions live) => Enumerable.Range(0, live.Gateways)
+        .Select(i => new Uri(string.Create(CultureInfo.InvariantCulture, $"ws://127.0.0.1:{live.GatewayPort + i}/live"))).ToList();
 
     /// <summary>Subscriber <paramref name="k"/> (1-based): the k-th client's.</summary>
     public static string Subscriber(int k) => string.Create(CultureInfo.InvariantCulture, $"bench-live-{k}");

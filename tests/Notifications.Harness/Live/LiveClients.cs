@@ -9,9 +9,10 @@ namespace Notifications.Harness.Live;
 /// <summary>
 /// The run's app clients: N WebSocket connections, each its own subscriber (<see cref="LiveBenchOptions.Subscriber"/>), spread
 /// over the gateways in turn. Each client reads every notification frame's id, records its arrival and acks it at once, as
-/// docs/live.md's client does; one ack in <see cref="LiveBenchOptions.AckSample"/> is handed to the probe.
+/// docs/live.md's client does; one ack in <see cref="LiveBenchOptions.AckSample"/> is handed to the probe, if there is one (the
+/// harness's own clients; a <see cref="LiveClientProcess"/> has none).
 /// </summary>
-internal sealed class LiveClients(LiveArrivals arrivals, LiveAckProbe probe, int ackSample) : IAsyncDisposable
+internal sealed class LiveClients(LiveArrivals arrivals, LiveAckProbe? probe, int ackSample) : IAsyncDisposable
 {
     // Connection upgrades in flight at once: the gateway binds and reads the pending rows for each.
     private const int ConnectParallelism = 32;
@@ -33,14 +34,16 @@ internal sealed class LiveClients(LiveArrivals arrivals, LiveAckProbe probe, int
     /// <summary>Frames that were not a notification with an id.</summary>
     public long Unreadable => Interlocked.Read(ref _unreadable);
 
-    /// <summary>Connects <paramref name="clients"/> clients, client k to gateway (k - 1) mod G, each upgrade timed.</summary>
-    public async Task<LiveConnectResult> ConnectAsync(int clients, IReadOnlyList<Uri> gateways, LiveTokens tokens)
+    /// <summary>
+    /// Connects clients <paramref name="first"/> … <paramref name="first"/> + <paramref name="clients"/> - 1, client k to gateway
+    /// (k - 1) mod G, each upgrade timed.
+    /// </summary>
+    public async Task<LiveConnectTimes> ConnectAsync(int first, int clients, IReadOnlyList<Uri> gateways, LiveTokens tokens)
     {
         var times = new double[clients];
         var sockets = new ClientWebSocket?[clients];
         string? firstError = null;
-        var clock = Stopwatch.StartNew();
-        await Parallel.ForEachAsync(Enumerable.Range(1, clients), new ParallelOptions { MaxDegreeOfParallelism = ConnectParallelism }, async (k, ct) =>
+        await Parallel.ForEachAsync(Enumerable.Range(first, clients), new ParallelOptions { MaxDegreeOfParallelism = ConnectParallelism }, async (k, ct) =>
         {
             var gateway = gateways[(k - 1) % gateways.Count];
             var uri = new UriBuilder(gateway) { Query = "access_token=" + Uri.EscapeDataString(tokens.Mint(LiveBenchOptions.Subscriber(k))) }.Uri;
@@ -51,8 +54,8 @@ internal sealed class LiveClients(LiveArrivals arrivals, LiveAckProbe probe, int
             try
             {
                 await socket.ConnectAsync(uri, _invoker, ct);
-                times[k - 1] = Stopwatch.GetElapsedTime(started).TotalMilliseconds;
-                sockets[k - 1] = socket;
+                times[k - first] = Stopwatch.GetElapsedTime(started).TotalMilliseconds;
+                sockets[k - first] = socket;
             }
             catch (Exception ex) when (ex is WebSocketException or HttpRequestException or IOException)
             {
@@ -60,21 +63,18 @@ internal sealed class LiveClients(LiveArrivals arrivals, LiveAckProbe probe, int
                 socket.Dispose();
             }
         });
-        double seconds = clock.Elapsed.TotalSeconds;
         var connected = new List<double>(clients);
-        for (int k = 1; k <= clients; k++)
+        for (int i = 0; i < clients; i++)
         {
-            if (sockets[k - 1] is { } socket)
+            if (sockets[i] is { } socket)
             {
-                _clients.Add((LiveBenchOptions.Subscriber(k), socket, ReceiveAsync(socket, _stop.Token)));
-                connected.Add(times[k - 1]);
+                _clients.Add((LiveBenchOptions.Subscriber(first + i), socket, ReceiveAsync(socket, _stop.Token)));
+                connected.Add(times[i]);
             }
         }
 
         Subscribers = _clients.Select(c => c.Subscriber).ToArray();
-        var sorted = connected.Order().ToList();
-        return new LiveConnectResult(_clients.Count, clients - _clients.Count, seconds, UrgentFlow.Percentile(sorted, 0.50),
-            UrgentFlow.Percentile(sorted, 0.99), sorted.Count == 0 ? 0 : sorted[^1], firstError);
+        return new LiveConnectTimes(connected, clients - connected.Count, firstError);
     }
 
     public async ValueTask DisposeAsync()
@@ -119,7 +119,7 @@ internal sealed class LiveClients(LiveArrivals arrivals, LiveAckProbe probe, int
 
                 arrivals.Record(id, at);
                 await socket.SendAsync(Ack(id), WebSocketMessageType.Text, endOfMessage: true, cancellationToken);
-                if (id % ackSample == 0)
+                if (probe is not null && id % ackSample == 0)
                 {
                     probe.Acked(id, Stopwatch.GetTimestamp());
                 }

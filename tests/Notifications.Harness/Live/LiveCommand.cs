@@ -4,7 +4,7 @@ namespace Notifications.Harness.Live;
 
 /// <summary>
 /// <c>live</c>: <c>--runs</c> times a <see cref="LiveRun"/> (N clients on G gateways: connect, idle memory, a steady flow,
-/// a broadcast); prints every run and the medians, writes JSON and CSV. Non-zero when a notification was lost or a client
+/// a broadcast; clients beyond one process's open files in <c>live-clients</c> processes); prints every run and the medians, writes JSON and CSV. Non-zero when a notification was lost or a client
 /// failed to connect.
 /// </summary>
 internal sealed class LiveCommand(BenchEnvironment env, HarnessOptions options, BenchDatabase db, BenchBroker broker)

@@ -3,7 +3,7 @@ namespace Notifications.Harness.Live;
 /// <summary>
 /// CPU seconds of each kind of process over a phase of a live run, and per notification received by the clients in it (µs).
 /// The broker (beam.smp) and the database (postgres) are shared: their figures include other work. The clients are the
-/// harness itself (its clients, inserts and probe): shown, not in the pipeline's total.
+/// harness itself (its clients, inserts and probe) and its client processes: shown, not in the pipeline's total.
 /// </summary>
 internal sealed record LiveCpu(long Received, double ProducerSeconds, double ConsumerSeconds, double GatewaySeconds, double BrokerSeconds, double DatabaseSeconds, double ClientsSeconds)
 {

@@ -79,4 +79,30 @@ internal sealed class LiveFlow(LiveRows rows, string[] subscribers, int rate)
             return (latencies, received);
         }
     }
+
+    /// <summary>Commit -> receive of every row received (warm-up included), by 5-second window of its commit.</summary>
+    public List<WindowRow> Windows(LiveArrivals arrivals)
+    {
+        lock (_committed)
+        {
+            if (_committed.Count == 0)
+            {
+                return [];
+            }
+
+            long first = _committed.Values.Min();
+            long width = 5 * Stopwatch.Frequency;
+            var now = (Wall: DateTimeOffset.UtcNow, Clock: Stopwatch.GetTimestamp());
+            return _committed
+                .Select(c => (Window: (c.Value - first) / width, At: arrivals.ArrivalOf(c.Key), Committed: c.Value))
+                .Where(c => c.At is not null)
+                .GroupBy(c => c.Window, c => Math.Max(0, Stopwatch.GetElapsedTime(c.Committed, c.At!.Value).TotalMilliseconds))
+                .OrderBy(g => g.Key)
+                .Select(g => Row(g.Key * 5, g.Order().ToList(), now.Wall - Stopwatch.GetElapsedTime(first + (g.Key * width), now.Clock)))
+                .ToList();
+        }
+    }
+
+    private static WindowRow Row(long offsetSeconds, List<double> sorted, DateTimeOffset start) =>
+        new(start, offsetSeconds, sorted.Count, UrgentFlow.Percentile(sorted, 0.50), UrgentFlow.Percentile(sorted, 0.99), sorted[^1]);
 }

@@ -8,11 +8,14 @@ internal sealed class LiveMeters
     private readonly CpuMeter _gateway;
     private readonly CpuMeter _broker = new(() => ProcStat.FindByName("beam.smp"));
     private readonly CpuMeter _database = new(() => ProcStat.FindByName("postgres"));
-    private readonly CpuMeter _clients = new(() => [Environment.ProcessId]);
+    private readonly CpuMeter _clients;
     private readonly CpuMeter[] _all;
 
-    public LiveMeters(WorkerFleet fleet)
+    /// <param name="fleet">The workers.</param>
+    /// <param name="clients">The harness and its client processes.</param>
+    public LiveMeters(WorkerFleet fleet, Func<IEnumerable<int>> clients)
     {
+        _clients = new CpuMeter(clients);
         _producer = new CpuMeter(() => fleet.ProducerPids);
         _consumer = new CpuMeter(() => fleet.ConsumerPids);
         _gateway = new CpuMeter(() => fleet.GatewayPids);

@@ -42,6 +42,9 @@ internal sealed record LiveResult
 
     public required double MaxMs { get; init; }
 
+    /// <summary>Commit -> receive by 5-second window of the commits, the warm-up included.</summary>
+    public required IReadOnlyList<WindowRow> Windows { get; init; }
+
     /// <summary>Client ack -> row gone, over the sampled acks, ms; acks whose row stayed.</summary>
     public required int AckSamples { get; init; }
 

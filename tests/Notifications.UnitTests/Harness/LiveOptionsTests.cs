@@ -24,14 +24,20 @@ public sealed class LiveOptionsTests
     }
 
     [Theory]
-    [InlineData(20_000, 19_500, true)]
-    [InlineData(20_000, 19_501, false)]
-    public void DescriptorShortfall_ClientsAgainstTheOpenFilesLimit(long limit, int clients, bool fits)
+    [InlineData(20_000, 19_500, 1, true)]
+    [InlineData(20_000, 19_501, 1, false)]
+    [InlineData(20_000, 100_000, 6, true)]
+    [InlineData(20_000, 100_000, 5, false)]
+    public void DescriptorShortfall_EachGatewaysShareAgainstTheOpenFilesLimit(long limit, int clients, int gateways, bool fits)
     {
-        var live = HarnessOptions.Parse(["live", "--clients", clients.ToString(System.Globalization.CultureInfo.InvariantCulture)]).Live;
+        var live = HarnessOptions.Parse(["live", "--clients", Invariant(clients), "--gateways", Invariant(gateways)]).Live;
 
         Assert.Equal(fits, live.DescriptorShortfall(limit) is null);
     }
+
+    [Fact]
+    public void ClientsPerProcess_TheLimitLessWhatAProcessKeepsForItself() =>
+        Assert.Equal(19_500, LiveBenchOptions.ClientsPerProcess(20_000));
 
     [Fact]
     public void Subscriber_KthClient_NamedForTheOutboxCheck() =>
@@ -50,4 +56,6 @@ public sealed class LiveOptionsTests
     {
         Assert.Throws<ArgumentException>(() => HarnessOptions.Parse(args));
     }
+
+    private static string Invariant(int value) => value.ToString(System.Globalization.CultureInfo.InvariantCulture);
 }
