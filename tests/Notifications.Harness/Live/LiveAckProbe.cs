@@ -17,6 +17,7 @@ internal sealed class LiveAckProbe(LiveRows rows) : IAsyncDisposable
     private readonly CancellationTokenSource _stop = new();
     private Task _loop = Task.CompletedTask;
     private long _notGone;
+    private long _failures;
 
     public bool Enabled { get; set; }
 
@@ -31,6 +32,9 @@ internal sealed class LiveAckProbe(LiveRows rows) : IAsyncDisposable
             }
         }
     }
+
+    /// <summary>Queries that failed (each followed by a pause).</summary>
+    public long Failures => Interlocked.Read(ref _failures);
 
     public void Start() => _loop = RunAsync(_stop.Token);
 
@@ -87,9 +91,18 @@ internal sealed class LiveAckProbe(LiveRows rows) : IAsyncDisposable
                 continue;
             }
 
-            var pending = await rows.PendingAsync(ids);
-            long now = Stopwatch.GetTimestamp();
-            Settle(ids, pending, now);
+            try
+            {
+                var pending = await rows.PendingAsync(ids);
+                Settle(ids, pending, Stopwatch.GetTimestamp());
+            }
+            catch (Npgsql.NpgsqlException ex)
+            {
+                // A probe that cannot ask (the server's connections all taken) skips a beat; the samples wait, their times grow.
+                Interlocked.Increment(ref _failures);
+                Console.Error.WriteLine($"  ack probe: {ex.Message}");
+                await Task.Delay(TimeSpan.FromMilliseconds(100), cancellationToken);
+            }
         }
     }
 
