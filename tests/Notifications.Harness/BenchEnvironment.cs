@@ -8,6 +8,9 @@ internal sealed record BenchEnvironment(string RepoRoot, string Postgres, Uri Ra
     /// <summary>The original experiment's consumer (<c>run --baseline</c>), built by scripts/bench.</summary>
     public string BaselineDll => Path.Combine(RepoRoot, "tests/Notifications.Baseline/bin/Release/net10.0/Notifications.Baseline.dll");
 
+    /// <summary>The live channel's gateway (<c>live</c>), built by scripts/bench.</summary>
+    public string GatewayDll => Path.Combine(RepoRoot, "Gateway/bin/Release/net10.0/Notifications.Gateway.dll");
+
     public string ProducerDll => Path.Combine(RepoRoot, "Producer/bin/Release/net10.0/Notifications.Producer.dll");
 
     /// <summary>The admin tool (registers a webhook run's endpoint), built by scripts/bench.</summary>
@@ -18,7 +21,7 @@ internal sealed record BenchEnvironment(string RepoRoot, string Postgres, Uri Ra
 
     /// <summary>
     /// The broker and database settings every process of a run gets (workers, the admin tool). The database login is
-    /// the process's role's (docs/security.md): NOTIFICATIONS_BENCH_POSTGRES_PRODUCER, _CONSUMER, _ADMIN (scripts/bench
+    /// the process's role's (docs/security.md): NOTIFICATIONS_BENCH_POSTGRES_PRODUCER, _CONSUMER, _ADMIN, _GATEWAY (scripts/bench
     /// sets them), else the owner's NOTIFICATIONS_BENCH_POSTGRES.
     /// </summary>
     /// <remarks>

@@ -1,11 +1,12 @@
 using System.Globalization;
 using Notifications.Harness.FanOut;
+using Notifications.Harness.Live;
 using Notifications.Shared.Contract;
 
 namespace Notifications.Harness;
 
 /// <summary>
-/// What to measure: <c>Notifications.Harness [run|sweep|latency|ceilings|priority|inserts|fanout] [--key value ...]</c>
+/// What to measure: <c>Notifications.Harness [run|sweep|latency|ceilings|priority|inserts|fanout|live] [--key value ...]</c>
 /// (flags without a value: <c>--ceilings</c>, <c>--baseline</c>, <c>--template</c>, <c>--single</c>, <c>--arrivals</c>), or <c>receiver webhook|push</c> (a receiving
 /// server alone, as its own process); the options: scripts/bench --help.
 /// </summary>
@@ -118,6 +119,9 @@ internal sealed class HarnessOptions
     /// <summary>The <c>fanout</c> mode's options (registry size, page size, <c>--single</c>).</summary>
     public FanOutBenchOptions FanOut { get; } = new();
 
+    /// <summary>The <c>live</c> mode's options (clients, gateways).</summary>
+    public LiveBenchOptions Live { get; } = new();
+
     public string Queue { get; private set; } = "bench";
 
     public string Output { get; private set; } = ".run/bench";
@@ -203,9 +207,23 @@ internal sealed class HarnessOptions
 
         options.CheckChannel();
         options.CheckFanOut(args);
-        return options.Mode is "run" or "sweep" or "latency" or "ceilings" or "priority" or "receiver" or "inserts" or "fanout"
+        options.CheckLive(args);
+        return options.Mode is "run" or "sweep" or "latency" or "ceilings" or "priority" or "receiver" or "inserts" or "fanout" or "live" or "live-clients"
             ? options
-            : throw new ArgumentException($"unknown mode '{options.Mode}' (run, sweep, latency, ceilings, priority, receiver, inserts, fanout)");
+            : throw new ArgumentException($"unknown mode '{options.Mode}' (run, sweep, latency, ceilings, priority, receiver, inserts, fanout, live)");
+    }
+
+    // live's own options belong to it.
+    private void CheckLive(string[] args)
+    {
+        if (Mode is "live" or "live-clients")
+        {
+            Live.Check(this);
+        }
+        else if (args.Any(a => a is "--clients" or "--gateways" or "--gateway-port" or "--ack-sample"))
+        {
+            throw new ArgumentException("--clients, --gateways, --gateway-port and --ack-sample belong to the live mode");
+        }
     }
 
     // fanout's own options belong to it; --single's steady flow is 200 rows a second unless --rate says otherwise.
@@ -288,7 +306,7 @@ internal sealed class HarnessOptions
                 WorkerEnvironment[value[..eq]] = value[(eq + 1)..];
                 break;
             default:
-                if (!FanOut.TrySet(key, value))
+                if (!FanOut.TrySet(key, value) && !Live.TrySet(key, value))
                 {
                     throw new ArgumentException($"unknown option {key}");
                 }

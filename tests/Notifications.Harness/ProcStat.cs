@@ -33,13 +33,26 @@ internal static class ProcStat
     }
 
     /// <summary>The high-water mark of resident memory (VmHWM), in MiB, or null if the process is gone.</summary>
-    public static double? PeakRssMib(int pid)
+    public static double? PeakRssMib(int pid) => StatusMib(pid, "VmHWM:");
+
+    /// <summary>Resident memory now (VmRSS), in MiB, or null if the process is gone.</summary>
+    public static double? RssMib(int pid) => StatusMib(pid, "VmRSS:");
+
+    /// <summary>This process's open-files limit (RLIMIT_NOFILE, soft), which the processes it starts inherit.</summary>
+    public static long OpenFilesLimit()
+    {
+        string line = File.ReadLines("/proc/self/limits").First(l => l.StartsWith("Max open files", StringComparison.Ordinal));
+        return long.Parse(line["Max open files".Length..].Split(' ', StringSplitOptions.RemoveEmptyEntries)[0], CultureInfo.InvariantCulture);
+    }
+
+    // A kB line of /proc/pid/status in MiB.
+    private static double? StatusMib(int pid, string field)
     {
         try
         {
             foreach (string line in File.ReadLines($"/proc/{pid}/status"))
             {
-                if (line.StartsWith("VmHWM:", StringComparison.Ordinal))
+                if (line.StartsWith(field, StringComparison.Ordinal))
                 {
                     return long.Parse(line.Split(' ', StringSplitOptions.RemoveEmptyEntries)[1], CultureInfo.InvariantCulture) / 1024.0;
                 }

@@ -1,6 +1,7 @@
 using System.Globalization;
 using Notifications.Harness;
 using Notifications.Harness.FanOut;
+using Notifications.Harness.Live;
 
 // scripts/bench builds Release and runs this from the repository root; see docs/benchmarks/README.md.
 HarnessOptions options;
@@ -18,6 +19,12 @@ if (options.Mode == "receiver")
 {
     // A receiving server alone, as a process of its own: no database, broker or workers.
     return await new ReceiverCommand(options).RunAsync();
+}
+
+if (options.Mode == "live-clients")
+{
+    // A share of a live run's clients, in a process of its own (the open-files limit is per process).
+    return await LiveClientProcess.RunAsync(options);
 }
 
 var env = BenchEnvironment.FromVariables(options);
@@ -38,5 +45,6 @@ return options.Mode switch
     "ceilings" => await ceilings.RunOnlyAsync(name),
     "priority" => await new PriorityCommand(env, options, db, broker).RunAsync(name),
     "fanout" => await new FanOutCommand(env, options, db, broker).RunAsync(name),
+    "live" => await new LiveCommand(env, options, db, broker).RunAsync(name),
     _ => await new RunCommand(env, options, db, broker, ceilings).RunAsync(name),
 };

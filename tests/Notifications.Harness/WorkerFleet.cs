@@ -1,10 +1,11 @@
+using System.Data.Common;
 using System.Globalization;
 using System.Text.Json;
 
 namespace Notifications.Harness;
 
 /// <summary>
-/// K consumer and P producer processes of one run, their configuration and their reports. With
+/// K consumer and P producer processes of one run (and the live mode's G gateways), their configuration and their reports. With
 /// <paramref name="baseline"/> the consumers are the original experiment's (tests/Notifications.Baseline) and
 /// the producers publish one notification per message, as the original did.
 /// </summary>
@@ -15,6 +16,7 @@ internal sealed class WorkerFleet(BenchEnvironment env, HarnessOptions options, 
 
     private readonly List<WorkerProcess> _consumers = [];
     private readonly List<WorkerProcess> _producers = [];
+    private readonly List<WorkerProcess> _gateways = [];
 
     public IEnumerable<int> Pids => _consumers.Concat(_producers).Where(w => !w.HasExited).Select(w => w.Id);
 
@@ -22,9 +24,13 @@ internal sealed class WorkerFleet(BenchEnvironment env, HarnessOptions options, 
 
     public IEnumerable<int> ProducerPids => _producers.Where(w => !w.HasExited).Select(w => w.Id);
 
+    public IEnumerable<int> GatewayPids => _gateways.Where(w => !w.HasExited).Select(w => w.Id);
+
     public IReadOnlyList<WorkerProcess> Consumers => _consumers;
 
     public IReadOnlyList<WorkerProcess> Producers => _producers;
+
+    public IReadOnlyList<WorkerProcess> Gateways => _gateways;
 
     /// <summary>Starts the consumers and waits until each has its handlers running.</summary>
     /// <param name="handlers">Consumer:Handlers.</param>
@@ -88,6 +94,32 @@ internal sealed class WorkerFleet(BenchEnvironment env, HarnessOptions options, 
         }
     }
 
+    /// <summary>
+    /// Starts <paramref name="count"/> live gateways (<c>live</c>), gateway i on <paramref name="firstPort"/> + i, trusting tokens
+    /// signed with <paramref name="tokenKey"/>, and waits until each listens.
+    /// </summary>
+    public async Task StartGatewaysAsync(int count, int firstPort, string tokenKey)
+    {
+        for (int i = 0; i < count; i++)
+        {
+            var environment = Common("gateway");
+            // The gateway's own pool bound, as deployed (DatabaseOptions.ConsumerPoolSize), not the benchmark's 200: a burst of
+            // acks would open that many connections per gateway, past the server's max_connections.
+            var database = new DbConnectionStringBuilder { ConnectionString = environment["Database__ConnectionString"] };
+            database.Remove("Maximum Pool Size");
+            environment["Database__ConnectionString"] = database.ConnectionString;
+            environment["Gateway__Address"] = "127.0.0.1";
+            environment["Gateway__Port"] = Invariant(firstPort + i);
+            environment["Gateway__TokenKey"] = tokenKey;
+            _gateways.Add(WorkerProcess.Start(env.GatewayDll, $"gateway-{i}", Overrides(environment),
+                Path.Combine(runDirectory, $"gateway-{i}.log"), "Gateway listening on"));
+        }
+
+        await Task.WhenAll(_gateways.Select(g => g.WaitReadyAsync(TimeSpan.FromSeconds(60))));
+    }
+
+    public Task StopGatewaysAsync() => StopAsync(_gateways, TimeSpan.FromSeconds(60));
+
     public Task WaitProducersReadyAsync(TimeSpan timeout) => Task.WhenAll(_producers.Select(p => p.WaitReadyAsync(timeout)));
 
     public Task StopProducersAsync() => StopAsync(_producers, TimeSpan.FromSeconds(60));
@@ -107,7 +139,7 @@ internal sealed class WorkerFleet(BenchEnvironment env, HarnessOptions options, 
 
     public void Dispose()
     {
-        foreach (var worker in _consumers.Concat(_producers))
+        foreach (var worker in _consumers.Concat(_producers).Concat(_gateways))
         {
             worker.Dispose();
         }

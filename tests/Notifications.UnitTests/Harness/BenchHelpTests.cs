@@ -32,9 +32,17 @@ public sealed partial class BenchHelpTests
     [Fact]
     public void Options_FanOutModesOwnFound() => Assert.Contains("--devices-per-subscriber", OptionNames());
 
-    // The shared options and the fanout mode's own (FanOutBenchOptions).
+    [Fact]
+    public void Options_LiveModesOwnFound() => Assert.Contains("--ack-sample", OptionNames());
+
+    // The shared options and the fanout and live modes' own (FanOutBenchOptions, LiveBenchOptions).
     private static IEnumerable<string> OptionNames() =>
-        new[] { RepositoryFile.Read("tests", "Notifications.Harness", "HarnessOptions.cs"), RepositoryFile.Read("tests", "Notifications.Harness", "FanOut", "FanOutBenchOptions.cs") }
+        new[]
+        {
+            RepositoryFile.Read("tests", "Notifications.Harness", "HarnessOptions.cs"),
+            RepositoryFile.Read("tests", "Notifications.Harness", "FanOut", "FanOutBenchOptions.cs"),
+            RepositoryFile.Read("tests", "Notifications.Harness", "Live", "LiveBenchOptions.cs"),
+        }
             .SelectMany(source => OptionName().Matches(source)).Select(m => m.Groups["option"].Value)
             .Distinct().Order(StringComparer.Ordinal);
 

@@ -1,0 +1,83 @@
+using System.Globalization;
+
+namespace Notifications.Harness.Live;
+
+/// <summary>
+/// The <c>live</c> mode's own options (scripts/bench --help, docs/benchmarks/README.md "Live"): how many clients connect, to how
+/// many gateway processes, on which ports, and how often an ack's deletion is timed.
+/// </summary>
+internal sealed class LiveBenchOptions
+{
+    /// <summary>File descriptors a process keeps for itself beyond its sockets to clients (logs, database, broker, runtime).</summary>
+    public const int ReservedDescriptors = 500;
+
+    /// <summary>Client WebSocket connections, each its own subscriber (<c>bench-live-1</c> …).</summary>
+    public int Clients { get; private set; } = 1_000;
+
+    /// <summary>Gateway processes; the clients are spread over them in turn.</summary>
+    public int Gateways { get; private set; } = 1;
+
+    /// <summary>The first gateway's port; gateway i listens on it + i.</summary>
+    public int GatewayPort { get; private set; } = 2690;
+
+    /// <summary>One ack in this many is followed to its row's deletion (ack -> row gone).</summary>
+    public int AckSample { get; private set; } = 100;
+
+    /// <summary>Takes <paramref name="key"/> if it is one of this mode's; false otherwise.</summary>
+    public bool TrySet(string key, string value)
+    {
+        switch (key)
+        {
+            case "--clients": Clients = Count(key, value, 1, 1_000_000); break;
+            case "--gateways": Gateways = Count(key, value, 1, 64); break;
+            case "--gateway-port": GatewayPort = Count(key, value, 1, 65_000); break;
+            case "--ack-sample": AckSample = Count(key, value, 1, 1_000_000); break;
+            default: return false;
+        }
+
+        return true;
+    }
+
+    /// <summary>The mode's rules on the shared options: a steady rate, no more gateways than clients.</summary>
+    public void Check(HarnessOptions options)
+    {
+        if (options.Rate is < 1 or > 100_000)
+        {
+            throw new ArgumentException("live: --rate must be 1-100000 notifications per second");
+        }
+
+        if (Gateways > Clients)
+        {
+            throw new ArgumentException("live: --gateways must be at most --clients");
+        }
+    }
+
+    /// <summary>
+    /// Clients one harness process holds under <paramref name="descriptorLimit"/> (the open-files limit every process of the
+    /// run inherits: a socket is a file); the rest go to <c>live-clients</c> processes of their own.
+    /// </summary>
+    public static int ClientsPerProcess(long descriptorLimit) => (int)Math.Max(1, Math.Min(int.MaxValue, descriptorLimit - ReservedDescriptors));
+
+    /// <summary>Why the gateways' connections do not fit under <paramref name="descriptorLimit"/> (each gateway holds its share), or null when they do.</summary>
+    public string? DescriptorShortfall(long descriptorLimit)
+    {
+        int perGateway = (Clients + Gateways - 1) / Gateways;
+        int room = ClientsPerProcess(descriptorLimit);
+        return perGateway <= room
+            ? null
+            : string.Create(CultureInfo.InvariantCulture,
+                $"live: {perGateway:N0} connections per gateway do not fit under the open-files limit {descriptorLimit:N0} (ulimit -n, at most ulimit -Hn): --gateways {(Clients + room - 1) / room} or more");
+    }
+
+    /// <summary>The gateways' WebSocket addresses, gateway i on <see cref="GatewayPort"/> + i.</summary>
+    public static List<Uri> GatewayUris(LiveBenchOptions live) => Enumerable.Range(0, live.Gateways)
+        .Select(i => new Uri(string.Create(CultureInfo.InvariantCulture, $"ws://127.0.0.1:{live.GatewayPort + i}/live"))).ToList();
+
+    /// <summary>Subscriber <paramref name="k"/> (1-based): the k-th client's.</summary>
+    public static string Subscriber(int k) => string.Create(CultureInfo.InvariantCulture, $"bench-live-{k}");
+
+    private static int Count(string key, string value, int min, int max) =>
+        int.TryParse(value.Replace("_", "", StringComparison.Ordinal), NumberStyles.None, CultureInfo.InvariantCulture, out int n) && n >= min && n <= max
+            ? n
+            : throw new ArgumentException(string.Create(CultureInfo.InvariantCulture, $"{key} must be a whole number {min:N0}-{max:N0}"));
+}

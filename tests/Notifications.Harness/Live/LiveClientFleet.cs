@@ -1,0 +1,77 @@
+using System.Globalization;
+using System.Text.Json;
+
+namespace Notifications.Harness.Live;
+
+/// <summary>
+/// The clients beyond what the harness holds itself: <c>live-clients</c> processes (<see cref="LiveClientProcess"/>), each
+/// holding up to one process's share, started before the harness connects its own and stopped (SIGTERM) after the run, when
+/// their arrivals are merged into the harness's.
+/// </summary>
+internal sealed class LiveClientFleet(HarnessOptions options, string runDirectory, string tokenKey) : IDisposable
+{
+    private static readonly TimeSpan ConnectPatience = TimeSpan.FromMinutes(10);
+    private readonly List<(WorkerProcess Process, string Output)> _processes = [];
+
+    public IEnumerable<int> Pids => _processes.Where(p => !p.Process.HasExited).Select(p => p.Process.Id);
+
+    public bool Any => _processes.Count > 0;
+
+    /// <summary>Starts processes for clients <paramref name="first"/> … <paramref name="last"/>, <paramref name="perProcess"/> each.</summary>
+    public void Start(int first, int last, int perProcess)
+    {
+        var live = options.Live;
+        for (int from = first; from <= last; from += perProcess)
+        {
+            int count = Math.Min(perProcess, last - from + 1);
+            string name = $"clients-{_processes.Count}";
+            string output = Path.Combine(runDirectory, name);
+            var environment = new Dictionary<string, string>(StringComparer.Ordinal)
+            {
+                [LiveClientProcess.FirstVariable] = from.ToString(CultureInfo.InvariantCulture),
+                [LiveClientProcess.KeyVariable] = tokenKey,
+                [LiveClientProcess.OutputVariable] = output,
+            };
+            string[] arguments = ["live-clients", "--clients", Invariant(count), "--gateways", Invariant(live.Gateways), "--gateway-port", Invariant(live.GatewayPort)];
+            _processes.Add((WorkerProcess.Start(BenchEnvironment.HarnessDll, name, environment, output + ".log", LiveClientProcess.Ready, arguments), output));
+        }
+    }
+
+    /// <summary>Waits until every process has connected its clients; their upgrade times.</summary>
+    public async Task<List<LiveConnectTimes>> WaitConnectedAsync()
+    {
+        await Task.WhenAll(_processes.Select(p => p.Process.WaitReadyAsync(ConnectPatience)));
+        return _processes.Select(p => JsonSerializer.Deserialize<LiveConnectTimes>(File.ReadAllText(LiveClientProcess.ConnectFile(p.Output)))!).ToList();
+    }
+
+    /// <summary>Distinct notifications the processes' clients received, as they last wrote it (up to 200 ms old).</summary>
+    public long Received() => _processes.Sum(p => File.Exists(LiveClientProcess.ReceivedFile(p.Output))
+        && long.TryParse(File.ReadAllText(LiveClientProcess.ReceivedFile(p.Output)), NumberStyles.None, CultureInfo.InvariantCulture, out long n) ? n : 0);
+
+    /// <summary>Stops the processes and merges their arrivals into <paramref name="arrivals"/>; the connections the gateways closed.</summary>
+    public async Task<long> StopAsync(LiveArrivals arrivals)
+    {
+        _processes.ForEach(p => p.Process.Terminate());
+        await Task.WhenAll(_processes.Select(p => p.Process.WaitForExitAsync(TimeSpan.FromSeconds(60))));
+        long closed = 0;
+        foreach (var (_, output) in _processes)
+        {
+            using var file = new BinaryReader(File.OpenRead(LiveClientProcess.ArrivalsFile(output)));
+            long duplicates = file.ReadInt64();
+            closed += file.ReadInt64();
+            var received = new List<(long, long)>();
+            while (file.BaseStream.Position < file.BaseStream.Length)
+            {
+                received.Add((file.ReadInt64(), file.ReadInt64()));
+            }
+
+            arrivals.Merge(received, duplicates);
+        }
+
+        return closed;
+    }
+
+    public void Dispose() => _processes.ForEach(p => p.Process.Dispose());
+
+    private static string Invariant(int value) => value.ToString(CultureInfo.InvariantCulture);
+}

@@ -1,0 +1,71 @@
+using System.Diagnostics;
+using Npgsql;
+
+namespace Notifications.Harness.Live;
+
+/// <summary>
+/// What a live run writes and reads: live rows as an app inserts them (<c>channel = 'live'</c>, the subscriber as recipient;
+/// what <c>NewNotification.Live</c> writes), each batch in one transaction whose commit the harness times; and the pending rows
+/// the clients' acks delete.
+/// </summary>
+internal sealed class LiveRows(NpgsqlDataSource dataSource)
+{
+    private const string Insert = """
+        INSERT INTO notifications.outbox (channel, recipient, subject, body)
+        SELECT 'live', r, 'Your ride', 'arrives in 2 min' FROM unnest($1::varchar[]) AS t (r)
+        RETURNING id
+        """;
+
+    /// <summary>Empties the pipeline's tables: the outbox, the delivery log, the rejected rows and the pending live rows.</summary>
+    public async Task ResetAsync()
+    {
+        await using var command = dataSource.CreateCommand(
+            "TRUNCATE notifications.outbox, notifications.delivery_log, notifications.rejected, notifications.live_pending");
+        await command.ExecuteNonQueryAsync();
+    }
+
+    /// <summary>
+    /// One live row to each of <paramref name="subscribers"/>, in one transaction: the rows' ids and the moment the commit
+    /// returned (<see cref="Stopwatch.GetTimestamp"/>: the harness's clients time their arrivals on the same clock).
+    /// </summary>
+    public async Task<(long[] Ids, long CommittedAt)> InsertAsync(string[] subscribers)
+    {
+        await using var connection = await dataSource.OpenConnectionAsync();
+        await using var transaction = await connection.BeginTransactionAsync();
+        var ids = new List<long>(subscribers.Length);
+        await using (var command = new NpgsqlCommand(Insert, connection, transaction))
+        {
+            command.Parameters.Add(new NpgsqlParameter { Value = subscribers });
+            await using var reader = await command.ExecuteReaderAsync();
+            while (await reader.ReadAsync())
+            {
+                ids.Add(reader.GetInt64(0));
+            }
+        }
+
+        await transaction.CommitAsync();
+        return (ids.ToArray(), Stopwatch.GetTimestamp());
+    }
+
+    /// <summary>Those of <paramref name="ids"/> still pending (not acked yet).</summary>
+    public async Task<HashSet<long>> PendingAsync(long[] ids)
+    {
+        await using var command = dataSource.CreateCommand("SELECT notification_id FROM notifications.live_pending WHERE notification_id = ANY($1)");
+        command.Parameters.Add(new NpgsqlParameter { Value = ids });
+        await using var reader = await command.ExecuteReaderAsync();
+        var pending = new HashSet<long>();
+        while (await reader.ReadAsync())
+        {
+            pending.Add(reader.GetInt64(0));
+        }
+
+        return pending;
+    }
+
+    /// <summary>Pending rows left (none once every client acked what it received).</summary>
+    public async Task<long> PendingCountAsync()
+    {
+        await using var command = dataSource.CreateCommand("SELECT count(*) FROM notifications.live_pending");
+        return (long)(await command.ExecuteScalarAsync())!;
+    }
+}

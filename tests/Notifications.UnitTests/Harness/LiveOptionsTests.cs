@@ -1,0 +1,61 @@
+using Notifications.Harness;
+using Notifications.Harness.Live;
+
+namespace Notifications.UnitTests.Harness;
+
+/// <summary>The <c>live</c> mode's options of scripts/bench: clients, gateways, their ports, the ack sample, and what they refuse.</summary>
+public sealed class LiveOptionsTests
+{
+    [Fact]
+    public void Parse_Live_ClientsGatewaysRateDurationRunsTaken()
+    {
+        var options = HarnessOptions.Parse(["live", "--clients", "100_000", "--gateways", "6", "--rate", "1000", "--duration", "30s", "--runs", "3", "--gateway-port", "3000", "--ack-sample", "10"]);
+
+        Assert.Equal(("live", 100_000, 6, 3000, 10), (options.Mode, options.Live.Clients, options.Live.Gateways, options.Live.GatewayPort, options.Live.AckSample));
+        Assert.Equal((1000, TimeSpan.FromSeconds(30), 3), (options.Rate, options.Duration, options.Runs));
+    }
+
+    [Fact]
+    public void Parse_LiveDefaults_ThousandClientsOneGatewayPort2690()
+    {
+        var live = HarnessOptions.Parse(["live"]).Live;
+
+        Assert.Equal((1_000, 1, 2690, 100), (live.Clients, live.Gateways, live.GatewayPort, live.AckSample));
+    }
+
+    [Theory]
+    [InlineData(20_000, 19_500, 1, true)]
+    [InlineData(20_000, 19_501, 1, false)]
+    [InlineData(20_000, 100_000, 6, true)]
+    [InlineData(20_000, 100_000, 5, false)]
+    public void DescriptorShortfall_EachGatewaysShareAgainstTheOpenFilesLimit(long limit, int clients, int gateways, bool fits)
+    {
+        var live = HarnessOptions.Parse(["live", "--clients", Invariant(clients), "--gateways", Invariant(gateways)]).Live;
+
+        Assert.Equal(fits, live.DescriptorShortfall(limit) is null);
+    }
+
+    [Fact]
+    public void ClientsPerProcess_TheLimitLessWhatAProcessKeepsForItself() =>
+        Assert.Equal(19_500, LiveBenchOptions.ClientsPerProcess(20_000));
+
+    [Fact]
+    public void Subscriber_KthClient_NamedForTheOutboxCheck() =>
+        Assert.Matches("^[A-Za-z0-9][A-Za-z0-9._:@+=-]{0,127}$", LiveBenchOptions.Subscriber(100_000));
+
+    [Theory]
+    [InlineData("live", "--clients", "0")]
+    [InlineData("live", "--clients", "many")]
+    [InlineData("live", "--gateways", "0")]
+    [InlineData("live", "--clients", "2", "--gateways", "3")]
+    [InlineData("live", "--rate", "0")]
+    [InlineData("live", "--ack-sample", "0")]
+    [InlineData("run", "--clients", "10")]
+    [InlineData("latency", "--gateways", "2")]
+    public void Parse_OutsideTheLiveRules_Refused(params string[] args)
+    {
+        Assert.Throws<ArgumentException>(() => HarnessOptions.Parse(args));
+    }
+
+    private static string Invariant(int value) => value.ToString(System.Globalization.CultureInfo.InvariantCulture);
+}
