@@ -1,10 +1,10 @@
 using System.Net;
-using System.Net.Security;
 using System.Net.WebSockets;
 using System.Security.Cryptography.X509Certificates;
 using Dapper;
 using Notifications.Gateway;
 using Notifications.IntegrationTests.Infrastructure;
+using Notifications.LiveSwarm;
 using Notifications.Shared.Observability;
 using static Notifications.IntegrationTests.Live.LiveWire;
 
@@ -37,7 +37,7 @@ public sealed class GatewayTlsTests : IDisposable
         using var ca = X509Certificate2.CreateFromPem(await File.ReadAllTextAsync(Path.Combine(_tls, "ca.crt")));
 
         using var trusting = new ClientWebSocket();
-        trusting.Options.RemoteCertificateValidationCallback = (_, certificate, _, errors) => IssuedBy(ca, certificate, errors);
+        trusting.Options.RemoteCertificateValidationCallback = (_, certificate, _, errors) => CaTrust.IssuedBy(ca, certificate, errors);
         await trusting.ConnectAsync(wss, CancellationToken.None);
         var frame = await ReceiveAsync(trusting);
 
@@ -51,6 +51,44 @@ public sealed class GatewayTlsTests : IDisposable
         await Assert.ThrowsAsync<WebSocketException>(() => untrusting.ConnectAsync(wss, CancellationToken.None));
         using var plain = new ClientWebSocket();
         await Assert.ThrowsAsync<WebSocketException>(() => plain.ConnectAsync(new UriBuilder(wss) { Scheme = "ws" }.Uri, CancellationToken.None));
+    }
+
+    /// <summary>scripts/swarm's live clients (tests/Notifications.LiveSwarm) against a real gateway over TLS, before a swarm run relies on them.</summary>
+    [Fact]
+    public async Task SwarmClients_OverWssTrustingTheCa_EachGetsItsSubscribersNotificationAndAcksIt()
+    {
+        var (exit, _, error) = await BashRun.RunAsync("scripts/tls-certs", _tls, "--name", "gateway");
+        Assert.True(exit == 0, error);
+        await SeedAsync();
+        await using (var connection = await TestDatabase.OpenAsync())
+        {
+            await connection.ExecuteAsync($"""
+                INSERT INTO {S}.live_pending (notification_id, subscriber_id, subject, body) VALUES
+                    (7100, 'swarm-0', 'a', 'a'), (7101, 'swarm-1', 'b', 'b'), (7102, 'swarm-1', 'c', 'c')
+                """);
+        }
+
+        string key = NewKey(), keyFile = Path.Combine(_tls, "token.key"), log = Path.Combine(_tls, "events.log");
+        await File.WriteAllTextAsync(keyFile, key + "\n");
+        await using var broker = await TestBroker.CreateAsync();
+        await using var gateway = await WorkerHost.StartGatewayAsync(broker, ("Gateway:TokenKey", key),
+            ("Gateway:Certificate", Path.Combine(_tls, "gateway.crt")), ("Gateway:CertificateKey", Path.Combine(_tls, "gateway.key")));
+        var options = new SwarmOptions(new UriBuilder("wss", "localhost", gateway.Get<LiveServer>().Address!.Port, LiveServer.Path).Uri,
+            Path.Combine(_tls, "ca.crt"), keyFile, Clients: 2, "swarm-", log);
+        using var ca = X509Certificate2.CreateFromPem(await File.ReadAllTextAsync(options.CaFile));
+        using var stop = new CancellationTokenSource();
+        Task[] clients;
+        await using (var events = new EventLog(log))
+        {
+            clients = [new SwarmClient(0, options, key, ca, events).RunAsync(stop.Token), new SwarmClient(1, options, key, ca, events).RunAsync(stop.Token)];
+            await Eventually.WaitAsync(PendingAsync, p => p.Count == 1, Patience, "the swarm clients' acks recorded (tls-ana's row left)");
+            await stop.CancelAsync();
+            await Task.WhenAll(clients);
+        }
+
+        var received = File.ReadAllLines(log).Where(l => l.StartsWith("received ", StringComparison.Ordinal)).Order(StringComparer.Ordinal);
+        Assert.Equal(["received 0 7100", "received 1 7101", "received 1 7102"], received);
+        Assert.Equal([7001L], await PendingAsync());
     }
 
     [Fact]
@@ -82,22 +120,6 @@ public sealed class GatewayTlsTests : IDisposable
     }
 
     public void Dispose() => Directory.Delete(_tls, recursive: true);
-
-    // As a client that trusts the stack's CA (and only it) checks the gateway's certificate: its name, then its chain.
-    private static bool IssuedBy(X509Certificate2 ca, X509Certificate? certificate, SslPolicyErrors errors)
-    {
-        if (certificate is null || (errors & ~SslPolicyErrors.RemoteCertificateChainErrors) != SslPolicyErrors.None)
-        {
-            return false;
-        }
-
-        using var chain = new X509Chain();
-        chain.ChainPolicy.TrustMode = X509ChainTrustMode.CustomRootTrust;
-        chain.ChainPolicy.CustomTrustStore.Add(ca);
-        chain.ChainPolicy.RevocationMode = X509RevocationMode.NoCheck;
-        using var leaf = new X509Certificate2(certificate);
-        return chain.Build(leaf);
-    }
 
     // A gauge's value in Prometheus' text format: "name{labels} value".
     private static string? Gauge(string metrics, string name) =>
