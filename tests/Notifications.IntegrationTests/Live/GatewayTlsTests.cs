@@ -2,11 +2,14 @@ using System.Net;
 using System.Net.WebSockets;
 using System.Security.Cryptography.X509Certificates;
 using Dapper;
+using Grpc.Core;
+using Grpc.Net.Client;
 using Notifications.Gateway;
 using Notifications.IntegrationTests.Infrastructure;
 using Notifications.LiveSwarm;
 using Notifications.Shared.Observability;
 using static Notifications.IntegrationTests.Live.LiveWire;
+using LiveGrpc = Notifications.Gateway.Transports.Grpc.Live;
 
 namespace Notifications.IntegrationTests.Live;
 
@@ -23,7 +26,7 @@ public sealed class GatewayTlsTests : IDisposable
     private readonly string _tls = Directory.CreateTempSubdirectory("gateway-tls-").FullName;
 
     [Fact]
-    public async Task Wss_ClientTrustingTheStacksCa_GetsItsPendingNotification_OneTrustingNothingIsRefused()
+    public async Task Wss_ClientTrustingTheStacksCa_GetsItsPendingNotification_GrpcOverTlsToo_OneTrustingNothingIsRefused()
     {
         var (exit, _, error) = await BashRun.RunAsync("scripts/tls-certs", _tls, "--name", "gateway");
         Assert.True(exit == 0, error);
@@ -44,8 +47,21 @@ public sealed class GatewayTlsTests : IDisposable
         Assert.Equal(("notification", "7001", "Over TLS"),
             (frame.GetProperty("type").GetString(), frame.GetProperty("id").GetString(), frame.GetProperty("subject").GetString()));
         await AckAsync(trusting, "7001");
-        await Eventually.WaitAsync(PendingAsync, p => p.Count == 0, Patience, "the ack over TLS recorded");
+        await Eventually.WaitAsync(PendingAsync, p => p.SequenceEqual([7002L]), Patience, "the ack over TLS recorded");
         await trusting.CloseAsync(WebSocketCloseStatus.NormalClosure, null, CancellationToken.None);
+        // The gRPC port speaks TLS with the same certificate (h2 by ALPN): a mobile app's stream gets tls-bo's row.
+        using var grpc = GrpcChannel.ForAddress(new UriBuilder("https", "localhost", gateway.Get<LiveServer>().GrpcAddress!.Port).Uri,
+            new GrpcChannelOptions { HttpHandler = new SocketsHttpHandler
+            {
+                SslOptions = { RemoteCertificateValidationCallback = (_, certificate, _, errors) => CaTrust.IssuedBy(ca, certificate, errors) },
+            } });
+        using var call = new LiveGrpc.LiveClient(grpc).Connect(new Metadata { { "authorization", "Bearer " + Token("tls-bo", key) } });
+        using (var timeout = new CancellationTokenSource(Patience))
+        {
+            Assert.True(await call.ResponseStream.MoveNext(timeout.Token), "the gRPC stream ended");
+        }
+
+        Assert.Equal((7002L, "Over TLS too"), (call.ResponseStream.Current.Notification.Id, call.ResponseStream.Current.Notification.Subject));
         // The throwaway CA is no system root: a client that trusts only those refuses the gateway, and plain ws:// gets no answer.
         using var untrusting = new ClientWebSocket();
         await Assert.ThrowsAsync<WebSocketException>(() => untrusting.ConnectAsync(wss, CancellationToken.None));
@@ -81,14 +97,14 @@ public sealed class GatewayTlsTests : IDisposable
         await using (var events = new EventLog(log))
         {
             clients = [new SwarmClient(0, options, key, ca, events).RunAsync(stop.Token), new SwarmClient(1, options, key, ca, events).RunAsync(stop.Token)];
-            await Eventually.WaitAsync(PendingAsync, p => p.Count == 1, Patience, "the swarm clients' acks recorded (tls-ana's row left)");
+            await Eventually.WaitAsync(PendingAsync, p => p.Count == 2, Patience, "the swarm clients' acks recorded (tls-ana's and tls-bo's rows left)");
             await stop.CancelAsync();
             await Task.WhenAll(clients);
         }
 
         var received = File.ReadAllLines(log).Where(l => l.StartsWith("received ", StringComparison.Ordinal)).Order(StringComparer.Ordinal);
         Assert.Equal(["received 0 7100", "received 1 7101", "received 1 7102"], received);
-        Assert.Equal([7001L], await PendingAsync());
+        Assert.Equal([7001L, 7002L], await PendingAsync());
     }
 
     [Fact]
@@ -130,14 +146,15 @@ public sealed class GatewayTlsTests : IDisposable
         await using var connection = await TestDatabase.OpenAsync();
         await connection.ExecuteAsync($"""
             DELETE FROM {S}.live_pending;
-            INSERT INTO {S}.live_pending (notification_id, subscriber_id, subject, body) VALUES (7001, 'tls-ana', 'Over TLS', 'a');
+            INSERT INTO {S}.live_pending (notification_id, subscriber_id, subject, body) VALUES
+                (7001, 'tls-ana', 'Over TLS', 'a'), (7002, 'tls-bo', 'Over TLS too', 'b');
             """);
     }
 
     private static async Task<List<long>> PendingAsync()
     {
         await using var connection = await TestDatabase.OpenAsync();
-        return (await connection.QueryAsync<long>($"SELECT notification_id FROM {S}.live_pending")).AsList();
+        return (await connection.QueryAsync<long>($"SELECT notification_id FROM {S}.live_pending ORDER BY notification_id")).AsList();
     }
 
     private static async Task<(HttpStatusCode Status, string Body)> GetAsync(Uri address, string path)
