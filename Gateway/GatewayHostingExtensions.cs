@@ -1,12 +1,19 @@
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Options;
 using Notifications.Shared.Hosting;
 
 namespace Notifications.Gateway;
 
-/// <summary>DI wiring of the gateway: the database, the broker, the token check, the node's presence and the public server.</summary>
+/// <summary>
+/// DI wiring of the gateway: the database, the broker, the token check, the node's presence, the public server and the
+/// operations endpoint.
+/// </summary>
 public static class GatewayHostingExtensions
 {
+    /// <summary>The operations endpoint's port (<c>/metrics</c>, <c>/health/*</c>) unless <c>Metrics:Port</c> sets one.</summary>
+    public const int MetricsPort = 9467;
+
     /// <summary>Adds the gateway and everything it needs.</summary>
     public static IHostApplicationBuilder AddGateway(this IHostApplicationBuilder builder)
     {
@@ -17,6 +24,12 @@ public static class GatewayHostingExtensions
             .ValidateDataAnnotations()
             .Validate(o => IsKey(o.TokenKey), "Gateway:TokenKey must be at least 32 random bytes in base64 (the key the app signs its clients' tokens with)")
             .ValidateOnStart();
+        services.AddSingleton<IValidateOptions<GatewayOptions>, GatewayOptionsValidator>();
+        // Ready: the node's broker connection open (its queue consuming: LiveRouter reports it), the database answering, and
+        // the public port listening.
+        builder.AddNotificationsServerOperations(MetricsPort, "notifications-gateway", GatewayMetrics.MeterName, usesBroker: true);
+        services.AddHealthChecks().AddCheck<LiveServerHealthCheck>("live-server", tags: ["ready", "started"]);
+        services.AddSingleton<GatewayMetrics>();
         services.AddSingleton<LiveTokenCheck>();
         // The node's queue first: a client's connection binds it.
         services.AddSingleton<LiveRouter>();

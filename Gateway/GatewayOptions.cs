@@ -20,6 +20,18 @@ internal sealed class GatewayOptions
     public int GrpcPort { get; set; } = 8091;
 
     /// <summary>
+    /// A PEM certificate file (the chain after the leaf): the public port speaks TLS (<c>wss://</c>) with it, from the stack's
+    /// CA or a public one. Unset: plain WebSocket (<c>ws://</c>) on loopback, or behind a proxy that terminates TLS.
+    /// </summary>
+    public string? Certificate { get; set; }
+
+    /// <summary>The PEM private key of <see cref="Certificate"/> (both or neither).</summary>
+    public string? CertificateKey { get; set; }
+
+    /// <summary>Whether the public port speaks TLS.</summary>
+    public bool Https => Certificate is { Length: > 0 };
+
+    /// <summary>
     /// The key the business app signs its clients' tokens with (HMAC-SHA256, at least 32 bytes in base64; docs/live.md).
     /// A Docker secret in the stacks.
     /// </summary>

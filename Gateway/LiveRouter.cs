@@ -6,6 +6,7 @@ using Microsoft.Extensions.Options;
 using Notifications.Shared.Contract;
 using Notifications.Shared.Hosting;
 using Notifications.Shared.Messaging;
+using Notifications.Shared.Observability;
 using RabbitMQ.Client;
 using RabbitMQ.Client.Events;
 
@@ -61,6 +62,8 @@ internal sealed partial class LiveRouter(
 
             return Task.CompletedTask;
         };
+        // Ready from here (the operations endpoint's broker check follows this connection, which the client recovers).
+        services.GetRequiredService<WorkerHealth>().BrokerConnected(_connection);
         LogStarted(logger, Queue, _rabbit.LiveExchange);
     }
 

@@ -19,7 +19,8 @@ namespace Notifications.Gateway;
 /// refused before the upgrade: 401 with the reason as text. Every other path is 404.
 /// </summary>
 internal sealed partial class LiveServer(
-    LiveTokenCheck tokens, ILivePendingStore pending, Presence presence, IOptions<GatewayOptions> options, ILoggerFactory loggers)
+    LiveTokenCheck tokens, ILivePendingStore pending, Presence presence, GatewayMetrics metrics, IOptions<GatewayOptions> options,
+    ILoggerFactory loggers)
     : PublicServer
 {
     private CancellationToken _stopping;
@@ -37,10 +38,20 @@ internal sealed partial class LiveServer(
         builder.WebHost.ConfigureKestrel(k =>
         {
             k.AddServerHeader = false;
-            k.Listen(IPAddress.Parse(o.Address), o.Port);
+            // With a certificate both ports speak TLS (wss://, and gRPC over h2 negotiated by ALPN); without one, plain.
+            k.Listen(IPAddress.Parse(o.Address), o.Port, listen => UseTls(listen, o));
             // gRPC needs HTTP/2, which a cleartext port serves only on its own (no upgrade from HTTP/1.1 to negotiate it).
-            k.Listen(IPAddress.Parse(o.Address), o.GrpcPort, listen => listen.Protocols = HttpProtocols.Http2);
+            k.Listen(IPAddress.Parse(o.Address), o.GrpcPort, listen =>
+            {
+                listen.Protocols = HttpProtocols.Http2;
+                UseTls(listen, o);
+            });
         });
+        if (o.Https)
+        {
+            builder.WebHost.UseKestrelHttpsConfiguration();
+        }
+
         builder.Services.AddGrpc();
         builder.Services.AddSingleton(tokens).AddSingleton(pending).AddSingleton(presence).AddSingleton(options);
         var app = builder.Build();
@@ -65,6 +76,7 @@ internal sealed partial class LiveServer(
         if (subscriber is null)
         {
             LogRefused(_logger, refusal!);
+            metrics.Refused();
             context.Response.StatusCode = StatusCodes.Status401Unauthorized;
             // RFC 6750's challenge, the reason in it too: a WebSocket client sees the headers of a refused handshake, not its body.
             context.Response.Headers.WWWAuthenticate = $"Bearer error=\"invalid_token\", error_description=\"{refusal}\"";
@@ -81,6 +93,14 @@ internal sealed partial class LiveServer(
 
         using var socket = await context.WebSockets.AcceptWebSocketAsync();
         await new LiveSession(new WebSocketTransport(socket), subscriber, pending, presence, options.Value, _logger).RunAsync(context.RequestAborted, _stopping);
+    }
+
+    private static void UseTls(ListenOptions listen, GatewayOptions options)
+    {
+        if (options.Https)
+        {
+            listen.UseHttps(GatewayOptionsValidator.Load(options));
+        }
     }
 
     [LoggerMessage(EventId = 7500, Level = LogLevel.Information, Message = "Gateway listening on {Address} (WebSocket) and {GrpcAddress} (gRPC)")]

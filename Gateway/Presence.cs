@@ -12,9 +12,13 @@ namespace Notifications.Gateway;
 internal sealed partial class Presence(LiveRouter router, ILogger<Presence> logger)
 {
     private readonly ConcurrentDictionary<string, Entry> _entries = new(StringComparer.Ordinal);
+    private int _connectionCount;
 
     /// <summary>The subscribers with a connection here.</summary>
     public int Subscribers => _entries.Count;
+
+    /// <summary>The connections here.</summary>
+    public int Connections => Volatile.Read(ref _connectionCount);
 
     /// <summary>Adds <paramref name="connection"/>; the first of its subscriber binds the node's queue under the subscriber.</summary>
     public async Task JoinAsync(string subscriber, LiveSession connection, CancellationToken cancellationToken)
@@ -36,6 +40,7 @@ internal sealed partial class Presence(LiveRouter router, ILogger<Presence> logg
                 }
 
                 entry.Add(connection);
+                Interlocked.Increment(ref _connectionCount);
                 return;
             }
             finally
@@ -56,7 +61,13 @@ internal sealed partial class Presence(LiveRouter router, ILogger<Presence> logg
         await entry.Gate.WaitAsync();
         try
         {
-            if (!entry.Remove(connection) || entry.Count > 0)
+            if (!entry.Remove(connection))
+            {
+                return;
+            }
+
+            Interlocked.Decrement(ref _connectionCount);
+            if (entry.Count > 0)
             {
                 return;
             }

@@ -1,7 +1,6 @@
-using System.Net;
-using System.Security.Cryptography;
 using System.Security.Cryptography.X509Certificates;
 using Microsoft.Extensions.Options;
+using Notifications.Shared.Observability;
 
 namespace Notifications.Unsubscribe;
 
@@ -13,21 +12,7 @@ internal sealed class UnsubscribeServerOptionsValidator : IValidateOptions<Unsub
 
     public ValidateOptionsResult Validate(string? name, UnsubscribeServerOptions options)
     {
-        var failures = new List<string>();
-        if (!IPAddress.TryParse(options.Address, out _))
-        {
-            failures.Add($"Unsubscribe:Address must be an IP address (e.g. 127.0.0.1 or 0.0.0.0), not '{options.Address}'");
-        }
-
-        if (options.Https != options.CertificateKey is { Length: > 0 })
-        {
-            failures.Add("Unsubscribe:Certificate and Unsubscribe:CertificateKey go together (PEM files): set both for HTTPS, neither for HTTP");
-        }
-        else if (options.Https && CertificateProblem(options.Certificate!, options.CertificateKey!) is { } problem)
-        {
-            failures.Add(problem);
-        }
-
+        var failures = PublicServerListen.Problems(UnsubscribeServerOptions.SectionName, options.Address, options.Certificate, options.CertificateKey);
         if (LegacyKeyProblem(options) is { } legacy)
         {
             failures.Add(legacy);
@@ -45,8 +30,7 @@ internal sealed class UnsubscribeServerOptionsValidator : IValidateOptions<Unsub
     }
 
     /// <summary>The certificate and key as Kestrel gets them.</summary>
-    public static X509Certificate2 Load(UnsubscribeServerOptions options) =>
-        X509Certificate2.CreateFromPemFile(options.Certificate!, options.CertificateKey);
+    public static X509Certificate2 Load(UnsubscribeServerOptions options) => PublicServerListen.Load(options.Certificate!, options.CertificateKey!);
 
     private static string? LegacyKeyProblem(UnsubscribeServerOptions options)
     {
@@ -64,18 +48,5 @@ internal sealed class UnsubscribeServerOptionsValidator : IValidateOptions<Unsub
         return (inline || file) && ReadLegacyKey(options)!.Length < MinLegacyKeyLength
             ? $"Unsubscribe:LegacySigningKey must be the consumer's old signing key (at least {MinLegacyKeyLength} characters)"
             : null;
-    }
-
-    private static string? CertificateProblem(string certificate, string key)
-    {
-        try
-        {
-            using var loaded = X509Certificate2.CreateFromPemFile(certificate, key);
-            return null;
-        }
-        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or CryptographicException or ArgumentException)
-        {
-            return $"Unsubscribe:Certificate '{certificate}' with Unsubscribe:CertificateKey '{key}' cannot be loaded: {ex.Message}";
-        }
     }
 }

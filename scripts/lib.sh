@@ -27,3 +27,14 @@ stack_settled() {
   docker service ls --filter "label=com.docker.stack.namespace=$1" --format '{{.Replicas}}' | tr '/' ' ' | awk '$1 != $2 { bad = 1 } END { exit bad }' &&
   ! docker ps --filter "label=com.docker.stack.namespace=$1" --format '{{.Status}}' | grep -qE 'health: starting|unhealthy'
 }
+
+# consumer_delivery_mode STACK MODE: the stack's consumers' Consumer:DeliveryMode (AtLeastOnce, the default, or AtMostOnce), by a
+# rolling update (scripts/swarm-broker-kill, scripts/swarm-gateway-kill).
+consumer_delivery_mode() {
+  step "consumers: Consumer__DeliveryMode=$2 (docker service update, rolling)"
+  if [ "$2" = AtLeastOnce ]; then
+    run timeout 300 docker service update --quiet --env-rm Consumer__DeliveryMode "$1_consumer" >/dev/null
+  else
+    run timeout 300 docker service update --quiet --env-add "Consumer__DeliveryMode=$2" "$1_consumer" >/dev/null
+  fi
+}

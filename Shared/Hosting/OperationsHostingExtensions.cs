@@ -33,19 +33,27 @@ public static class OperationsHostingExtensions
     }
 
     /// <summary>
-    /// The same for a process that answers requests instead of running a loop, with no broker connection (the
-    /// unsubscribe server): live while the endpoint answers, ready while the database does, started once it was ready.
+    /// The same for a process that answers requests instead of running a loop (the unsubscribe server, the live gateway):
+    /// live while the endpoint answers, ready while the database does (and its broker connection is open, when it holds one:
+    /// <paramref name="usesBroker"/>, which it reports to <see cref="WorkerHealth.BrokerConnected"/>), started once it was ready.
     /// </summary>
     /// <param name="builder">The process's host builder.</param>
     /// <param name="defaultPort">The endpoint's port unless <c>Metrics:Port</c> sets one.</param>
     /// <param name="serviceName">The process's OpenTelemetry <c>service.name</c>.</param>
     /// <param name="meterName">The process's meter, exported on <c>/metrics</c> (and by OTLP if configured).</param>
-    public static IHostApplicationBuilder AddNotificationsServerOperations(this IHostApplicationBuilder builder, int defaultPort, string serviceName, string meterName)
+    /// <param name="usesBroker">Whether the process holds a broker connection its readiness depends on.</param>
+    public static IHostApplicationBuilder AddNotificationsServerOperations(
+        this IHostApplicationBuilder builder, int defaultPort, string serviceName, string meterName, bool usesBroker = false)
     {
         AddEndpoint(builder, defaultPort, serviceName, meterName);
-        builder.Services.AddSingleton(sp => Startup(sp, usesBroker: false));
-        builder.Services.AddHealthChecks()
-            .AddCheck<DatabaseHealthCheck>("database", tags: ["ready"])
+        builder.Services.AddSingleton(sp => Startup(sp, usesBroker));
+        var checks = builder.Services.AddHealthChecks();
+        if (usesBroker)
+        {
+            checks.AddCheck<BrokerHealthCheck>("broker", tags: ["ready"]);
+        }
+
+        checks.AddCheck<DatabaseHealthCheck>("database", tags: ["ready"])
             .AddCheck<StartupHealthCheck>("startup", tags: ["started"]);
         return builder;
     }

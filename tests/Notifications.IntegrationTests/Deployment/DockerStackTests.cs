@@ -1,3 +1,4 @@
+using System.Globalization;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Options;
@@ -8,10 +9,11 @@ namespace Notifications.IntegrationTests.Deployment;
 /// <summary>docker-stack.yml as the docker CLI renders it (<c>docker stack config</c>, no engine needed).</summary>
 public sealed class DockerStackTests
 {
-    private static readonly string[] Services = ["consumer", "producer", "rabbitmq-1", "rabbitmq-2", "rabbitmq-3", "sqlserver", "unsubscribe"];
+    private static readonly string[] Services = ["consumer", "gateway", "producer", "rabbitmq-1", "rabbitmq-2", "rabbitmq-3", "sqlserver", "unsubscribe"];
     private static readonly string[] Secrets =
     [
         "database_consumer", "database_producer", "database_unsubscribe", "unsubscribe_key", "consumer_RabbitMq__Uri", "producer_RabbitMq__Uri", "Smtp__Password", "mssql_sa_password",
+        "database_gateway", "gateway_RabbitMq__Uri", "gateway_token_key", "tls_gateway_crt", "tls_gateway_key",
         "rabbitmq_conf", "rabbitmq_definitions", "rabbitmq_erlang_cookie", "tls_ca_crt",
         "tls_rabbitmq-1_crt", "tls_rabbitmq-1_key", "tls_rabbitmq-2_crt", "tls_rabbitmq-2_key", "tls_rabbitmq-3_crt", "tls_rabbitmq-3_key",
         "tls_sqlserver_crt", "tls_sqlserver_key",
@@ -32,6 +34,7 @@ public sealed class DockerStackTests
     [InlineData("producer", "worker")]
     [InlineData("consumer", "worker")]
     [InlineData("unsubscribe", "worker")]
+    [InlineData("gateway", "worker")]
     [InlineData("rabbitmq-1", "broker")]
     [InlineData("rabbitmq-2", "broker")]
     [InlineData("rabbitmq-3", "broker")]
@@ -49,6 +52,7 @@ public sealed class DockerStackTests
     [Theory]
     [InlineData("producer")]
     [InlineData("consumer")]
+    [InlineData("gateway")]
     public async Task StackConfig_Worker_GetsCredentialsAsSecretsAndOutlastsItsShutdown(string service)
     {
         string yaml = await StackYaml.RenderAsync("docker-stack.yml");
@@ -68,9 +72,11 @@ public sealed class DockerStackTests
     [InlineData("docker-stack.yml", "producer", 9464)]
     [InlineData("docker-stack.yml", "consumer", 9465)]
     [InlineData("docker-stack.yml", "unsubscribe", 9466)]
+    [InlineData("docker-stack.yml", "gateway", 9467)]
     [InlineData("docker-stack.postgres.yml", "producer", 9464)]
     [InlineData("docker-stack.postgres.yml", "consumer", 9465)]
     [InlineData("docker-stack.postgres.yml", "unsubscribe", 9466)]
+    [InlineData("docker-stack.postgres.yml", "gateway", 9467)]
     public async Task StackConfig_Worker_HealthcheckWaitsUntilItReachedBrokerAndDatabase(string file, string service, int port)
     {
         string yaml = await StackYaml.RenderAsync(file);
@@ -106,6 +112,36 @@ public sealed class DockerStackTests
         Assert.Contains("        target: Unsubscribe__Keys__1", unsubscribe);
         Assert.DoesNotContain(unsubscribe, l => l.Contains("RabbitMq", StringComparison.Ordinal));
         Assert.Contains("      Unsubscribe__Address: 0.0.0.0", unsubscribe);
+    }
+
+    /// <summary>
+    /// The live gateway (docs/live.md): two replicas or more (a client whose node dies reconnects to another), its public port
+    /// over TLS with its own certificate and a key only its user reads, the key apps' tokens are signed with, and no port
+    /// published (an operator's proxy forwards to gateway:8090, never to the operations port).
+    /// </summary>
+    [Theory]
+    [InlineData("docker-stack.yml")]
+    [InlineData("docker-stack.postgres.yml")]
+    public async Task StackConfig_Gateway_TwoReplicasTlsFromSecretsTheTokenKeyNoPortPublished(string file)
+    {
+        string yaml = await StackYaml.RenderAsync(file);
+        var gateway = StackYaml.Block(yaml, "services", "gateway");
+        var deploy = StackYaml.Block(yaml, "services", "gateway", "deploy");
+
+        int replicas = int.Parse(Assert.Single(deploy, l => l.StartsWith("      replicas: ", StringComparison.Ordinal)).Split(": ")[1], CultureInfo.InvariantCulture);
+        Assert.True(replicas >= 2, $"{file}: {replicas} gateway replica(s)");
+        Assert.Contains("      Gateway__Address: 0.0.0.0", gateway);
+        Assert.Contains("      Gateway__Port: \"8090\"", gateway);
+        Assert.Contains("      Gateway__Certificate: /run/secrets/tls_gateway.crt", gateway);
+        Assert.Contains("      Gateway__CertificateKey: /run/secrets/tls_gateway.key", gateway);
+        Assert.Contains("      - source: tls_gateway_crt", gateway);
+        int key = gateway.ToList().IndexOf("      - source: tls_gateway_key");
+        Assert.True(key >= 0, $"{file}: the gateway mounts no tls_gateway_key");
+        Assert.Contains("        mode: 256", gateway.Skip(key).TakeWhile((l, i) => i == 0 || !l.StartsWith("      - ", StringComparison.Ordinal)));  // 0400
+        Assert.Contains("      - source: gateway_token_key", gateway);
+        Assert.Contains("        target: Gateway__TokenKey", gateway);
+        Assert.Contains("        order: start-first", StackYaml.Block(yaml, "services", "gateway", "deploy", "update_config"));
+        Assert.DoesNotContain(gateway, l => l.StartsWith("    ports:", StringComparison.Ordinal));
     }
 
     [Fact]

@@ -13,7 +13,9 @@ public sealed class PostgresStackTests
     {
         string yaml = await StackYaml.RenderAsync("docker-stack.postgres.yml");
 
-        Assert.Equal(["consumer", "postgres", "producer", "rabbitmq-1", "rabbitmq-2", "rabbitmq-3", "smtp-sink", "unsubscribe"], StackYaml.Keys(yaml, "services").Order(StringComparer.Ordinal));
+        Assert.Equal(["consumer", "gateway", "postgres", "producer", "rabbitmq-1", "rabbitmq-2", "rabbitmq-3", "smtp-sink", "unsubscribe"], StackYaml.Keys(yaml, "services").Order(StringComparer.Ordinal));
+        // Every role's login is created at the first start (deploy/local/postgres-entrypoint.sh), the gateway's too.
+        Assert.Contains("      - source: postgres_gateway_password", StackYaml.Block(yaml, "services", "postgres"));
         Assert.All(StackYaml.Keys(yaml, "secrets"), s => Assert.Contains("    external: true", StackYaml.Block(yaml, "secrets", s)));
         Assert.Contains("      POSTGRES_PASSWORD_FILE: /run/secrets/postgres_password", StackYaml.Block(yaml, "services", "postgres"));
     }
@@ -21,6 +23,7 @@ public sealed class PostgresStackTests
     [Theory]
     [InlineData("producer")]
     [InlineData("consumer")]
+    [InlineData("gateway")]
     public async Task StackConfig_PostgresStackWorker_KeepsTheProductionHealthcheckAndShutdown(string service)
     {
         var production = StackYaml.Block(await StackYaml.RenderAsync("docker-stack.yml"), "services", service);

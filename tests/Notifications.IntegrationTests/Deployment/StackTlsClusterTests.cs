@@ -38,6 +38,8 @@ public sealed class StackTlsClusterTests
     [InlineData("docker-stack.yml", "consumer")]
     [InlineData("docker-stack.postgres.yml", "producer")]
     [InlineData("docker-stack.postgres.yml", "consumer")]
+    [InlineData("docker-stack.yml", "gateway")]
+    [InlineData("docker-stack.postgres.yml", "gateway")]
     public async Task StackConfig_Worker_AllThreeNodesOverTlsWithTheCaAndQuorumQueues(string file, string worker)
     {
         var block = StackYaml.Block(await StackYaml.RenderAsync(file), "services", worker);
