@@ -1,3 +1,4 @@
+using System.Data.Common;
 using System.Threading.Channels;
 using Microsoft.Extensions.Logging;
 using Notifications.Gateway.Transports;
@@ -203,7 +204,20 @@ internal sealed partial class LiveSession
                     Close(LiveClose.Malformed);
                     return;
                 default:
-                    if (!await _pending.AckAsync(_subscriber, input.Id, cancellationToken))
+                    bool acked;
+                    try
+                    {
+                        acked = await _pending.AckAsync(_subscriber, input.Id, cancellationToken);
+                    }
+                    catch (DbException ex)
+                    {
+                        // The database refused or is gone: the client reconnects (1011), the row stays pending.
+                        LogAckFailed(_logger, _subscriber, input.Id, ex.Message);
+                        Close(LiveClose.Failed);
+                        return;
+                    }
+
+                    if (!acked)
                     {
                         LogAckIgnored(_logger, _subscriber, input.Id);
                     }
@@ -224,6 +238,9 @@ internal sealed partial class LiveSession
             // The client went away while frames were going out: they stay pending.
         }
     }
+
+    [LoggerMessage(EventId = 7514, Level = LogLevel.Warning, Message = "Live connection of {Subscriber}: the ack of {Id} failed ({Reason}); closed, the notification stays pending")]
+    private static partial void LogAckFailed(ILogger logger, string subscriber, long id, string reason);
 
     [LoggerMessage(EventId = 7511, Level = LogLevel.Debug, Message = "Live connection of {Subscriber}: ack of {Id}, not one of its pending notifications; ignored")]
     private static partial void LogAckIgnored(ILogger logger, string subscriber, long id);

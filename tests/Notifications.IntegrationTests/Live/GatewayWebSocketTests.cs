@@ -84,6 +84,40 @@ public sealed class GatewayWebSocketTests
         await next.CloseAsync(WebSocketCloseStatus.NormalClosure, null, CancellationToken.None);
     }
 
+    [Fact]
+    public async Task AckTheDatabaseRefuses_ConnectionClosed1011_TheRowStaysPending_TheGatewayGoesOn()
+    {
+        string key = NewKey();
+        await SeedAsync();
+        await using var broker = await TestBroker.CreateAsync();
+        await using var gateway = await WorkerHost.StartGatewayAsync(broker, ("Gateway:TokenKey", key));
+        await using var owner = await TestDatabase.OpenAsync();
+        using var ana = await ConnectAsync(gateway, "ana", key);
+        Assert.Equal("101", await ReceiveIdAsync(ana));
+        await owner.ExecuteAsync($"REVOKE DELETE ON {S}.live_pending FROM notifications_gateway");
+        try
+        {
+            await AckAsync(ana, "101");
+            var buffer = new byte[256];
+            WebSocketReceiveResult closing;
+            do
+            {
+                closing = await ana.ReceiveAsync(buffer, CancellationToken.None);
+            }
+            while (closing.MessageType != WebSocketMessageType.Close);
+
+            Assert.Equal(WebSocketCloseStatus.InternalServerError, ana.CloseStatus);
+        }
+        finally
+        {
+            await owner.ExecuteAsync($"GRANT DELETE ON {S}.live_pending TO notifications_gateway");
+        }
+
+        Assert.Contains(101L, await PendingAsync());
+        using var again = await ConnectAsync(gateway, "ana", key);
+        Assert.Equal("101", await ReceiveIdAsync(again));
+    }
+
     // Ana: 100 expired, 101-103 pending (102 with data); Bo: 201.
     private static async Task SeedAsync()
     {

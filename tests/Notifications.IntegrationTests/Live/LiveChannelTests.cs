@@ -227,9 +227,11 @@ public sealed class LiveChannelTests
         // Bo's push copy goes once his live delivery has waited unacked for Live:PushAfter (2 s), with his live id as its id.
         var boPush = await Eventually.WaitAsync(() => Task.FromResult(world.RequestsFor(boLive)), r => r.Count > 0, Patience, "Bo's push copy");
         var boWritten = await connection.ExecuteScalarAsync<DateTime>($"SELECT created_at FROM {S}.live_pending WHERE notification_id = @id", new { id = deliveries[2].Id });
-        Assert.Equal(("fcm", boDevice), (Assert.Single(boPush).Provider, boPush[0].Token));
-        Assert.True(boPush[0].ArrivedAt - new DateTimeOffset(DateTime.SpecifyKind(boWritten, DateTimeKind.Utc)) >= TimeSpan.FromSeconds(1.9),
-            $"the push copy went {boPush[0].ArrivedAt - new DateTimeOffset(DateTime.SpecifyKind(boWritten, DateTimeKind.Utc))} after the live row was written");
+        // At least once: a send cut off on a loaded box may reach the push server twice; every request is Bo's device's.
+        Assert.All(boPush, r => Assert.Equal(("fcm", boDevice), (r.Provider, r.Token)));
+        var first = boPush.Min(r => r.ArrivedAt);
+        Assert.True(first - new DateTimeOffset(DateTime.SpecifyKind(boWritten, DateTimeKind.Utc)) >= TimeSpan.FromSeconds(1.9),
+            $"the push copy went {first - new DateTimeOffset(DateTime.SpecifyKind(boWritten, DateTimeKind.Utc))} after the live row was written");
 
         // Ana's push copy is recorded, not sent: her app acked the live one.
         var anaPush = await Eventually.WaitAsync(() => Status.StatusProbe.GetAsync(deliveries[1].Id), s => s.State != "in_flight", Patience, "Ana's push copy decided");
