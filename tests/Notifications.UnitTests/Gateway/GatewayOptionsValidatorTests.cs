@@ -10,10 +10,22 @@ public sealed class GatewayOptionsValidatorTests
     [Fact]
     public void Validate_NoCertificate_PlainWebSocketIsValid()
     {
-        var result = _validator.Validate(null, new GatewayOptions { TokenKey = "k" });
+        var result = _validator.Validate(null, new GatewayOptions { TokenKey = Key });
 
         Assert.True(result.Succeeded, result.FailureMessage);
     }
+
+    [Theory]
+    [InlineData("k")]
+    [InlineData("c2hvcnQ=")]   // 5 bytes
+    public void Validate_TokenKeyNotBase64Or_Under32Bytes_FailsNamingIt(string tokenKey)
+    {
+        var result = _validator.Validate(null, new GatewayOptions { TokenKey = tokenKey });
+
+        Assert.Contains("Gateway:TokenKey must be at least 32 random bytes in base64", result.FailureMessage, StringComparison.Ordinal);
+    }
+
+    private static readonly string Key = Convert.ToBase64String(new byte[32]);
 
     [Fact]
     public void Validate_CertificateWithoutKey_FailsNamingBothSettings()
