@@ -28,13 +28,9 @@ internal sealed class LiveChannel(
 
     public string? RateLimitDomain(NotificationMessage message) => null;
 
+    // The pipeline validated the message (NotificationValidator, LiveRules): its recipient is a subscriber id.
     public ValueTask<Prepared> PrepareAsync(NotificationMessage message, CancellationToken cancellationToken)
     {
-        if (LiveRules.Validate(message) is { } invalid)
-        {
-            return ValueTask.FromResult(Prepared.Refused(invalid));
-        }
-
         var row = new LivePending(
             message.Id, message.Recipient!, NullIfEmpty(message.Subject), NullIfEmpty(message.Body), message.Data, message.ExpiresAt ?? message.CreatedAt + options.Value.PendingFor,
             consumer.DeliveryMode == Pipeline.DeliveryMode.AtMostOnce);
