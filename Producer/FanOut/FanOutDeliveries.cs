@@ -45,10 +45,9 @@ internal static class FanOutDeliveries
     /// live delivery (<see cref="OutboxRow.LiveFallbackOf"/>: the consumer sends it only if no app acked that one in time) and
     /// carries its id as data <c>notification_id</c>, so an app that gets both shows it once.
     /// </summary>
-    public static List<OutboxRow> Rows(FanOutJob job, IEnumerable<AudienceDelivery> deliveries)
+    public static List<OutboxRow> Rows(FanOutJob job, IReadOnlyList<AudienceDelivery> all)
     {
         var parent = job.Parent;
-        var all = deliveries as IReadOnlyCollection<AudienceDelivery> ?? [.. deliveries];
         if (!job.PushWaitsForLive)
         {
             return [.. all.Select(d => Row(parent, d))];

@@ -17,9 +17,6 @@ internal static class AudienceAddress
     /// <summary>The recipient's prefix of a topic.</summary>
     public const string TopicPrefix = "topic:";
 
-    /// <summary>The live channel of a <c>channels</c> value (NotificationChannels.Live, which the client package does not compile).</summary>
-    public const string Live = "live";
-
     /// <summary>Live, then push (a <c>channels</c> element): the push deliveries wait for the live one's ack, and go without it.</summary>
     public const string LiveThenPush = "live>push";
 
@@ -54,10 +51,10 @@ internal static class AudienceAddress
     public static string[] ChannelsOf(string channels) => channels.Split(',', '>');
 
     /// <summary>The channels of a <c>channels</c> value that are contact points in the registry (email, push): not live.</summary>
-    public static string[] ContactChannelsOf(string channels) => [.. ChannelsOf(channels).Where(c => c != Live)];
+    public static string[] ContactChannelsOf(string channels) => [.. ChannelsOf(channels).Where(c => c != AudienceRules.Live)];
 
     /// <summary>Whether a <c>channels</c> value has a live delivery per subscriber.</summary>
-    public static bool HasLive(string channels) => ChannelsOf(channels).Contains(Live);
+    public static bool HasLive(string channels) => ChannelsOf(channels).Contains(AudienceRules.Live);
 
     /// <summary>Whether a <c>channels</c> value's push deliveries wait for the live one's ack (<see cref="LiveThenPush"/>).</summary>
     public static bool PushWaitsForLive(string channels) => channels.EndsWith(LiveThenPush, StringComparison.Ordinal);
