@@ -2,8 +2,6 @@ using System.Net.WebSockets;
 using System.Security.Cryptography;
 using System.Text;
 using System.Text.Json;
-using Microsoft.IdentityModel.JsonWebTokens;
-using Microsoft.IdentityModel.Tokens;
 using Notifications.Gateway;
 using Notifications.IntegrationTests.Infrastructure;
 
@@ -16,15 +14,8 @@ internal static class LiveWire
 
     public static string NewKey() => Convert.ToBase64String(RandomNumberGenerator.GetBytes(32));
 
-    // As a business app signs one for its user: HS256, sub, the gateway's issuer and audience, 5 minutes.
-    public static string Token(string subscriber, string key) => new JsonWebTokenHandler().CreateToken(new SecurityTokenDescriptor
-    {
-        Issuer = "notifications-app",
-        Audience = "notifications-gateway",
-        Claims = new Dictionary<string, object> { [JwtRegisteredClaimNames.Sub] = subscriber },
-        Expires = DateTime.UtcNow.AddMinutes(5),
-        SigningCredentials = new SigningCredentials(new SymmetricSecurityKey(Convert.FromBase64String(key)), SecurityAlgorithms.HmacSha256),
-    });
+    // As a business app's server mints one for its user (the client package's LiveTokens), 5 minutes.
+    public static string Token(string subscriber, string key) => Notifications.Client.Live.LiveTokens.Mint(key, subscriber, TimeSpan.FromMinutes(5));
 
     public static Uri LiveUri(WorkerHost gateway, string token)
     {
