@@ -1,4 +1,5 @@
 using Notifications.Consumer.Infrastructure;
+using Notifications.Consumer.Telemetry;
 using Notifications.Shared.Data;
 
 namespace Notifications.Consumer.Pipeline;
@@ -25,17 +26,17 @@ internal sealed class DeliveryLog : IAsyncDisposable
     public DeliveryLog(IDeliveryLogStore store, int maxBatch, InfrastructureBreaker infrastructure)
     {
         _infrastructure = infrastructure;
-        _findSent = new(store.FindSentAsync, maxBatch, spanName: "delivery log find sent");
-        _recordSent = new(async (sent, ct) => { await store.RecordSentAsync(sent, ct); return NoneSent; }, maxBatch, spanName: "delivery log record sent");
+        _findSent = new(store.FindSentAsync, maxBatch, tracing: ConsumerTracing.Source, spanName: "delivery log find sent");
+        _recordSent = new(async (sent, ct) => { await store.RecordSentAsync(sent, ct); return NoneSent; }, maxBatch, tracing: ConsumerTracing.Source, spanName: "delivery log record sent");
         // Two copies of one notification may ask in one batch; the statement inserts the id once, so one of them owns the send.
-        _markSending = new(store.TryMarkSendingAsync, maxBatch, spanName: "delivery log mark sending", exclusive: true);
-        _release = new(async (ids, ct) => { await store.ReleaseAsync(ids, ct); return None; }, maxBatch, concurrency: 1, spanName: "delivery log release");
+        _markSending = new(store.TryMarkSendingAsync, maxBatch, tracing: ConsumerTracing.Source, spanName: "delivery log mark sending", exclusive: true);
+        _release = new(async (ids, ct) => { await store.ReleaseAsync(ids, ct); return None; }, maxBatch, concurrency: 1, tracing: ConsumerTracing.Source, spanName: "delivery log release");
         _markHandingBack = new(async (ids, ct) => { await store.MarkHandingBackAsync(ids, ct); return None; }, maxBatch, concurrency: 1,
-            spanName: "delivery log mark handing back");
+            tracing: ConsumerTracing.Source, spanName: "delivery log mark handing back");
         _releaseHandedBack = new(async (ids, ct) => { await store.ReleaseHandedBackAsync(ids, ct); return None; }, maxBatch, concurrency: 1,
-            spanName: "delivery log release handed back");
+            tracing: ConsumerTracing.Source, spanName: "delivery log release handed back");
         _recordMaybeSent = new(async (maybeSent, ct) => { await store.RecordMaybeSentAsync(maybeSent, ct); return NoneMaybeSent; }, maxBatch, concurrency: 1,
-            spanName: "delivery log record maybe sent");
+            tracing: ConsumerTracing.Source, spanName: "delivery log record maybe sent");
     }
 
     /// <summary>Whether the notification was already sent (at-least-once duplicate check).</summary>

@@ -1,4 +1,5 @@
 using Notifications.Consumer.Pipeline;
+using Notifications.Consumer.Telemetry;
 using Notifications.Shared.Data;
 
 namespace Notifications.Consumer.Settling;
@@ -16,8 +17,8 @@ internal sealed class DeadLetterRecorder(IDeadLetterStore store, int maxBatch) :
 {
     private static readonly IReadOnlySet<DeadLetterRecord> None = new HashSet<DeadLetterRecord>();
     private readonly CoalescingBatcher<DeadLetterRecord> _record =
-        new(async (records, ct) => { await store.RecordAsync(records, ct); return None; }, maxBatch, spanName: "dead letter record");
-    private readonly CoalescingBatcher<Guid> _recorded = new(store.FindRecordedAsync, maxBatch, concurrency: 1, spanName: "dead letter lookup");
+        new(async (records, ct) => { await store.RecordAsync(records, ct); return None; }, maxBatch, tracing: ConsumerTracing.Source, spanName: "dead letter record");
+    private readonly CoalescingBatcher<Guid> _recorded = new(store.FindRecordedAsync, maxBatch, concurrency: 1, tracing: ConsumerTracing.Source, spanName: "dead letter lookup");
 
     /// <summary>Records that <paramref name="delivery"/> is dead-lettered at <paramref name="at"/> for <paramref name="reason"/>; returns the record.</summary>
     public async Task<DeadLetterRecord> RecordAsync(Delivery delivery, string reason, DateTimeOffset at, CancellationToken cancellationToken)

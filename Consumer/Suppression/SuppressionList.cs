@@ -1,5 +1,5 @@
 using Notifications.Consumer.Channels;
-using Notifications.Consumer.Pipeline;
+using Notifications.Consumer.Telemetry;
 using Notifications.Shared.Contract;
 using Notifications.Shared.Data;
 
@@ -25,8 +25,8 @@ internal sealed class SuppressionList : IAsyncDisposable
         _cache = cache;
         _metrics = metrics;
         _recordSuppressed = new(async (batch, ct) => { await store.RecordSuppressedAsync(batch, ct); return None; },
-            options.LogBatchSize, spanName: "delivery log record suppressed");
-        _lookUp = new(LookUpAsync, options.LogBatchSize, spanName: "suppression look up");
+            options.LogBatchSize, tracing: ConsumerTracing.Source, spanName: "delivery log record suppressed");
+        _lookUp = new(LookUpAsync, options.LogBatchSize, tracing: ConsumerTracing.Source, spanName: "suppression look up");
     }
 
     /// <summary>The key that stops <paramref name="message"/> (its address or domain, in scope for its lane), or null if it may go.</summary>

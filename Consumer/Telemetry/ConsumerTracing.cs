@@ -15,7 +15,8 @@ namespace Notifications.Consumer.Telemetry;
 internal static class ConsumerTracing
 {
     public const string SourceName = "Notifications.Consumer";
-    private static readonly ActivitySource Source = new(SourceName);
+    /// <summary>The consumer's source (its group-committed statements' spans too: <see cref="Shared.Data.CoalescingBatcher{T}"/>).</summary>
+    public static ActivitySource Source { get; } = new(SourceName);
 
     /// <summary>On receipt: the trace context the message brought, to continue when a handler takes it.</summary>
     public static ActivityContext Capture(IReadOnlyBasicProperties properties) =>
@@ -62,31 +63,6 @@ internal static class ConsumerTracing
             activity.SetTag("notifications.id", notificationId);
         }
 
-        return activity;
-    }
-
-    /// <summary>
-    /// One group-committed delivery-log statement: a trace of its own (its database span under it), linked
-    /// to the processing span of every delivery it answers.
-    /// </summary>
-    public static Activity? StartGroupCommit<TCaller>(string name, List<TCaller> callers, Func<TCaller, ActivityContext> contextOf)
-    {
-        if (!Source.HasListeners())
-        {
-            return null;
-        }
-
-        var links = new List<ActivityLink>(callers.Count);
-        foreach (var caller in callers)
-        {
-            if (contextOf(caller) is var context && context != default)
-            {
-                links.Add(new ActivityLink(context));
-            }
-        }
-
-        var activity = Source.StartActivity(name, ActivityKind.Internal, parentContext: default, links: links);
-        activity?.SetTag("notifications.batch.size", callers.Count);
         return activity;
     }
 }

@@ -1,4 +1,4 @@
-using Notifications.Consumer.Pipeline;
+using Notifications.Shared.Data;
 
 namespace Notifications.UnitTests.Consumer;
 

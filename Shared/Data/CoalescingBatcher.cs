@@ -1,21 +1,22 @@
 using System.Diagnostics;
 using System.Threading.Channels;
-using Notifications.Consumer.Telemetry;
 
-namespace Notifications.Consumer.Pipeline;
+namespace Notifications.Shared.Data;
 
 /// <summary>
 /// Group commit for concurrent handlers: each submits one item and awaits its answer, while the items
 /// that arrive together run as one batched statement. Under load batches grow on their own; at low
-/// load an item waits for no timer, only for the statement in flight.
+/// load an item waits for no timer, only for the statement in flight. Used by the consumer (delivery log, dead letters,
+/// suppression, live rows) and the gateway (live acks).
 /// </summary>
 /// <typeparam name="T">The item, e.g. a notification id.</typeparam>
-internal sealed class CoalescingBatcher<T> : IAsyncDisposable
+public sealed class CoalescingBatcher<T> : IAsyncDisposable
     where T : notnull
 {
     private readonly Channel<Pending> _queue = Channel.CreateUnbounded<Pending>(new UnboundedChannelOptions { SingleReader = false });
     private readonly Func<IReadOnlyList<T>, CancellationToken, Task<IReadOnlySet<T>>> _execute;
     private readonly int _maxBatch;
+    private readonly ActivitySource? _tracing;
     private readonly string? _spanName;
     private readonly bool _exclusive;
     private readonly Task[] _loops;
@@ -23,17 +24,19 @@ internal sealed class CoalescingBatcher<T> : IAsyncDisposable
     /// <param name="execute">Runs one batch; returns the items for which the answer is true.</param>
     /// <param name="maxBatch">The most items in one batch.</param>
     /// <param name="concurrency">Batches that may run at once (pipelining the round trips).</param>
-    /// <param name="spanName">When traced: each batch's span, linked to its callers' spans; null: no span.</param>
+    /// <param name="tracing">The worker's source for each batch's span; null: no span.</param>
+    /// <param name="spanName">The name of each batch's span, linked to its callers' spans.</param>
     /// <param name="exclusive">
     /// True when the answer names what the batch claimed for one owner each (a mark inserted once per id): of several callers
     /// with the same item in a batch only the first gets true. False: they all get the same answer.
     /// </param>
     public CoalescingBatcher(
-        Func<IReadOnlyList<T>, CancellationToken, Task<IReadOnlySet<T>>> execute, int maxBatch, int concurrency = 2, string? spanName = null,
+        Func<IReadOnlyList<T>, CancellationToken, Task<IReadOnlySet<T>>> execute, int maxBatch, int concurrency = 2, ActivitySource? tracing = null, string? spanName = null,
         bool exclusive = false)
     {
         _execute = execute;
         _maxBatch = maxBatch;
+        _tracing = tracing;
         _spanName = spanName;
         _exclusive = exclusive;
         _loops = Enumerable.Range(0, concurrency).Select(_ => Task.Run(RunAsync)).ToArray();
@@ -85,7 +88,7 @@ internal sealed class CoalescingBatcher<T> : IAsyncDisposable
         }
 
         // The statement serves many notifications, so it belongs to none of their traces: its own, linked to theirs.
-        using var activity = _spanName is null ? null : ConsumerTracing.StartGroupCommit(_spanName, batch, static p => p.Caller);
+        using var activity = StartSpan(batch);
         try
         {
             // The statement is not cancelled by any one caller: the others still want their answers.
@@ -103,6 +106,28 @@ internal sealed class CoalescingBatcher<T> : IAsyncDisposable
                 pending.Result.TrySetException(ex);
             }
         }
+    }
+
+    // A trace of its own (its database span under it), linked to the span of every caller it answers.
+    private Activity? StartSpan(List<Pending> batch)
+    {
+        if (_tracing is null || _spanName is null || !_tracing.HasListeners())
+        {
+            return null;
+        }
+
+        var links = new List<ActivityLink>(batch.Count);
+        foreach (var pending in batch)
+        {
+            if (pending.Caller != default)
+            {
+                links.Add(new ActivityLink(pending.Caller));
+            }
+        }
+
+        var activity = _tracing.StartActivity(_spanName, ActivityKind.Internal, parentContext: default, links: links);
+        activity?.SetTag("notifications.batch.size", batch.Count);
+        return activity;
     }
 
     private sealed record Pending(T Item, TaskCompletionSource<bool> Result, ActivityContext Caller);
