@@ -34,6 +34,7 @@ public static class GatewayHostingExtensions
         services.AddSingleton<LiveRouter>();
         services.AddHostedService(sp => sp.GetRequiredService<LiveRouter>());
         services.AddSingleton<Presence>();
+        services.AddSingleton<LivePendingRows>();
         services.AddSingleton<LiveServer>();
         services.AddHostedService(sp => sp.GetRequiredService<LiveServer>());
         return builder;

@@ -7,7 +7,6 @@ using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
 using Notifications.Gateway.Transports;
 using Microsoft.Extensions.Options;
-using Notifications.Shared.Data;
 using Notifications.Shared.Observability;
 
 namespace Notifications.Gateway;
@@ -19,7 +18,7 @@ namespace Notifications.Gateway;
 /// refused before the upgrade: 401 with the reason as text. Every other path is 404.
 /// </summary>
 internal sealed partial class LiveServer(
-    LiveTokenCheck tokens, ILivePendingStore pending, Presence presence, GatewayMetrics metrics, IOptions<GatewayOptions> options,
+    LiveTokenCheck tokens, LivePendingRows pending, Presence presence, GatewayMetrics metrics, IOptions<GatewayOptions> options,
     ILoggerFactory loggers)
     : PublicServer
 {

@@ -3,7 +3,6 @@ using System.Threading.Channels;
 using Microsoft.Extensions.Logging;
 using Notifications.Gateway.Transports;
 using Notifications.Shared.Contract;
-using Notifications.Shared.Data;
 
 namespace Notifications.Gateway;
 
@@ -25,7 +24,7 @@ internal sealed partial class LiveSession
 
     private readonly ILiveTransport _transport;
     private readonly string _subscriber;
-    private readonly ILivePendingStore _pending;
+    private readonly LivePendingRows _pending;
     private readonly Presence _presence;
     private readonly GatewayOptions _options;
     private readonly ILogger _logger;
@@ -37,7 +36,7 @@ internal sealed partial class LiveSession
     private List<LiveFrame>? _held = [];
     private LiveClose? _closing;
 
-    public LiveSession(ILiveTransport transport, string subscriber, ILivePendingStore pending, Presence presence, GatewayOptions options, ILogger logger)
+    public LiveSession(ILiveTransport transport, string subscriber, LivePendingRows pending, Presence presence, GatewayOptions options, ILogger logger)
     {
         _transport = transport;
         _subscriber = subscriber;

@@ -3,7 +3,6 @@ using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 using Notifications.Gateway.Transports.Grpc;
-using Notifications.Shared.Data;
 
 namespace Notifications.Gateway.Transports;
 
@@ -13,7 +12,7 @@ namespace Notifications.Gateway.Transports;
 /// UNAUTHENTICATED and the reason. Then the same session as a WebSocket's (<see cref="LiveSession"/>).
 /// </summary>
 internal sealed class LiveGrpcService(
-    LiveTokenCheck tokens, ILivePendingStore pending, Presence presence, IOptions<GatewayOptions> options, IHostApplicationLifetime lifetime,
+    LiveTokenCheck tokens, LivePendingRows pending, Presence presence, IOptions<GatewayOptions> options, IHostApplicationLifetime lifetime,
     ILogger<LiveGrpcService> logger) : Live.LiveBase
 {
     private const string Bearer = "Bearer ";

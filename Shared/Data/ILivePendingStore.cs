@@ -9,10 +9,11 @@ namespace Notifications.Shared.Data;
 public interface ILivePendingStore
 {
     /// <summary>
-    /// Adds <paramref name="row"/> unless a row of its id is pending already (a redelivered message); then, when its subscriber
-    /// has more than <paramref name="cap"/> unexpired rows, expires the oldest beyond it (a client that never acks).
+    /// Adds each of <paramref name="rows"/> unless a row of its id is pending already (a redelivered message), in one
+    /// transaction; then, of each of their subscribers with more than <paramref name="cap"/> unexpired rows, expires the oldest
+    /// beyond it (a client that never acks). Returns those subscribers.
     /// </summary>
-    Task<LiveAdded> AddAsync(LivePending row, int cap, CancellationToken cancellationToken);
+    Task<IReadOnlyList<LiveCapped>> AddAsync(IReadOnlyList<LivePending> rows, int cap, CancellationToken cancellationToken);
 
     /// <summary>
     /// The subscriber's rows an app should receive now, oldest first, at most <paramref name="max"/>: unexpired, and, of the
@@ -23,8 +24,11 @@ public interface ILivePendingStore
     /// <summary>Marks the rows of <paramref name="ids"/> sent; the ids that were not sent before (those to send now).</summary>
     Task<IReadOnlyList<long>> MarkSentAsync(IReadOnlyList<long> ids, CancellationToken cancellationToken);
 
-    /// <summary>The app acked <paramref name="id"/>: true when it was the subscriber's and pending (it is gone now).</summary>
-    Task<bool> AckAsync(string subscriber, long id, CancellationToken cancellationToken);
+    /// <summary>
+    /// Apps acked <paramref name="acks"/>, in one statement: each row that was its subscriber's and pending is gone; returns
+    /// those acks (an ack of another subscriber's id, or of one gone already, is not among them).
+    /// </summary>
+    Task<IReadOnlySet<LiveAck>> AckAsync(IReadOnlyList<LiveAck> acks, CancellationToken cancellationToken);
 
     /// <summary>Live notification <paramref name="id"/>'s row, or null when it has none (not live, acked, or removed).</summary>
     Task<LivePendingState?> FindAsync(long id, CancellationToken cancellationToken);

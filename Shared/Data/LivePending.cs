@@ -8,8 +8,11 @@ namespace Notifications.Shared.Data;
 public sealed record LivePending(
     long Id, string Subscriber, string? Subject, string? Body, string? Data, DateTimeOffset? ExpiresAt, bool AtMostOnce);
 
-/// <summary>What <see cref="ILivePendingStore.AddAsync"/> did: whether it added the row, and how many older rows it expired.</summary>
-public readonly record struct LiveAdded(bool Added, int Expired);
+/// <summary>A subscriber <see cref="ILivePendingStore.AddAsync"/> took past its cap: how many of its oldest rows it expired.</summary>
+public readonly record struct LiveCapped(string Subscriber, int Expired);
+
+/// <summary>An app's ack of live notification <paramref name="Id"/>, on a connection of <paramref name="Subscriber"/>.</summary>
+public readonly record struct LiveAck(string Subscriber, long Id);
 
 /// <summary>
 /// A live notification as it stands (<see cref="ILivePendingStore.FindAsync"/>): whose, since when, until when, and when a

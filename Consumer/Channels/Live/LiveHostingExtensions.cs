@@ -9,6 +9,7 @@ internal static class LiveHostingExtensions
     {
         services.AddOptions<LiveOptions>().BindConfiguration(LiveOptions.SectionName).ValidateDataAnnotations().ValidateOnStart();
         services.AddSingleton<LiveRoute>();
+        services.AddSingleton<LivePendingWriter>();
         services.AddSingleton<LiveSender>();
         services.AddSingleton<LiveFallback>();
         services.AddSingleton<IChannel, LiveChannel>();

@@ -1,8 +1,4 @@
 using System.Data.Common;
-using Microsoft.Extensions.Logging;
-using Microsoft.Extensions.Options;
-using Notifications.Consumer.Telemetry;
-using Notifications.Shared.Data;
 
 namespace Notifications.Consumer.Channels.Live;
 
@@ -11,20 +7,16 @@ namespace Notifications.Consumer.Channels.Live;
 /// (<see cref="Settling.OutboundPublisher.PublishLiveAsync"/>). Thread-safe: one serves every handler. The row is written
 /// first, so a gateway that receives the frame finds it to ack, and an app that connects later finds it pending. A row
 /// pending already (a redelivered message) is published again: at least once may send twice, the app de-duplicates by id.
-/// A subscriber past <see cref="LiveOptions.MaxPendingPerSubscriber"/> unacked has its oldest expired (logged, 4251).
+/// The rows of concurrent handlers are written together (<see cref="LivePendingWriter"/>).
 /// </summary>
-internal sealed class LiveSender(ILivePendingStore pending, LiveRoute route, IOptions<LiveOptions> options, ILogger<LiveSender> logger) : IChannelSender
+internal sealed class LiveSender(LivePendingWriter pending, LiveRoute route) : IChannelSender
 {
     public async Task SendAsync(Outgoing outgoing, CancellationToken cancellationToken)
     {
         var live = (LiveNotification)outgoing;
         try
         {
-            var added = await pending.AddAsync(live.Row, options.Value.MaxPendingPerSubscriber, cancellationToken);
-            if (added.Expired > 0)
-            {
-                ConsumerLog.LivePendingCapped(logger, live.Row.Subscriber, options.Value.MaxPendingPerSubscriber, added.Expired);
-            }
+            await pending.AddAsync(live.Row, cancellationToken);
         }
         catch (DbException ex)
         {

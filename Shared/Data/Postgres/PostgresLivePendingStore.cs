@@ -9,21 +9,20 @@ internal sealed class PostgresLivePendingStore(NpgsqlDataSource dataSource, Data
 {
     private readonly int _timeoutSeconds = (int)options.CommandTimeout.TotalSeconds;
 
-    // The new row is not visible to the cap's subquery (one snapshot): it keeps the newest cap - 1 others.
+    // Two statements, one implicit transaction (Npgsql sends them as one batch): the second sees the rows the first added, so
+    // a subscriber keeps its newest @Cap unexpired rows even when one batch brings more than that.
     private readonly string _addSql = $"""
-        WITH added AS (
-            INSERT INTO "{options.Schema}".live_pending (notification_id, subscriber_id, subject, body, data, expires_at, at_most_once)
-            VALUES (@Id, @Subscriber, @Subject, @Body, @Data, @ExpiresAt, @AtMostOnce)
-            ON CONFLICT (notification_id) DO NOTHING
-            RETURNING notification_id),
-        capped AS (
-            UPDATE "{options.Schema}".live_pending SET expires_at = now()
-            WHERE EXISTS (SELECT FROM added) AND notification_id IN (
-                SELECT notification_id FROM "{options.Schema}".live_pending
-                WHERE subscriber_id = @Subscriber AND (expires_at IS NULL OR expires_at > now())
-                ORDER BY notification_id DESC OFFSET @Cap - 1)
-            RETURNING notification_id)
-        SELECT (SELECT count(*) FROM added)::int AS Added, (SELECT count(*) FROM capped)::int AS Expired
+        INSERT INTO "{options.Schema}".live_pending (notification_id, subscriber_id, subject, body, data, expires_at, at_most_once)
+        SELECT * FROM unnest(@Ids, @Subscribers, @Subjects, @Bodies, @Data, @ExpiresAt, @AtMostOnce)
+        ON CONFLICT (notification_id) DO NOTHING;
+        UPDATE "{options.Schema}".live_pending SET expires_at = now()
+        WHERE notification_id IN (
+            SELECT notification_id FROM (
+                SELECT notification_id, row_number() OVER (PARTITION BY subscriber_id ORDER BY notification_id DESC) AS newer
+                FROM "{options.Schema}".live_pending
+                WHERE subscriber_id = ANY (@Subscribers) AND (expires_at IS NULL OR expires_at > now())) AS ranked
+            WHERE newer > @Cap)
+        RETURNING subscriber_id
         """;
 
     private readonly string _pendingSql = $"""
@@ -41,7 +40,10 @@ internal sealed class PostgresLivePendingStore(NpgsqlDataSource dataSource, Data
         """;
 
     private readonly string _ackSql = $"""
-        DELETE FROM "{options.Schema}".live_pending WHERE subscriber_id = @Subscriber AND notification_id = @Id
+        DELETE FROM "{options.Schema}".live_pending AS p
+        USING unnest(@Subscribers, @Ids) AS a(subscriber_id, notification_id)
+        WHERE p.subscriber_id = a.subscriber_id AND p.notification_id = a.notification_id
+        RETURNING p.subscriber_id AS Subscriber, p.notification_id AS Id
         """;
 
     private readonly string _findSql = $"""
@@ -81,15 +83,27 @@ internal sealed class PostgresLivePendingStore(NpgsqlDataSource dataSource, Data
         }, cancellationToken));
     }
 
-    public async Task<LiveAdded> AddAsync(LivePending row, int cap, CancellationToken cancellationToken)
+    public async Task<IReadOnlyList<LiveCapped>> AddAsync(IReadOnlyList<LivePending> rows, int cap, CancellationToken cancellationToken)
     {
-        ArgumentNullException.ThrowIfNull(row);
-        await using var connection = await dataSource.OpenConnectionAsync(cancellationToken);
-        var (added, expired) = await connection.QuerySingleAsync<(int, int)>(Command(_addSql, new
+        ArgumentNullException.ThrowIfNull(rows);
+        if (rows.Count == 0)
         {
-            row.Id, row.Subscriber, row.Subject, row.Body, row.Data, ExpiresAt = row.ExpiresAt?.ToUniversalTime(), row.AtMostOnce, Cap = cap,
+            return [];
+        }
+
+        await using var connection = await dataSource.OpenConnectionAsync(cancellationToken);
+        var capped = await connection.QueryAsync<string>(Command(_addSql, new
+        {
+            Ids = rows.Select(r => r.Id).ToArray(),
+            Subscribers = rows.Select(r => r.Subscriber).ToArray(),
+            Subjects = rows.Select(r => r.Subject).ToArray(),
+            Bodies = rows.Select(r => r.Body).ToArray(),
+            Data = rows.Select(r => r.Data).ToArray(),
+            ExpiresAt = rows.Select(r => r.ExpiresAt?.UtcDateTime).ToArray(),
+            AtMostOnce = rows.Select(r => r.AtMostOnce).ToArray(),
+            Cap = cap,
         }, cancellationToken));
-        return new LiveAdded(added == 1, expired);
+        return capped.CountBy(s => s).Select(c => new LiveCapped(c.Key, c.Value)).ToList();
     }
 
     public async Task<IReadOnlyList<LivePending>> PendingAsync(string subscriber, int max, CancellationToken cancellationToken)
@@ -106,10 +120,15 @@ internal sealed class PostgresLivePendingStore(NpgsqlDataSource dataSource, Data
         return (await connection.QueryAsync<long>(Command(_markSentSql, new { Ids = ids.ToArray() }, cancellationToken))).AsList();
     }
 
-    public async Task<bool> AckAsync(string subscriber, long id, CancellationToken cancellationToken)
+    public async Task<IReadOnlySet<LiveAck>> AckAsync(IReadOnlyList<LiveAck> acks, CancellationToken cancellationToken)
     {
+        ArgumentNullException.ThrowIfNull(acks);
         await using var connection = await dataSource.OpenConnectionAsync(cancellationToken);
-        return await connection.ExecuteAsync(Command(_ackSql, new { Subscriber = subscriber, Id = id }, cancellationToken)) == 1;
+        var gone = await connection.QueryAsync<(string Subscriber, long Id)>(Command(_ackSql, new
+        {
+            Subscribers = acks.Select(a => a.Subscriber).ToArray(), Ids = acks.Select(a => a.Id).ToArray(),
+        }, cancellationToken));
+        return gone.Select(g => new LiveAck(g.Subscriber, g.Id)).ToHashSet();
     }
 
     private CommandDefinition Command(string sql, object? parameters, CancellationToken cancellationToken) =>

@@ -1,3 +1,4 @@
+using System.Text.Json;
 using Dapper;
 using Microsoft.Data.SqlClient;
 using Notifications.Shared.Hosting;
@@ -15,24 +16,29 @@ internal sealed class SqlServerLivePendingStore : ILivePendingStore
         _connectionString = options.ConnectionString;
         _timeoutSeconds = (int)options.CommandTimeout.TotalSeconds;
         string s = options.Schema;
-        // UPDLOCK + HOLDLOCK on the id's key range: a redelivered copy written at the same moment waits, then finds the row.
-        // Then the cap: the subscriber's newest @Cap unexpired rows stay, the new one among them.
+        // The rows travel as one JSON array read by OPENJSON (ids unique: the caller's batch is de-duplicated). UPDLOCK +
+        // HOLDLOCK on each id's key range: a redelivered copy written at the same moment waits, then finds the row. Then the
+        // cap, in the same transaction, seeing the rows just added: each of their subscribers keeps its newest @Cap unexpired.
         AddSql = $"""
             SET NOCOUNT ON;
+            SET XACT_ABORT ON;
+            BEGIN TRANSACTION;
             INSERT INTO [{s}].[live_pending] (notification_id, subscriber_id, subject, body, data, expires_at, at_most_once)
-            SELECT @Id, @Subscriber, @Subject, @Body, @Data, @ExpiresAt, @AtMostOnce
-            WHERE NOT EXISTS (SELECT 1 FROM [{s}].[live_pending] WITH (UPDLOCK, HOLDLOCK) WHERE notification_id = @Id);
-            DECLARE @added int = @@ROWCOUNT, @expired int = 0;
-            IF @added = 1
-            BEGIN
-                UPDATE [{s}].[live_pending] SET expires_at = SYSDATETIMEOFFSET()
-                WHERE notification_id IN (
-                    SELECT notification_id FROM [{s}].[live_pending]
-                    WHERE subscriber_id = @Subscriber AND (expires_at IS NULL OR expires_at > SYSDATETIMEOFFSET())
-                    ORDER BY notification_id DESC OFFSET @Cap ROWS);
-                SET @expired = @@ROWCOUNT;
-            END;
-            SELECT @added AS Added, @expired AS Expired;
+            SELECT r.id, r.subscriber, r.subject, r.body, r.data, r.expires_at, r.at_most_once
+            FROM OPENJSON(@Rows) WITH (
+                id bigint '$.id', subscriber varchar(128) '$.subscriber', subject nvarchar(998) '$.subject', body nvarchar(max) '$.body',
+                data nvarchar(max) '$.data', expires_at datetimeoffset(3) '$.expiresAt', at_most_once bit '$.atMostOnce') AS r
+            WHERE NOT EXISTS (SELECT 1 FROM [{s}].[live_pending] WITH (UPDLOCK, HOLDLOCK) WHERE notification_id = r.id);
+            UPDATE p SET expires_at = SYSDATETIMEOFFSET()
+            OUTPUT INSERTED.subscriber_id
+            FROM [{s}].[live_pending] AS p
+            JOIN (
+                SELECT notification_id, ROW_NUMBER() OVER (PARTITION BY subscriber_id ORDER BY notification_id DESC) AS newer
+                FROM [{s}].[live_pending]
+                WHERE subscriber_id IN (SELECT r.subscriber FROM OPENJSON(@Rows) WITH (subscriber varchar(128) '$.subscriber') AS r)
+                  AND (expires_at IS NULL OR expires_at > SYSDATETIMEOFFSET())) AS ranked ON ranked.notification_id = p.notification_id
+            WHERE ranked.newer > @Cap;
+            COMMIT TRANSACTION;
             """;
         PendingSql = $"""
             SELECT TOP (@Max) notification_id AS Id, subscriber_id AS Subscriber, subject AS Subject, body AS Body, data AS Data,
@@ -49,7 +55,10 @@ internal sealed class SqlServerLivePendingStore : ILivePendingStore
             WHERE notification_id IN (SELECT j.id FROM OPENJSON(@Ids) WITH (id bigint '$') AS j) AND sent_at IS NULL;
             """;
         AckSql = $"""
-            DELETE FROM [{s}].[live_pending] WHERE subscriber_id = @Subscriber AND notification_id = @Id;
+            DELETE p OUTPUT DELETED.subscriber_id AS Subscriber, DELETED.notification_id AS Id
+            FROM [{s}].[live_pending] AS p
+            JOIN OPENJSON(@Acks) WITH (subscriber varchar(128) '$.subscriber', id bigint '$.id') AS a
+              ON p.subscriber_id = a.subscriber AND p.notification_id = a.id;
             """;
         FindSql = $"""
             SELECT subscriber_id AS Subscriber, created_at AS CreatedAt, expires_at AS ExpiresAt, sent_at AS SentAt, at_most_once AS AtMostOnce
@@ -98,15 +107,21 @@ internal sealed class SqlServerLivePendingStore : ILivePendingStore
 
     internal string AckSql { get; }
 
-    public async Task<LiveAdded> AddAsync(LivePending row, int cap, CancellationToken cancellationToken)
+    public async Task<IReadOnlyList<LiveCapped>> AddAsync(IReadOnlyList<LivePending> rows, int cap, CancellationToken cancellationToken)
     {
-        ArgumentNullException.ThrowIfNull(row);
-        await using var connection = new SqlConnection(_connectionString);
-        var (added, expired) = await connection.QuerySingleAsync<(int, int)>(Command(AddSql, new
+        ArgumentNullException.ThrowIfNull(rows);
+        if (rows.Count == 0)
         {
-            row.Id, row.Subscriber, row.Subject, row.Body, row.Data, row.ExpiresAt, row.AtMostOnce, Cap = cap,
-        }, cancellationToken));
-        return new LiveAdded(added == 1, expired);
+            return [];
+        }
+
+        string json = JsonSerializer.Serialize(rows.Select(r => new
+        {
+            id = r.Id, subscriber = r.Subscriber, subject = r.Subject, body = r.Body, data = r.Data, expiresAt = r.ExpiresAt, atMostOnce = r.AtMostOnce,
+        }));
+        await using var connection = new SqlConnection(_connectionString);
+        var capped = await connection.QueryAsync<string>(Command(AddSql, new { Rows = json, Cap = cap }, cancellationToken));
+        return capped.CountBy(s => s).Select(c => new LiveCapped(c.Key, c.Value)).ToList();
     }
 
     public async Task<IReadOnlyList<LivePending>> PendingAsync(string subscriber, int max, CancellationToken cancellationToken)
@@ -127,10 +142,13 @@ internal sealed class SqlServerLivePendingStore : ILivePendingStore
         return (await connection.QueryAsync<long>(Command(MarkSentSql, new { Ids = "[" + string.Join(',', ids) + "]" }, cancellationToken))).AsList();
     }
 
-    public async Task<bool> AckAsync(string subscriber, long id, CancellationToken cancellationToken)
+    public async Task<IReadOnlySet<LiveAck>> AckAsync(IReadOnlyList<LiveAck> acks, CancellationToken cancellationToken)
     {
+        ArgumentNullException.ThrowIfNull(acks);
+        string json = JsonSerializer.Serialize(acks.Select(a => new { subscriber = a.Subscriber, id = a.Id }));
         await using var connection = new SqlConnection(_connectionString);
-        return await connection.ExecuteAsync(Command(AckSql, new { Subscriber = subscriber, Id = id }, cancellationToken)) == 1;
+        var gone = await connection.QueryAsync<(string Subscriber, long Id)>(Command(AckSql, new { Acks = json }, cancellationToken));
+        return gone.Select(g => new LiveAck(g.Subscriber, g.Id)).ToHashSet();
     }
 
     private CommandDefinition Command(string sql, object? parameters, CancellationToken cancellationToken) =>

@@ -47,6 +47,12 @@ public sealed class PostgresStoreTests : StoreSuite, IDisposable
         return new PostgresSuppressionStore(_dataSource, new DatabaseOptions { ConnectionString = TestServices.PostgresConnectionString, Schema = TestDatabase.Schema });
     }
 
+    protected override async Task<ILivePendingStore> CreateLivePendingStoreAsync()
+    {
+        _db = await TestDatabase.CleanAsync();
+        return new PostgresLivePendingStore(_dataSource, new DatabaseOptions { ConnectionString = TestServices.PostgresConnectionString, Schema = TestDatabase.Schema });
+    }
+
     protected override IRetentionStore CreateRetentionStore() =>
         new PostgresRetentionStore(_dataSource, new DatabaseOptions { ConnectionString = TestServices.PostgresConnectionString, Schema = TestDatabase.Schema });
 

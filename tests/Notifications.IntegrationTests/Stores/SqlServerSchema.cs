@@ -97,7 +97,7 @@ public sealed class SqlServerSchema : IAsyncLifetime
     {
         await using var connection = await OpenAsync();
         await connection.ExecuteAsync(
-            $"TRUNCATE TABLE [{Name}].[outbox]; TRUNCATE TABLE [{Name}].[delivery_log]; TRUNCATE TABLE [{Name}].[rejected]; TRUNCATE TABLE [{Name}].[dead_letter]; TRUNCATE TABLE [{Name}].[idempotency_key]; TRUNCATE TABLE [{Name}].[suppression];");
+            $"TRUNCATE TABLE [{Name}].[outbox]; TRUNCATE TABLE [{Name}].[delivery_log]; TRUNCATE TABLE [{Name}].[rejected]; TRUNCATE TABLE [{Name}].[dead_letter]; TRUNCATE TABLE [{Name}].[idempotency_key]; TRUNCATE TABLE [{Name}].[suppression]; TRUNCATE TABLE [{Name}].[live_pending];");
     }
 
     /// <summary>Inserts <paramref name="count"/> valid notifications in one statement; returns their ids, oldest first.</summary>

@@ -46,6 +46,12 @@ public sealed class SqlServerStoreTests(SqlServerSchema schema) : StoreSuite, IC
         return new SqlServerSuppressionStore(new DatabaseOptions { Provider = DatabaseProvider.SqlServer, ConnectionString = schema.ConnectionString, Schema = schema.Name });
     }
 
+    protected override async Task<ILivePendingStore> CreateLivePendingStoreAsync()
+    {
+        await schema.CleanAsync();
+        return new SqlServerLivePendingStore(new DatabaseOptions { Provider = DatabaseProvider.SqlServer, ConnectionString = schema.ConnectionString, Schema = schema.Name });
+    }
+
     protected override IRetentionStore CreateRetentionStore() =>
         new SqlServerRetentionStore(new DatabaseOptions { Provider = DatabaseProvider.SqlServer, ConnectionString = schema.ConnectionString, Schema = schema.Name });
 
