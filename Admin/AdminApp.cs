@@ -1,6 +1,7 @@
 using System.CommandLine;
 using Microsoft.Extensions.Configuration;
 using Notifications.Admin.Migrations;
+using Notifications.Admin.Status;
 
 namespace Notifications.Admin;
 

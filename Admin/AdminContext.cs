@@ -19,15 +19,28 @@ namespace Notifications.Admin;
 /// </summary>
 internal sealed class AdminContext : IAsyncDisposable
 {
-    private readonly ServiceProvider _services;
+    private readonly IServiceProvider _services;
+
+    // Owned: the command line's own container, disposed with the context; a host's (the console's) is the host's to dispose.
+    private readonly ServiceProvider? _owned;
 
     public AdminContext(IConfiguration configuration)
+        : this(configuration, AddAdminServices(new ServiceCollection().AddSingleton(configuration), "notifications-admin").BuildServiceProvider())
     {
-        var services = new ServiceCollection().AddSingleton(configuration).AddRabbitMqOptions().AddNotificationsDatabase("notifications-admin", DatabaseOptions.AdminPoolSize).AddTemplates();
-        _services = services.BuildServiceProvider();
+        _owned = (ServiceProvider)_services;
+    }
+
+    /// <summary>Over a host's services (the operators' console), which called <see cref="AddAdminServices"/> itself.</summary>
+    public AdminContext(IConfiguration configuration, IServiceProvider services)
+    {
+        _services = services;
         // As the consumer reads it (Templates:DefaultLocale), for previews.
         DefaultLocale = configuration["Templates:DefaultLocale"] is { Length: > 0 } locale ? locale : "en";
     }
+
+    /// <summary>What the operations need: the broker's options, the database's stores (as <paramref name="applicationName"/>), templates.</summary>
+    public static IServiceCollection AddAdminServices(IServiceCollection services, string applicationName) =>
+        services.AddRabbitMqOptions().AddNotificationsDatabase(applicationName, DatabaseOptions.AdminPoolSize).AddTemplates();
 
     /// <summary>The locale tried after the wanted one and its parents (the consumer's <c>Templates:DefaultLocale</c>).</summary>
     public string DefaultLocale { get; }
@@ -109,7 +122,7 @@ internal sealed class AdminContext : IAsyncDisposable
         }
     }
 
-    public ValueTask DisposeAsync() => _services.DisposeAsync();
+    public ValueTask DisposeAsync() => _owned?.DisposeAsync() ?? ValueTask.CompletedTask;
 
     private T Resolve<T>()
         where T : class

@@ -18,4 +18,10 @@ public interface IOutboxStore
 
     /// <summary>The number of rows waiting (an estimate is not good enough for the demo; this counts).</summary>
     Task<long> CountAsync(CancellationToken cancellationToken);
+
+    /// <summary>
+    /// The rows waiting per priority, each counted up to <paramref name="cap"/> (the read stops there: cheap however large
+    /// the backlog).
+    /// </summary>
+    Task<OutboxBacklog> CountByPriorityAsync(long cap, CancellationToken cancellationToken);
 }

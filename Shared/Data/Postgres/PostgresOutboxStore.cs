@@ -13,6 +13,7 @@ internal sealed class PostgresOutboxStore : IOutboxStore
     private readonly string _claimDueSql;
     private readonly string _rejectSql;
     private readonly string _countSql;
+    private readonly string _countByPrioritySql;
     private readonly string _startFanOutSql;
 
     public PostgresOutboxStore(NpgsqlDataSource dataSource, DatabaseOptions options)
@@ -34,6 +35,12 @@ internal sealed class PostgresOutboxStore : IOutboxStore
             ON CONFLICT (id) DO UPDATE SET reason = EXCLUDED.reason, rejected_at = now()
             """;
         _countSql = $"""SELECT count(*) FROM "{s}".outbox""";
+        // Each priority counted on its own, stopping at the cap (LIMIT in a subquery): never a full read of a large backlog.
+        _countByPrioritySql = $"""
+            SELECT (SELECT count(*) FROM (SELECT 1 FROM "{s}".outbox WHERE priority = 'urgent' LIMIT @Cap) AS u) AS Urgent,
+                   (SELECT count(*) FROM (SELECT 1 FROM "{s}".outbox WHERE priority = 'normal' LIMIT @Cap) AS n) AS Normal,
+                   (SELECT count(*) FROM (SELECT 1 FROM "{s}".outbox WHERE priority = 'bulk' LIMIT @Cap) AS b) AS Bulk
+            """;
         _startFanOutSql = $"""
             INSERT INTO "{s}".fanout_job (id, audience, channels, category, parent) VALUES (@Id, @Audience, @Channels, @Category, @Parent)
             ON CONFLICT (id) DO NOTHING
@@ -64,6 +71,14 @@ internal sealed class PostgresOutboxStore : IOutboxStore
         await using var connection = await _dataSource.OpenConnectionAsync(cancellationToken);
         return await connection.ExecuteScalarAsync<long>(
             new CommandDefinition(_countSql, commandTimeout: _timeoutSeconds, cancellationToken: cancellationToken));
+    }
+
+    public async Task<OutboxBacklog> CountByPriorityAsync(long cap, CancellationToken cancellationToken)
+    {
+        await using var connection = await _dataSource.OpenConnectionAsync(cancellationToken);
+        var counts = await connection.QuerySingleAsync<(long Urgent, long Normal, long Bulk)>(
+            new CommandDefinition(_countByPrioritySql, new { Cap = cap }, commandTimeout: _timeoutSeconds, cancellationToken: cancellationToken));
+        return new OutboxBacklog(counts.Urgent, counts.Normal, counts.Bulk, cap);
     }
 
     private Task RejectAsync(

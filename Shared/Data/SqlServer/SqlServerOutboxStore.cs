@@ -33,6 +33,12 @@ internal sealed class SqlServerOutboxStore : IOutboxStore
                 VALUES (@Id, @Recipient, @Subject, @Body, @CreatedAt, @Reason);
             """;
         CountSql = $"SELECT COUNT_BIG(*) FROM [{s}].[outbox];";
+        // Each priority counted on its own, stopping at the cap (TOP in a derived table): never a full read of a large backlog.
+        CountByPrioritySql = $"""
+            SELECT (SELECT COUNT_BIG(*) FROM (SELECT TOP (@Cap) 1 AS x FROM [{s}].[outbox] WHERE priority = 'urgent') AS u) AS Urgent,
+                   (SELECT COUNT_BIG(*) FROM (SELECT TOP (@Cap) 1 AS x FROM [{s}].[outbox] WHERE priority = 'normal') AS n) AS Normal,
+                   (SELECT COUNT_BIG(*) FROM (SELECT TOP (@Cap) 1 AS x FROM [{s}].[outbox] WHERE priority = 'bulk') AS b) AS Bulk;
+            """;
         StartFanOutSql = $"""
             INSERT INTO [{s}].[fanout_job] (id, audience, channels, category, parent)
             SELECT @Id, @Audience, @Channels, @Category, @Parent
@@ -47,6 +53,8 @@ internal sealed class SqlServerOutboxStore : IOutboxStore
     internal string RejectSql { get; }
 
     internal string CountSql { get; }
+
+    internal string CountByPrioritySql { get; }
 
     internal string StartFanOutSql { get; }
 
@@ -78,6 +86,14 @@ internal sealed class SqlServerOutboxStore : IOutboxStore
         await using var connection = new SqlConnection(_connectionString);
         return await connection.ExecuteScalarAsync<long>(
             new CommandDefinition(CountSql, commandTimeout: _timeoutSeconds, cancellationToken: cancellationToken));
+    }
+
+    public async Task<OutboxBacklog> CountByPriorityAsync(long cap, CancellationToken cancellationToken)
+    {
+        await using var connection = new SqlConnection(_connectionString);
+        var counts = await connection.QuerySingleAsync<(long Urgent, long Normal, long Bulk)>(
+            new CommandDefinition(CountByPrioritySql, new { Cap = cap }, commandTimeout: _timeoutSeconds, cancellationToken: cancellationToken));
+        return new OutboxBacklog(counts.Urgent, counts.Normal, counts.Bulk, cap);
     }
 
     private Task RejectAsync(DbTransaction transaction, IReadOnlyList<(OutboxRow Row, string Reason)> rejects, CancellationToken cancellationToken)

@@ -1,0 +1,14 @@
+using System.Globalization;
+
+namespace Notifications.Admin.Status;
+
+/// <summary>How the figures of a <see cref="StatusReport"/> read, the same in the command's text and the console's page.</summary>
+internal static class StatusFormat
+{
+    /// <summary>A count, with "+" when the count stopped at its cap (the backlog is larger).</summary>
+    public static string Rows(long count, bool capped) => count.ToString("N0", CultureInfo.InvariantCulture) + (capped ? "+" : "");
+
+    /// <summary>A ratio as a percentage with two decimals; "n/a (none)" when nothing was counted.</summary>
+    public static string Percent(double ratio) =>
+        double.IsNaN(ratio) ? "n/a (none)" : (ratio * 100).ToString("F2", CultureInfo.InvariantCulture) + " %";
+}
