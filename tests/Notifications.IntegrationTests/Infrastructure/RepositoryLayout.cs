@@ -22,6 +22,9 @@ internal static class RepositoryLayout
     /// <summary>The original experiment's consumer (tests/Notifications.Baseline), as built with this test project.</summary>
     public static string BaselineDll() => BuiltDll(Path.Combine("tests", "Notifications.Baseline"), "Notifications.Baseline");
 
+    /// <summary>The console tests' OpenID Connect provider (tests/Notifications.OidcProvider), as built with this test project.</summary>
+    public static string OidcProviderDll() => BuiltDll(Path.Combine("tests", "Notifications.OidcProvider"), "Notifications.OidcProvider");
+
     private static string BuiltDll(string projectDirectory, string assembly)
     {
         string dll = File(projectDirectory, "bin", TestOutput.Parent!.Name, TestOutput.Name, $"{assembly}.dll");

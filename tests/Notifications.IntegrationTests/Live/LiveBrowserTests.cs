@@ -1,5 +1,4 @@
 using OpenQA.Selenium;
-using OpenQA.Selenium.Chrome;
 using OpenQA.Selenium.Support.UI;
 
 namespace Notifications.IntegrationTests.Live;
@@ -22,7 +21,7 @@ public sealed class LiveBrowserTests
         await LiveGateway.InsertAsync("ana", 301, 302);
         await LiveGateway.InsertAsync("bo", 901);
         await using var page = await LivePageServer.StartAsync(gateway.Key, "ana");
-        using var browser = HeadlessChromium();
+        using var browser = Infrastructure.HeadlessChromium.Start(Patience);
         var wait = new WebDriverWait(browser, Patience) { PollingInterval = TimeSpan.FromMilliseconds(100) };
 
         browser.Navigate().GoToUrl(new Uri(page.Address, "/?gateway=" + Uri.EscapeDataString(gateway.LiveUri.ToString())));
@@ -47,18 +46,4 @@ public sealed class LiveBrowserTests
 
     private static List<string?> Shown(IWebDriver browser) =>
         browser.FindElements(By.CssSelector("#notifications li")).Select(e => e.GetDomAttribute("data-id")).ToList();
-
-    // Debian's chromium and chromium-driver (scripts/setup installs them); no driver download, no sandbox (root in a container).
-    private static ChromeDriver HeadlessChromium()
-    {
-        const string Driver = "/usr/bin/chromedriver";
-        const string Chromium = "/usr/bin/chromium";
-        Assert.True(File.Exists(Driver) && File.Exists(Chromium), $"{Chromium} and {Driver} are needed: scripts/setup installs them (apt-get install chromium chromium-driver)");
-        var service = ChromeDriverService.CreateDefaultService(Path.GetDirectoryName(Driver)!, Path.GetFileName(Driver));
-        service.SuppressInitialDiagnosticInformation = true;
-        service.HideCommandPromptWindow = true;
-        var options = new ChromeOptions { BinaryLocation = Chromium };
-        options.AddArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu");
-        return new ChromeDriver(service, options, Patience);
-    }
 }
