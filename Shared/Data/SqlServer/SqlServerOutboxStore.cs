@@ -34,10 +34,11 @@ internal sealed class SqlServerOutboxStore : IOutboxStore
             """;
         CountSql = $"SELECT COUNT_BIG(*) FROM [{s}].[outbox];";
         // Each priority counted on its own, stopping at the cap (TOP in a derived table): never a full read of a large backlog.
+        // [Bulk]: BULK is a reserved word in T-SQL.
         CountByPrioritySql = $"""
             SELECT (SELECT COUNT_BIG(*) FROM (SELECT TOP (@Cap) 1 AS x FROM [{s}].[outbox] WHERE priority = 'urgent') AS u) AS Urgent,
                    (SELECT COUNT_BIG(*) FROM (SELECT TOP (@Cap) 1 AS x FROM [{s}].[outbox] WHERE priority = 'normal') AS n) AS Normal,
-                   (SELECT COUNT_BIG(*) FROM (SELECT TOP (@Cap) 1 AS x FROM [{s}].[outbox] WHERE priority = 'bulk') AS b) AS Bulk;
+                   (SELECT COUNT_BIG(*) FROM (SELECT TOP (@Cap) 1 AS x FROM [{s}].[outbox] WHERE priority = 'bulk') AS b) AS [Bulk];
             """;
         StartFanOutSql = $"""
             INSERT INTO [{s}].[fanout_job] (id, audience, channels, category, parent)
