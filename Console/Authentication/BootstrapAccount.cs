@@ -20,7 +20,7 @@ internal sealed class BootstrapAccount
         if (o.Enabled)
         {
             _user = Hash(o.User);
-            _password = Hash(Read(o.PasswordFile!));
+            _password = Hash(PasswordOf(o));
         }
     }
 
@@ -39,23 +39,25 @@ internal sealed class BootstrapAccount
         return CryptographicOperations.FixedTimeEquals(_user, Hash(user ?? "")) & CryptographicOperations.FixedTimeEquals(_password, Hash(password ?? ""));
     }
 
-    /// <summary>What is wrong with the password file, or null.</summary>
-    public static string? PasswordProblem(string file)
+    /// <summary>What is wrong with the configured password, or null.</summary>
+    public static string? PasswordProblem(BootstrapOptions options)
     {
+        string source = options.Password is { Length: > 0 } ? "Console:Bootstrap:Password" : $"Console:Bootstrap:PasswordFile '{options.PasswordFile}'";
         try
         {
-            return Read(file).Length >= BootstrapOptions.MinimumPasswordLength
+            return PasswordOf(options).Length >= BootstrapOptions.MinimumPasswordLength
                 ? null
-                : $"'{file}' must hold a password of at least {BootstrapOptions.MinimumPasswordLength} characters (scripts/setup generates one)";
+                : $"{source} must hold a password of at least {BootstrapOptions.MinimumPasswordLength} characters (scripts/setup generates one)";
         }
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
         {
-            return $"'{file}' cannot be read: {ex.Message}";
+            return $"{source} cannot be read: {ex.Message}";
         }
     }
 
-    // The file's one line, without the newline an editor or `echo` leaves.
-    private static string Read(string file) => File.ReadAllText(file).Trim();
+    // The value, or the file's one line; without the newline an editor, `echo` or a secret file leaves.
+    private static string PasswordOf(BootstrapOptions options) =>
+        (options.Password is { Length: > 0 } password ? password : File.ReadAllText(options.PasswordFile!)).Trim();
 
     private static byte[] Hash(string value) => SHA256.HashData(Encoding.UTF8.GetBytes(value));
 }

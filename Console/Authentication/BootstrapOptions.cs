@@ -14,9 +14,15 @@ internal sealed class BootstrapOptions
     /// <summary>The account's user name.</summary>
     public string User { get; set; } = "operator";
 
-    /// <summary>The file holding the password (one line). Unset: no bootstrap sign-in.</summary>
+    /// <summary>
+    /// The password itself: in the stacks a Docker secret mounted as <c>/run/secrets/Console__Bootstrap__Password</c> (read as
+    /// configuration, as the gateway's token key). Wins over <see cref="PasswordFile"/>.
+    /// </summary>
+    public string? Password { get; set; }
+
+    /// <summary>The file holding the password (one line; scripts/setup's <c>.run/secrets/console_operator</c>).</summary>
     public string? PasswordFile { get; set; }
 
-    /// <summary>Whether the bootstrap sign-in is configured.</summary>
-    public bool Enabled => PasswordFile is { Length: > 0 };
+    /// <summary>Whether the bootstrap sign-in is configured (neither set: none).</summary>
+    public bool Enabled => Password is { Length: > 0 } || PasswordFile is { Length: > 0 };
 }

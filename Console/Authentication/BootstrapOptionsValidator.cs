@@ -15,10 +15,10 @@ internal sealed class BootstrapOptionsValidator(IOptions<ConsoleOidcOptions> oid
             return oidc.Value.Enabled
                 ? ValidateOptionsResult.Success
                 : ValidateOptionsResult.Fail("the console has no sign-in: set Console:Oidc:Authority (with ClientId and ClientSecret) or " +
-                                             "Console:Bootstrap:PasswordFile (scripts/setup generates .run/secrets/console_operator); it does not start open");
+                                             "Console:Bootstrap:PasswordFile (scripts/setup generates .run/secrets/console_operator) or Console:Bootstrap:Password; it does not start open");
         }
 
-        string? problem = BootstrapAccount.PasswordProblem(options.PasswordFile!);
-        return problem is null ? ValidateOptionsResult.Success : ValidateOptionsResult.Fail($"Console:Bootstrap:PasswordFile {problem}");
+        string? problem = BootstrapAccount.PasswordProblem(options);
+        return problem is null ? ValidateOptionsResult.Success : ValidateOptionsResult.Fail(problem);
     }
 }

@@ -34,5 +34,12 @@ internal static class OidcSignIn
         o.TokenValidationParameters.NameClaimType = "name";
         o.TokenValidationParameters.RoleClaimType = roles.ClaimType;
         o.SaveTokens = false;
+        o.Events.OnTokenValidated = context =>
+        {
+            var user = context.Principal!;
+            var logger = context.HttpContext.RequestServices.GetRequiredService<ILoggerFactory>().CreateLogger(typeof(OidcSignIn));
+            ConsoleLog.SignedIn(logger, user.Identity?.Name ?? "?", "oidc", string.Join(',', user.FindAll(roles.ClaimType).Select(c => c.Value)));
+            return Task.CompletedTask;
+        };
     }
 }

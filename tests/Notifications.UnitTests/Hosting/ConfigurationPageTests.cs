@@ -20,6 +20,7 @@ public sealed partial class ConfigurationPageTests
         typeof(Notifications.Shared.Hosting.DatabaseOptions).Assembly,
         typeof(Notifications.Unsubscribe.UnsubscribeServerOptions).Assembly,
         typeof(Notifications.Gateway.GatewayHostingExtensions).Assembly,
+        typeof(Notifications.OperatorConsole.ConsoleOptions).Assembly,
     ];
 
     private static readonly string Page = RepositoryFile.Read("docs", "configuration.md");
@@ -54,7 +55,7 @@ public sealed partial class ConfigurationPageTests
 
         Assert.Superset(
             new HashSet<string>(["RabbitMq", "Database", "Producer", "Consumer", "Relay", "Smtp", "Dkim", "Templates", "Webhooks", "Push",
-                "RateLimits", "Suppression", "Unsubscribe", "Retention", "Metrics", "Faults", "Gateway"], StringComparer.Ordinal),
+                "RateLimits", "Suppression", "Unsubscribe", "Retention", "Metrics", "Faults", "Gateway", "Console"], StringComparer.Ordinal),
             sections);
     }
 
