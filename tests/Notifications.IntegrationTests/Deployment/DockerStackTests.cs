@@ -9,7 +9,7 @@ namespace Notifications.IntegrationTests.Deployment;
 /// <summary>docker-stack.yml as the docker CLI renders it (<c>docker stack config</c>, no engine needed).</summary>
 public sealed class DockerStackTests
 {
-    private static readonly string[] Services = ["consumer", "gateway", "producer", "rabbitmq-1", "rabbitmq-2", "rabbitmq-3", "sqlserver", "unsubscribe"];
+    private static readonly string[] Services = ["console", "consumer", "gateway", "producer", "rabbitmq-1", "rabbitmq-2", "rabbitmq-3", "sqlserver", "unsubscribe"];
     private static readonly string[] Secrets =
     [
         "database_consumer", "database_producer", "database_unsubscribe", "unsubscribe_key", "consumer_RabbitMq__Uri", "producer_RabbitMq__Uri", "Smtp__Password", "mssql_sa_password",
@@ -17,6 +17,7 @@ public sealed class DockerStackTests
         "rabbitmq_conf", "rabbitmq_definitions", "rabbitmq_erlang_cookie", "tls_ca_crt",
         "tls_rabbitmq-1_crt", "tls_rabbitmq-1_key", "tls_rabbitmq-2_crt", "tls_rabbitmq-2_key", "tls_rabbitmq-3_crt", "tls_rabbitmq-3_key",
         "tls_sqlserver_crt", "tls_sqlserver_key",
+        "admin_RabbitMq__Uri", "database_admin", "console_operator_password", "tls_console_crt", "tls_console_key",
     ];
 
     [Fact]
@@ -35,6 +36,7 @@ public sealed class DockerStackTests
     [InlineData("consumer", "worker")]
     [InlineData("unsubscribe", "worker")]
     [InlineData("gateway", "worker")]
+    [InlineData("console", "worker")]
     [InlineData("rabbitmq-1", "broker")]
     [InlineData("rabbitmq-2", "broker")]
     [InlineData("rabbitmq-3", "broker")]
@@ -73,10 +75,12 @@ public sealed class DockerStackTests
     [InlineData("docker-stack.yml", "consumer", 9465)]
     [InlineData("docker-stack.yml", "unsubscribe", 9466)]
     [InlineData("docker-stack.yml", "gateway", 9467)]
+    [InlineData("docker-stack.yml", "console", 9468)]
     [InlineData("docker-stack.postgres.yml", "producer", 9464)]
     [InlineData("docker-stack.postgres.yml", "consumer", 9465)]
     [InlineData("docker-stack.postgres.yml", "unsubscribe", 9466)]
     [InlineData("docker-stack.postgres.yml", "gateway", 9467)]
+    [InlineData("docker-stack.postgres.yml", "console", 9468)]
     public async Task StackConfig_Worker_HealthcheckWaitsUntilItReachedBrokerAndDatabase(string file, string service, int port)
     {
         string yaml = await StackYaml.RenderAsync(file);
