@@ -36,7 +36,7 @@ public sealed class ConsoleAccessTests(ConsoleFixture fixture) : IClassFixture<C
     }
 
     [Fact]
-    public async Task ViewerPost_OperatorAction_Is403_OperatorsIsRun()
+    public async Task ViewerPost_OperatorAction_Is403_AnOperatorsRuns()
     {
         using var viewer = new ConsoleClient(fixture.Console);
         await viewer.SignInWithProviderAsync(OidcProviderProcess.Viewer);
