@@ -139,6 +139,10 @@ GRANT SELECT, INSERT, UPDATE, DELETE ON :"schema".subscriber, :"schema".contact_
 -- Fan-out jobs and their deliveries: admin show, and the retention cleanup's deletes; likewise expired live notifications.
 GRANT SELECT, DELETE ON :"schema".fanout_job, :"schema".audience_delivery TO notifications_admin;
 GRANT SELECT, DELETE ON :"schema".live_pending TO notifications_admin;
+-- The console's operations (036, docs/console.md): a notification's story reads its rejection; bulk requeue and purge
+-- jobs are created, claimed and advanced by the admin role (the tool and the console).
+GRANT SELECT ON :"schema".rejected TO notifications_admin;
+GRANT SELECT, INSERT, UPDATE ON :"schema".admin_job TO notifications_admin;
 
 -- The unsubscribe process: the suppression store's add (INSERT ... ON CONFLICT (address) DO UPDATE ... WHERE on the
 -- old row's removed_at and scope). The upsert needs SELECT on every column it reads, EXCLUDED's (reason, detail)
