@@ -34,6 +34,9 @@ public sealed record DeadLetterRecord(long? NotificationId, string Reason, int A
     /// <summary>The reason as stored: at most <see cref="MaxReasonLength"/> characters.</summary>
     public string StoredReason => Cut(Reason, MaxReasonLength)!;
 
+    /// <summary>The group of the reason as stored (<see cref="Operations.DeadLetterReasonClass"/>), the <c>reason_class</c> column.</summary>
+    public string StoredReasonClass => Operations.DeadLetterReasonClass.Of(StoredReason);
+
     /// <summary>The instant as stored and as the message's header carries it: whole milliseconds.</summary>
     public DateTimeOffset StoredAt => DateTimeOffset.FromUnixTimeMilliseconds(DeadLetteredAt.ToUnixTimeMilliseconds());
 

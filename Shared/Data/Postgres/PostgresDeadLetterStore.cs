@@ -22,8 +22,8 @@ internal sealed class PostgresDeadLetterStore : IDeadLetterStore
         string s = options.Schema;
         _recordSql = $"""
             INSERT INTO "{s}".dead_letter
-                (letter_key, notification_id, reason, attempts, dead_lettered_at, message_id, message_type, content_type, body)
-            SELECT * FROM unnest(@Keys, @Ids, @Reasons, @Attempts, @Ats, @MessageIds, @Types, @ContentTypes, @Bodies)
+                (letter_key, notification_id, reason, attempts, dead_lettered_at, message_id, message_type, content_type, body, reason_class)
+            SELECT * FROM unnest(@Keys, @Ids, @Reasons, @Attempts, @Ats, @MessageIds, @Types, @ContentTypes, @Bodies, @Classes)
             ON CONFLICT (letter_key) WHERE letter_key IS NOT NULL DO NOTHING
             """;
         _findSql = $"""
@@ -67,6 +67,7 @@ internal sealed class PostgresDeadLetterStore : IDeadLetterStore
             Types = deadLetters.Select(d => DeadLetterRecord.Cut(d.MessageType)).ToArray(),
             ContentTypes = deadLetters.Select(d => DeadLetterRecord.Cut(d.ContentType)).ToArray(),
             Bodies = deadLetters.Select(d => d.Body).ToArray(),
+            Classes = deadLetters.Select(d => d.StoredReasonClass).ToArray(),
         }, cancellationToken));
     }
 

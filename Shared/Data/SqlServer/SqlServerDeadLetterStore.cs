@@ -19,13 +19,13 @@ internal sealed class SqlServerDeadLetterStore : IDeadLetterStore
         // The bytes travel as base64 (JSON has no binary); XQuery's xs:base64Binary turns them back.
         RecordSql = $"""
             INSERT INTO [{s}].[dead_letter]
-                (letter_key, notification_id, reason, attempts, dead_lettered_at, message_id, message_type, content_type, body)
+                (letter_key, notification_id, reason, attempts, dead_lettered_at, message_id, message_type, content_type, body, reason_class)
             SELECT d.letter_key, d.id, d.reason, d.attempts, d.at, d.message_id, d.message_type, d.content_type,
-                   CAST(N'' AS xml).value('xs:base64Binary(sql:column("d.body"))', 'varbinary(max)')
+                   CAST(N'' AS xml).value('xs:base64Binary(sql:column("d.body"))', 'varbinary(max)'), d.reason_class
             FROM OPENJSON(@DeadLetters) WITH (
                 letter_key uniqueidentifier '$.key', id bigint '$.id', reason nvarchar(1000) '$.reason', attempts int '$.attempts',
                 at datetimeoffset(3) '$.at', message_id nvarchar(255) '$.messageId', message_type nvarchar(255) '$.type',
-                content_type nvarchar(255) '$.contentType', body varchar(max) '$.body') AS d
+                content_type nvarchar(255) '$.contentType', body varchar(max) '$.body', reason_class nvarchar(200) '$.reasonClass') AS d
             WHERE d.letter_key IS NULL
                OR NOT EXISTS (SELECT 1 FROM [{s}].[dead_letter] AS e WITH (UPDLOCK, HOLDLOCK) WHERE e.letter_key = d.letter_key);
             """;
@@ -115,7 +115,7 @@ internal sealed class SqlServerDeadLetterStore : IDeadLetterStore
         {
             key = d.Key, id = d.NotificationId, reason = d.StoredReason, attempts = d.Attempts, at = d.StoredAt,
             messageId = DeadLetterRecord.Cut(d.MessageId), type = DeadLetterRecord.Cut(d.MessageType),
-            contentType = DeadLetterRecord.Cut(d.ContentType), body = d.Body,
+            contentType = DeadLetterRecord.Cut(d.ContentType), body = d.Body, reasonClass = d.StoredReasonClass,
         }));
 
     private CommandDefinition Command(string sql, object parameters, CancellationToken cancellationToken) =>

@@ -55,6 +55,7 @@ internal static class TSqlStatements
                      new SqlServerFanOutStore(Options),
                      new SqlServerAttachmentStore(Options),
                      new SqlServerLivePendingStore(Options),
+                     new SqlServerNotificationSearchStore(Options), new SqlServerDeadLetterGroupStore(Options), new SqlServerAdminJobStore(Options),
                  })
         {
             var properties = store.GetType()

@@ -1,0 +1,14 @@
+namespace Notifications.Shared.Data.Operations;
+
+/// <summary>The <c>dead_letter</c> table by reason class: the groups, a bulk job's selection, its removals. One implementation per SQL dialect.</summary>
+public interface IDeadLetterGroupStore
+{
+    /// <summary>Up to <paramref name="limit"/> groups, by reason class (ordinal), after <paramref name="after"/> (keyset; null: from the first).</summary>
+    Task<IReadOnlyList<DeadLetterGroup>> ListGroupsAsync(string? after, int limit, CancellationToken cancellationToken);
+
+    /// <summary>The keys (<c>x-dead-key</c>) of the dead letters <paramref name="selection"/> holds (rows from before keys have none and are left out).</summary>
+    Task<IReadOnlyList<Guid>> ListKeysAsync(DeadLetterSelection selection, CancellationToken cancellationToken);
+
+    /// <summary>Removes the rows of <paramref name="keys"/> (one statement), and with <paramref name="withFiles"/> their notifications' attached files; returns the rows removed.</summary>
+    Task<int> RemoveKeysAsync(IReadOnlyCollection<Guid> keys, bool withFiles, CancellationToken cancellationToken);
+}

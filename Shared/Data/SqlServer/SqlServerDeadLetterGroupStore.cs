@@ -1,0 +1,86 @@
+using Dapper;
+using Microsoft.Data.SqlClient;
+using Notifications.Shared.Data.Operations;
+using Notifications.Shared.Hosting;
+
+namespace Notifications.Shared.Data.SqlServer;
+
+/// <summary>The <c>dead_letter</c> table by reason class on SQL Server; a list of ids or keys travels as a JSON array.</summary>
+internal sealed class SqlServerDeadLetterGroupStore : IDeadLetterGroupStore
+{
+    private readonly string _connectionString;
+    private readonly int _timeoutSeconds;
+
+    public SqlServerDeadLetterGroupStore(DatabaseOptions options)
+    {
+        _connectionString = options.ConnectionString;
+        _timeoutSeconds = (int)options.CommandTimeout.TotalSeconds;
+        string s = options.Schema;
+        // A stream aggregate over IX_dead_letter_reason_class that stops after the page's last group.
+        GroupsSql = $"""
+            SELECT TOP (@Limit) reason_class AS ReasonClass, COUNT_BIG(*) AS Count,
+                   CAST(SWITCHOFFSET(MIN(dead_lettered_at), '+00:00') AS datetime2(3)) AS FirstAt,
+                   CAST(SWITCHOFFSET(MAX(dead_lettered_at), '+00:00') AS datetime2(3)) AS LastAt
+            FROM [{s}].[dead_letter]
+            WHERE @After IS NULL OR reason_class > @After
+            GROUP BY reason_class
+            ORDER BY reason_class;
+            """;
+        GroupKeysSql = $"""SELECT letter_key FROM [{s}].[dead_letter] WHERE reason_class = @Group AND letter_key IS NOT NULL;""";
+        IdKeysSql = $"""
+            SELECT d.letter_key FROM [{s}].[dead_letter] AS d
+            WHERE d.notification_id IN (SELECT i.id FROM OPENJSON(@Ids) WITH (id bigint '$') AS i) AND d.letter_key IS NOT NULL;
+            """;
+        RemoveKeysSql = $"""
+            SET NOCOUNT ON;
+            SET XACT_ABORT ON;
+            DECLARE @gone TABLE (notification_id bigint NULL);
+            BEGIN TRANSACTION;
+            DELETE FROM [{s}].[dead_letter]
+            OUTPUT DELETED.notification_id INTO @gone
+            WHERE letter_key IN (SELECT k.letter_key FROM OPENJSON(@Keys) WITH (letter_key uniqueidentifier '$') AS k);
+            IF @Files = 1
+                DELETE a FROM [{s}].[attachment] AS a WHERE a.notification_id IN (SELECT notification_id FROM @gone);
+            COMMIT TRANSACTION;
+            SELECT COUNT(*) FROM @gone;
+            """;
+    }
+
+    internal string GroupsSql { get; }
+
+    internal string GroupKeysSql { get; }
+
+    internal string IdKeysSql { get; }
+
+    internal string RemoveKeysSql { get; }
+
+    public async Task<IReadOnlyList<DeadLetterGroup>> ListGroupsAsync(string? after, int limit, CancellationToken cancellationToken)
+    {
+        await using var connection = new SqlConnection(_connectionString);
+        var rows = await connection.QueryAsync<(string ReasonClass, long Count, DateTime FirstAt, DateTime LastAt)>(Command(GroupsSql, new { After = after, Limit = limit }, cancellationToken));
+        return rows.Select(r => new DeadLetterGroup(r.ReasonClass, r.Count, AdminJobRow.Utc(r.FirstAt), AdminJobRow.Utc(r.LastAt))).ToList();
+    }
+
+    public async Task<IReadOnlyList<Guid>> ListKeysAsync(DeadLetterSelection selection, CancellationToken cancellationToken)
+    {
+        await using var connection = new SqlConnection(_connectionString);
+        var command = selection.ReasonClass is { } group
+            ? Command(GroupKeysSql, new { Group = group }, cancellationToken)
+            : Command(IdKeysSql, new { Ids = System.Text.Json.JsonSerializer.Serialize(selection.NotificationIds) }, cancellationToken);
+        return (await connection.QueryAsync<Guid>(command)).AsList();
+    }
+
+    public async Task<int> RemoveKeysAsync(IReadOnlyCollection<Guid> keys, bool withFiles, CancellationToken cancellationToken)
+    {
+        if (keys.Count == 0)
+        {
+            return 0;
+        }
+
+        await using var connection = new SqlConnection(_connectionString);
+        return await connection.ExecuteScalarAsync<int>(Command(RemoveKeysSql, new { Keys = System.Text.Json.JsonSerializer.Serialize(keys), Files = withFiles }, cancellationToken));
+    }
+
+    private CommandDefinition Command(string sql, object parameters, CancellationToken cancellationToken) =>
+        new(sql, parameters, commandTimeout: _timeoutSeconds, cancellationToken: cancellationToken);
+}
