@@ -7,7 +7,7 @@ namespace Notifications.Admin;
 
 /// <summary>
 /// The command tree: <c>status</c>, <c>dead-letters list|show|requeue</c>, <c>purge outbox|dead-letters</c>,
-/// <c>show &lt;id&gt;</c>, <c>cleanup</c>, <c>suppression add|remove|list</c>, <c>templates put|list|preview</c>,
+/// <c>show &lt;id&gt;</c>, <c>find &lt;text&gt;</c>, <c>cleanup</c>, <c>suppression add|remove|list</c>, <c>templates put|list|preview</c>,
 /// <c>webhooks add|list|disable|enable|rotate-secret</c>, <c>categories put|list</c>, <c>subscribers show|opt-out|opt-in|delete</c>, <c>topics list</c>,
 /// <c>migrate</c>.
 /// Every command has --help; bad arguments exit 2, unreachable services 3, a failed or declined operation 1.
@@ -37,6 +37,7 @@ internal static class AdminApp
         root.Subcommands.Add(DeadLetterCommands.Create(context, console));
         root.Subcommands.Add(PurgeCommand.Create(context, console));
         root.Subcommands.Add(ShowCommand.Create(context, console));
+        root.Subcommands.Add(FindCommand.Create(context, console));
         root.Subcommands.Add(CleanupCommand.Create(context, console));
         root.Subcommands.Add(SuppressionCommands.Create(context, console));
         root.Subcommands.Add(TemplateCommands.Create(context, console));

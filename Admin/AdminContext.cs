@@ -3,13 +3,14 @@ using System.Net.Sockets;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Options;
+using Notifications.Admin.Operations;
 using Notifications.Shared.Data;
 using Notifications.Shared.Data.Audiences;
+using Notifications.Shared.Data.Operations;
 using Notifications.Shared.Hosting;
 using Notifications.Shared.Retention;
 using Notifications.Shared.Templates;
 using RabbitMQ.Client;
-using RabbitMQ.Client.Exceptions;
 
 namespace Notifications.Admin;
 
@@ -38,9 +39,9 @@ internal sealed class AdminContext : IAsyncDisposable
         DefaultLocale = configuration["Templates:DefaultLocale"] is { Length: > 0 } locale ? locale : "en";
     }
 
-    /// <summary>What the operations need: the broker's options, the database's stores (as <paramref name="applicationName"/>), templates.</summary>
+    /// <summary>What the operations need: the broker's options, the database's stores (as <paramref name="applicationName"/>) and the operations' own (search, dead-letter groups, jobs), templates.</summary>
     public static IServiceCollection AddAdminServices(IServiceCollection services, string applicationName) =>
-        services.AddRabbitMqOptions().AddNotificationsDatabase(applicationName, DatabaseOptions.AdminPoolSize).AddTemplates();
+        services.AddRabbitMqOptions().AddNotificationsDatabase(applicationName, DatabaseOptions.AdminPoolSize).AddOperationsStores().AddTemplates();
 
     /// <summary>The locale tried after the wanted one and its parents (the consumer's <c>Templates:DefaultLocale</c>).</summary>
     public string DefaultLocale { get; }
@@ -83,28 +84,20 @@ internal sealed class AdminContext : IAsyncDisposable
     }
 
     /// <summary>One attempt, five seconds: an operator wants an answer, not a retry loop.</summary>
-    public async Task<IConnection> ConnectAsync(CancellationToken cancellationToken)
-    {
-        var rabbit = Rabbit;
-        var factory = new ConnectionFactory
-        {
-            Uri = rabbit.Uri,
-            ClientProvidedName = "notifications-admin",
-            AutomaticRecoveryEnabled = false,
-            RequestedConnectionTimeout = TimeSpan.FromSeconds(5),
-            ContinuationTimeout = TimeSpan.FromSeconds(10),
-        };
-        try
-        {
-            return await factory.CreateConnectionAsync(rabbit.BrokerEndpoints(), cancellationToken);
-        }
-        catch (Exception ex) when (ex is BrokerUnreachableException or OperationInterruptedException or IOException or TimeoutException or SocketException)
-        {
-            throw new AdminException(
-                $"RabbitMQ at {rabbit.Uri.Host}:{rabbit.Uri.Port} is unreachable: {Innermost(ex).Message} (set RabbitMq__Uri or --rabbitmq)",
-                ExitCodes.Unavailable, ex);
-        }
-    }
+    public Task<IConnection> ConnectAsync(CancellationToken cancellationToken) => Broker.ConnectAsync(cancellationToken);
+
+    public AdminBroker Broker => new(Rabbit);
+
+    public NotificationStory Story => new(Status, Store<INotificationSearchStore>(), Live, Audiences);
+
+    public IDeadLetterGroupStore DeadLetterGroups => Store<IDeadLetterGroupStore>();
+
+    public DeadLetterBulk Bulk => new(Broker, DeliveryLog, DeadLetters, DeadLetterGroups);
+
+    public IAdminJobStore Jobs => Store<IAdminJobStore>();
+
+    /// <summary>A runner of bulk jobs in this process, as <paramref name="owner"/> (the command line runs the job it queued).</summary>
+    public AdminJobRunner JobRunner(string owner) => new(Jobs, DeadLetterGroups, Bulk, Broker, owner);
 
     /// <summary>Runs a database call; an unreachable database becomes a clear message and exit code 3.</summary>
     public async Task<T> DatabaseAsync<T>(Func<Task<T>> call)

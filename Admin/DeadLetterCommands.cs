@@ -1,5 +1,6 @@
 using System.CommandLine;
 using System.Globalization;
+using Notifications.Shared.Data.Operations;
 
 namespace Notifications.Admin;
 
@@ -12,6 +13,11 @@ internal static class DeadLetterCommands
         command.Subcommands.Add(List(context, console));
         command.Subcommands.Add(Show(context, console));
         command.Subcommands.Add(Requeue(context, console));
+        foreach (var bulk in DeadLetterGroupCommands.Create(context, console))
+        {
+            command.Subcommands.Add(bulk);
+        }
+
         return command;
     }
 
@@ -110,19 +116,17 @@ internal static class DeadLetterCommands
             string? text = parsed.GetValue(reason);
             long? notification = parsed.GetValue(id);
             await using var connection = await admin.ConnectAsync(ct);
-            var queue = new DeadLetterQueue(connection, admin.Rabbit);
-            var moved = await queue.RequeueAsync(
+            var result = await admin.DatabaseAsync(() => admin.Bulk.MoveAsync(
+                connection,
+                AdminJobKinds.Requeue,
                 letter => (text is null || letter.Reason.Contains(text, StringComparison.OrdinalIgnoreCase))
                           && (notification is null || letter.NotificationId == notification),
-                // An at-most-once consumer keeps its 'sending' mark after a permanent SMTP failure; without
-                // releasing it the requeued copy would be taken for a duplicate and never sent. A 'sent' row stays.
-                letter => letter.NotificationId is { } n
-                    ? admin.DatabaseAsync(async () => { await admin.DeliveryLog.ReleaseAsync([n], ct); return 0; })
-                    : Task.CompletedTask,
-                ct);
+                wanted: null,
+                progress: null,
+                ct));
+            var moved = result.Moved;
             await console.Out.WriteLineAsync($"Requeued {moved.Count} dead letter(s) to '{admin.Rabbit.Queue}'{(moved.Count > 0 ? ": " + string.Join(", ", moved.Select(Id)) : "")}");
-            int forgotten = await DeadLetterRecords.ForgetAsync(admin, moved, ct);
-            await console.Out.WriteLineAsync($"Removed {forgotten} row(s) from {admin.Database.Schema}.dead_letter.");
+            await console.Out.WriteLineAsync($"Removed {result.RowsRemoved} row(s) from {admin.Database.Schema}.dead_letter.");
             return ExitCodes.Success;
         });
         return command;
@@ -193,7 +197,9 @@ internal static class DeadLetterCommands
         }
     }
 
-    private static string Id(DeadLetter letter) => letter.NotificationId?.ToString(CultureInfo.InvariantCulture) ?? "(no id)";
+    private static string Id(DeadLetter letter) => Id(letter.NotificationId);
+
+    private static string Id(long? notificationId) => notificationId?.ToString(CultureInfo.InvariantCulture) ?? "(no id)";
 
     // A message without a notification id is told apart by what it is: its type and the start of its body.
     private static string IdLess(DeadLetter letter) => letter.NotificationId is null ? $"  [{letter.Description(60)}]" : "";

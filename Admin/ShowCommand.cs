@@ -1,5 +1,6 @@
 using System.CommandLine;
 using System.Globalization;
+using Notifications.Admin.Operations;
 using Notifications.Shared.Data;
 using Notifications.Shared.Data.Audiences;
 
@@ -7,7 +8,8 @@ namespace Notifications.Admin;
 
 /// <summary>
 /// <c>show &lt;id&gt;</c>: what happened to one notification, from the database alone (the schema's
-/// <c>notification_status</c> function): waiting, in flight, sent, maybe sent, suppressed, opted out, dead-lettered, rejected, or unknown (exit 1).
+/// <c>notification_status</c> function): waiting, in flight, sent, maybe sent, suppressed, opted out, dead-lettered, rejected, or unknown (exit 1);
+/// then its story (<see cref="NotificationStory"/>, the console's story page's operation).
 /// </summary>
 internal static class ShowCommand
 {
@@ -45,15 +47,16 @@ internal static class ShowCommand
         {
             await using var admin = context(parsed);
             long notification = parsed.GetValue(id);
-            var status = await admin.DatabaseAsync(() => admin.Status.GetAsync(notification, ct));
+            var story = await admin.DatabaseAsync(() => admin.Story.ReadAsync(notification, parsed.GetValue(deliveries), ct));
+            var status = story.Status;
             await WriteAsync(console.Out, status);
-            if (await admin.DatabaseAsync(() => admin.Live.FindAsync(notification, ct)) is { } live)
+            if (story.Live is { } live)
             {
                 await WriteAsync(console.Out, live, DateTimeOffset.UtcNow);
             }
 
-            var report = await admin.DatabaseAsync(() => admin.Audiences.ListDeliveriesAsync(notification, parsed.GetValue(deliveries), ct));
-            await WriteAsync(console.Out, report);
+            await WriteAsync(console.Out, story.Deliveries);
+            await StoryOutput.WriteAsync(console.Out, story);
             return status.IsUnknown ? ExitCodes.Failed : ExitCodes.Success;
         });
         return command;
@@ -157,7 +160,7 @@ internal static class ShowCommand
         _ => "at",
     };
 
-    private static string Time(DateTimeOffset at) => at.ToUniversalTime().ToString("yyyy-MM-dd HH:mm:ss.fff'Z'", CultureInfo.InvariantCulture);
+    internal static string Time(DateTimeOffset at) => at.ToUniversalTime().ToString("yyyy-MM-dd HH:mm:ss.fff'Z'", CultureInfo.InvariantCulture);
 
     private static string Invariant(FormattableString text) => FormattableString.Invariant(text);
 }

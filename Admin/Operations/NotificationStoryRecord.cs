@@ -1,0 +1,17 @@
+using Notifications.Shared.Data;
+using Notifications.Shared.Data.Audiences;
+
+namespace Notifications.Admin.Operations;
+
+/// <summary>
+/// What happened to one notification: its status (the <c>notification_status</c> function's answer), the steps the
+/// database keeps, its trace id while one is kept, its live copy still pending, a fan-out's deliveries, and what is not kept.
+/// </summary>
+public sealed record NotificationStoryRecord(
+    NotificationStatus Status,
+    IReadOnlyList<StoryStep> Steps,
+    string? TraceId,
+    string? Recipient,
+    LivePendingState? Live,
+    FanOutDeliveryReport Deliveries,
+    IReadOnlyList<string> NotKept);

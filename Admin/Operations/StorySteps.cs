@@ -1,0 +1,83 @@
+using System.Globalization;
+using Notifications.Shared.Data;
+using Notifications.Shared.Data.Audiences;
+using Notifications.Shared.Data.Operations;
+
+namespace Notifications.Admin.Operations;
+
+/// <summary>Turns the rows kept of a notification into its steps, in the order they happen, saying which are not kept.</summary>
+internal static class StorySteps
+{
+    /// <summary>What the schema does not keep (docs/console.md, "What a story cannot tell").</summary>
+    public static readonly IReadOnlyList<string> NotKept =
+    [
+        "when the producer claimed and published it: the claim deletes the outbox row and records no time (a fan-out job's start is its claim)",
+        "each failed attempt's failure: a retry carries only the attempt count; a dead letter keeps the last failure",
+        "the trace id once claimed: it travels in the message's headers, not in a table",
+        "the recipient of a claimed email, webhook or push row (a fan-out delivery keeps its address; a dead letter its message)",
+    ];
+
+    public static NotificationStoryRecord Tell(NotificationStatus status, NotificationRecords records, LivePendingState? live, FanOutDeliveryReport deliveries)
+    {
+        var steps = new List<StoryStep>();
+        if (records.Outbox is { } row)
+        {
+            steps.Add(new("inserted", Utc(row.CreatedAt), $"in the outbox, {row.Channel} to {row.Recipient}{(row.NotBefore is { } nb ? $", not before {Utc(nb):u}" : "")}"));
+        }
+
+        if (records.Rejected is { } rejected)
+        {
+            steps.Add(new("inserted", rejected.CreatedAt is { } c ? Utc(c) : null, $"for {rejected.Recipient ?? "-"}"));
+            steps.Add(new("rejected", Utc(rejected.RejectedAt), $"refused by the producer, never published: {rejected.Reason}"));
+        }
+
+        if (records.FanOut is { } job)
+        {
+            steps.Add(new("claimed", Utc(job.CreatedAt), $"claimed by the producer; fanning out to {job.Audience}"));
+            if (job.FinishedAt is { } finished)
+            {
+                steps.Add(new(job.State == "done" ? "fanned out" : job.State, Utc(finished), Invariant($"{job.Published} deliveries published")));
+            }
+        }
+        else if (records.Delivery is { } delivery)
+        {
+            steps.Add(new("published", Utc(delivery.JobCreatedAt),
+                Invariant($"a delivery of notification {delivery.ParentId} to subscriber {delivery.Subscriber ?? "(erased)"}, {delivery.Channel ?? "-"} {delivery.Address ?? ""}").TrimEnd()));
+        }
+        else if (records.Outbox is null && records.Rejected is null && !status.IsUnknown)
+        {
+            steps.Add(new("claimed and published", null, "claimed from the outbox and handed to the broker (when: not kept)"));
+        }
+
+        foreach (var dead in records.DeadLetters)
+        {
+            steps.Add(new("dead-lettered", Utc(dead.DeadLetteredAt), Invariant($"after {dead.Attempts} attempt(s): {dead.Reason} (group: {dead.ReasonClass})")));
+        }
+
+        if (records.Log is { } log)
+        {
+            if (log.Attempts is > 1)
+            {
+                steps.Add(new("attempts", null, Invariant($"{log.Attempts - 1} failed attempt(s) first (their failures are not kept)")));
+            }
+
+            steps.Add(new(Outcome(log.Status, log.Reason), Utc(log.UpdatedAt), Invariant($"{log.Status}{(log.Attempts is { } a ? $" on attempt {a}" : "")}{(log.Reason is { } r ? $": {r}" : "")}")));
+        }
+
+        string? traceId = records.Outbox?.TraceParent is { Length: 55 } traceparent ? traceparent[3..35] : null;
+        string? recipient = records.Outbox?.Recipient ?? records.Rejected?.Recipient ?? records.Delivery?.Address ?? records.FanOut?.Audience;
+        return new NotificationStoryRecord(status, steps, traceId, recipient, live, deliveries, NotKept);
+    }
+
+    private static string Outcome(string status, string? reason) => status switch
+    {
+        "sent" => "delivered",
+        "sending" when reason is not null => "maybe sent",
+        "sending" or "handing_back" => "in flight",
+        _ => status.Replace('_', ' '),
+    };
+
+    private static DateTimeOffset Utc(DateTime value) => new(DateTime.SpecifyKind(value, DateTimeKind.Utc));
+
+    private static string Invariant(FormattableString text) => text.ToString(CultureInfo.InvariantCulture);
+}

@@ -1,0 +1,30 @@
+using Notifications.Admin.Operations;
+
+namespace Notifications.Admin;
+
+/// <summary>A notification's story as <c>admin show</c> prints it after the status: trace id, steps in order, and what is not kept.</summary>
+internal static class StoryOutput
+{
+    public static async Task WriteAsync(TextWriter output, NotificationStoryRecord story)
+    {
+        if (story.Recipient is { } recipient)
+        {
+            await output.WriteLineAsync($"  recipient:   {OneLine(recipient)}");
+        }
+
+        await output.WriteLineAsync($"  trace id:    {story.TraceId ?? "not kept (only while the row waits in the outbox, if the app gave one)"}");
+        if (story.Steps.Count == 0)
+        {
+            return;
+        }
+
+        await output.WriteLineAsync("  story:");
+        foreach (var step in story.Steps)
+        {
+            string at = step.At is { } when ? ShowCommand.Time(when) : "(time not kept)";
+            await output.WriteLineAsync($"    {at,-24} {step.Step,-22} {OneLine(step.Detail)}");
+        }
+    }
+
+    private static string OneLine(string text) => text.ReplaceLineEndings(" ");
+}
