@@ -11,6 +11,9 @@ namespace Notifications.Admin.Operations;
 /// </summary>
 internal sealed class DeadLetterBulk(AdminBroker broker, IDeliveryLogStore deliveryLog, IDeadLetterStore deadLetters, IDeadLetterGroupStore groups)
 {
+    /// <summary>How many letters not taken a move holds in their places (tests set a few to reach the tail path).</summary>
+    public int HoldLimit { get; init; } = DeadLetterMover.DefaultHoldLimit;
+
     /// <summary>
     /// Moves what <paramref name="match"/> accepts (stopping after <paramref name="wanted"/>); <paramref name="progress"/> gets
     /// (moved so far, looked at so far) after each batch and returns false to stop. Returns the letters moved.
@@ -31,7 +34,7 @@ internal sealed class DeadLetterBulk(AdminBroker broker, IDeliveryLogStore deliv
                 rows += await ForgetAsync(batch, withFiles: !requeue, cancellationToken);
                 return progress is null || await progress(moved.Count, looked);
             });
-        await new DeadLetterMover(connection, broker.Options).MoveAsync(requeue, match, wanted, hooks, cancellationToken);
+        await new DeadLetterMover(connection, broker.Options, HoldLimit).MoveAsync(requeue, match, wanted, hooks, cancellationToken);
         return new DeadLetterBulkResult(moved, rows);
     }
 

@@ -8,14 +8,14 @@ namespace Notifications.Admin.Operations;
 /// Takes the dead letters a predicate accepts out of the dead-letter queue: to the work queue (requeue, attempts reset)
 /// or nowhere (purge). get → publish with confirms (a batch at a time) → ack: a failure at any step leaves the dead letter
 /// where it was; a crash between a confirm and its ack leaves a copy in both queues, which the consumers' delivery log
-/// recognises. The others are held unacked (and so keep their places) up to <see cref="HoldLimit"/>; past that, each is
+/// recognises. The others are held unacked (and so keep their places) up to <see cref="DefaultHoldLimit"/>; past that, each is
 /// republished to the queue's tail with a confirm, then acked — a 1,000,000-letter queue is never held by one channel,
 /// at the price of those letters' positions (the queue is a parking lot; its order carries no meaning). While a letter is
 /// taken, no other channel can take it: two moves at once never move one letter twice.
 /// </summary>
-internal sealed class DeadLetterMover(IConnection connection, RabbitMqOptions rabbit)
+internal sealed class DeadLetterMover(IConnection connection, RabbitMqOptions rabbit, int holdLimit = DeadLetterMover.DefaultHoldLimit)
 {
-    public const int HoldLimit = 10_000;
+    public const int DefaultHoldLimit = 10_000;
     public const int BatchSize = 200;
     public const int ProgressEvery = 1_000;
     private static readonly TimeSpan ConfirmTimeout = TimeSpan.FromSeconds(30);
@@ -29,6 +29,7 @@ internal sealed class DeadLetterMover(IConnection connection, RabbitMqOptions ra
         await using var publish = await connection.CreateChannelAsync(
             new CreateChannelOptions(publisherConfirmationsEnabled: true, publisherConfirmationTrackingEnabled: true), cancellationToken);
         var batch = new List<DeadLetter>(BatchSize);
+        var tail = new DeadLetterTail(this);
         int moved = 0, looked = 0, held = 0;
         ulong lastHeld = 0;
         try
@@ -43,14 +44,13 @@ internal sealed class DeadLetterMover(IConnection connection, RabbitMqOptions ra
                 {
                     batch.Add(letter);
                 }
-                else if (held < HoldLimit)
+                else if (held < holdLimit)
                 {
                     (held, lastHeld) = (held + 1, letter.DeliveryTag);
                 }
-                else
+                else if (tail.Add(letter) && tail.Count == BatchSize)
                 {
-                    await PublishAsync(publish, rabbit.DeadLetterQueue, new BasicProperties(letter.Properties), letter, cancellationToken);
-                    await get.BasicAckAsync(letter.DeliveryTag, multiple: false, cancellationToken);
+                    await tail.FlushAsync(get, publish, cancellationToken);
                 }
 
                 if (batch.Count == BatchSize || (batch.Count == 0 && looked % ProgressEvery == 0))
@@ -62,6 +62,7 @@ internal sealed class DeadLetterMover(IConnection connection, RabbitMqOptions ra
 
             moved += batch.Count;
             await FlushAsync(get, publish, requeue, batch, looked, hooks, cancellationToken);
+            await tail.FlushAsync(get, publish, cancellationToken);
         }
         finally
         {
@@ -75,6 +76,8 @@ internal sealed class DeadLetterMover(IConnection connection, RabbitMqOptions ra
 
         return moved;
     }
+
+    internal string DeadLetterQueue => rabbit.DeadLetterQueue;
 
     private async Task<bool> FlushAsync(
         IChannel get, IChannel publish, bool requeue, List<DeadLetter> batch, int looked, DeadLetterMoveHooks hooks, CancellationToken cancellationToken)
@@ -117,7 +120,7 @@ internal sealed class DeadLetterMover(IConnection connection, RabbitMqOptions ra
         };
     }
 
-    private async Task PublishAsync(IChannel channel, string queue, BasicProperties properties, DeadLetter letter, CancellationToken cancellationToken)
+    internal async Task PublishAsync(IChannel channel, string queue, BasicProperties properties, DeadLetter letter, CancellationToken cancellationToken)
     {
         using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         timeout.CancelAfter(ConfirmTimeout);

@@ -33,6 +33,15 @@ internal sealed class AdminJobRow
 
     public string? LastError { get; init; }
 
+    /// <summary>A new job's parameters, the same in both dialects: the ids as text, who asked cut to the column.</summary>
+    public static object Parameters(string kind, DeadLetterSelection selection, string requestedBy) => new
+    {
+        Kind = kind,
+        Group = selection.ReasonClass,
+        Ids = selection.NotificationIds is { } ids ? Join(ids) : null,
+        RequestedBy = DeadLetterRecord.Cut(requestedBy, 200),
+    };
+
     public static string Join(IReadOnlyList<long> ids) => string.Join(',', ids.Select(id => id.ToString(CultureInfo.InvariantCulture)));
 
     public AdminJob ToJob() => new(

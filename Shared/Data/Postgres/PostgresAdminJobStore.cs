@@ -67,13 +67,7 @@ internal sealed class PostgresAdminJobStore : IAdminJobStore
     public async Task<long> CreateAsync(string kind, DeadLetterSelection selection, string requestedBy, CancellationToken cancellationToken)
     {
         await using var connection = await _dataSource.OpenConnectionAsync(cancellationToken);
-        return await connection.ExecuteScalarAsync<long>(Command(CreateSql, new
-        {
-            Kind = kind,
-            Group = selection.ReasonClass,
-            Ids = selection.NotificationIds is { } ids ? AdminJobRow.Join(ids) : null,
-            RequestedBy = DeadLetterRecord.Cut(requestedBy, 200),
-        }, cancellationToken));
+        return await connection.ExecuteScalarAsync<long>(Command(CreateSql, AdminJobRow.Parameters(kind, selection, requestedBy), cancellationToken));
     }
 
     public async Task<AdminJob?> ClaimAsync(long? id, string owner, TimeSpan lease, CancellationToken cancellationToken)

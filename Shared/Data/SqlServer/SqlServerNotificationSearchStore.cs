@@ -59,15 +59,9 @@ internal sealed class SqlServerNotificationSearchStore : INotificationSearchStor
 
     public async Task<IReadOnlyList<NotificationHit>> FindAsync(NotificationSearchKind kind, string text, long? before, int limit, CancellationToken cancellationToken)
     {
-        string sql = kind switch
-        {
-            NotificationSearchKind.IdempotencyKey => KeySql,
-            NotificationSearchKind.Recipient => RecipientSql,
-            NotificationSearchKind.Subscriber => SubscriberSql,
-            _ => throw new ArgumentOutOfRangeException(nameof(kind), kind, "an id needs no search"),
-        };
+        string sql = SearchSql.For(kind, KeySql, RecipientSql, SubscriberSql);
         await using var connection = new SqlConnection(_connectionString);
-        var hits = await connection.QueryAsync<NotificationHit>(Command(sql, new { Text = text, Before = before ?? long.MaxValue, Limit = limit }, cancellationToken));
+        var hits = await connection.QueryAsync<NotificationHit>(Command(sql, SearchSql.Parameters(text, before, limit), cancellationToken));
         return hits.AsList();
     }
 
