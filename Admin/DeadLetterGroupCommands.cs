@@ -24,7 +24,7 @@ internal static class DeadLetterGroupCommands
             var groups = await admin.DatabaseAsync(() => admin.DeadLetterGroups.ListGroupsAsync(parsed.GetValue(after), Math.Clamp(parsed.GetValue(limit), 1, 500), ct));
             foreach (var g in groups)
             {
-                await console.Out.WriteLineAsync(FormattableString.Invariant($"{g.Count,10}  {ShowCommand.Time(g.FirstAt)}  {ShowCommand.Time(g.LastAt)}  {(g.ReasonClass.Length == 0 ? "(unclassified)" : g.ReasonClass.ReplaceLineEndings(" "))}"));
+                await console.Out.WriteLineAsync(FormattableString.Invariant($"{(g.IsMore ? $"{IDeadLetterGroupStore.CountCap}+" : g.Count.ToString(CultureInfo.InvariantCulture)),10}  {ShowCommand.Time(g.FirstAt)}  {ShowCommand.Time(g.LastAt)}  {(g.ReasonClass.Length == 0 ? "(unclassified)" : g.ReasonClass.ReplaceLineEndings(" "))}"));
             }
 
             await console.Out.WriteLineAsync(FormattableString.Invariant($"{groups.Count} group(s)"));

@@ -16,15 +16,15 @@ internal sealed class SqlServerDeadLetterGroupStore : IDeadLetterGroupStore
         _connectionString = options.ConnectionString;
         _timeoutSeconds = (int)options.CommandTimeout.TotalSeconds;
         string s = options.Schema;
-        // A stream aggregate over IX_dead_letter_reason_class that stops after the page's last group.
+        // The page's classes from an ordered scan of IX_dead_letter_reason_class that stops after the page's last group; per
+        // group a count that stops at the cap and its first and last instant (the index's ends).
         GroupsSql = $"""
-            SELECT TOP (@Limit) reason_class AS ReasonClass, COUNT_BIG(*) AS Count,
-                   CAST(SWITCHOFFSET(MIN(dead_lettered_at), '+00:00') AS datetime2(3)) AS FirstAt,
-                   CAST(SWITCHOFFSET(MAX(dead_lettered_at), '+00:00') AS datetime2(3)) AS LastAt
-            FROM [{s}].[dead_letter]
-            WHERE @After IS NULL OR reason_class > @After
-            GROUP BY reason_class
-            ORDER BY reason_class;
+            SELECT TOP (@Limit) c.reason_class AS ReasonClass,
+                   (SELECT COUNT_BIG(*) FROM (SELECT TOP (@Cap + 1) d.id FROM [{s}].[dead_letter] AS d WHERE d.reason_class = c.reason_class) AS x) AS Count,
+                   (SELECT CAST(SWITCHOFFSET(MIN(d.dead_lettered_at), '+00:00') AS datetime2(3)) FROM [{s}].[dead_letter] AS d WHERE d.reason_class = c.reason_class) AS FirstAt,
+                   (SELECT CAST(SWITCHOFFSET(MAX(d.dead_lettered_at), '+00:00') AS datetime2(3)) FROM [{s}].[dead_letter] AS d WHERE d.reason_class = c.reason_class) AS LastAt
+            FROM (SELECT DISTINCT reason_class FROM [{s}].[dead_letter] WHERE @After IS NULL OR reason_class > @After) AS c
+            ORDER BY c.reason_class;
             """;
         GroupKeysSql = $"""SELECT letter_key FROM [{s}].[dead_letter] WHERE reason_class = @Group AND letter_key IS NOT NULL;""";
         IdKeysSql = $"""
@@ -57,7 +57,7 @@ internal sealed class SqlServerDeadLetterGroupStore : IDeadLetterGroupStore
     public async Task<IReadOnlyList<DeadLetterGroup>> ListGroupsAsync(string? after, int limit, CancellationToken cancellationToken)
     {
         await using var connection = new SqlConnection(_connectionString);
-        var rows = await connection.QueryAsync<(string ReasonClass, long Count, DateTime FirstAt, DateTime LastAt)>(Command(GroupsSql, new { After = after, Limit = limit }, cancellationToken));
+        var rows = await connection.QueryAsync<(string ReasonClass, long Count, DateTime FirstAt, DateTime LastAt)>(Command(GroupsSql, new { After = after, Limit = limit, Cap = IDeadLetterGroupStore.CountCap }, cancellationToken));
         return rows.Select(r => new DeadLetterGroup(r.ReasonClass, r.Count, AdminJobRow.Utc(r.FirstAt), AdminJobRow.Utc(r.LastAt))).ToList();
     }
 

@@ -51,4 +51,30 @@ public sealed class DeadLetterMoveTests
         Assert.Equal([21L, 23], (await DeadLetterSeed.DrainWorkQueueAsync(broker)).Keys.Order());
         Assert.Equal([22], await DeadLetterSeed.RowsLeftAsync());
     }
+
+    [Fact]
+    public async Task ListGroups_AGroupAboveTheCountCap_SaysMoreThanAndPagesOnByKeyset()
+    {
+        await TestDatabase.CleanAsync();
+        await using (var connection = await TestDatabase.OpenAsync())
+        {
+            await Dapper.SqlMapper.ExecuteAsync(connection, $"""
+                INSERT INTO {TestDatabase.Schema}.dead_letter (notification_id, reason, reason_class, attempts, dead_lettered_at)
+                SELECT g, 'big ' || g, 'big #', 1, now() - g * interval '1 second' FROM generate_series(1, {IDeadLetterGroupStore.CountCap + 50}) AS g
+                UNION ALL SELECT 900000 + g, 'small ' || g, 'small #', 1, now() FROM generate_series(1, 3) AS g
+                """);
+        }
+
+        await using var broker = await TestBroker.CreateAsync();
+        await using var admin = DeadLetterSeed.Admin(broker);
+
+        var first = Assert.Single(await admin.DeadLetterGroups.ListGroupsAsync(null, 1, CancellationToken.None));
+        var second = Assert.Single(await admin.DeadLetterGroups.ListGroupsAsync(first.ReasonClass, 1, CancellationToken.None));
+        var none = await admin.DeadLetterGroups.ListGroupsAsync(second.ReasonClass, 1, CancellationToken.None);
+
+        Assert.Equal(("big #", true), (first.ReasonClass, first.IsMore));
+        Assert.True(first.LastAt - first.FirstAt > TimeSpan.FromHours(2), $"{first.FirstAt:O} .. {first.LastAt:O}");
+        Assert.Equal(("small #", 3L, false), (second.ReasonClass, second.Count, second.IsMore));
+        Assert.Empty(none);
+    }
 }
