@@ -208,9 +208,9 @@ internal sealed class HarnessOptions
         options.CheckChannel();
         options.CheckFanOut(args);
         options.CheckLive(args);
-        return options.Mode is "run" or "sweep" or "latency" or "ceilings" or "priority" or "receiver" or "inserts" or "fanout" or "live" or "live-clients"
+        return options.Mode is "run" or "sweep" or "latency" or "ceilings" or "priority" or "receiver" or "inserts" or "fanout" or "live" or "live-clients" or "console-ops"
             ? options
-            : throw new ArgumentException($"unknown mode '{options.Mode}' (run, sweep, latency, ceilings, priority, receiver, inserts, fanout, live)");
+            : throw new ArgumentException($"unknown mode '{options.Mode}' (run, sweep, latency, ceilings, priority, receiver, inserts, fanout, live, console-ops)");
     }
 
     // live's own options belong to it.

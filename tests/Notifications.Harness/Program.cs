@@ -27,6 +27,12 @@ if (options.Mode == "live-clients")
     return await LiveClientProcess.RunAsync(options);
 }
 
+if (options.Mode == "console-ops")
+{
+    // The console's operations at volume, on a database scripts/console-bench seeded: no broker, no workers.
+    return await Notifications.Harness.ConsoleOps.ConsoleOperationsBench.RunAsync(options);
+}
+
 var env = BenchEnvironment.FromVariables(options);
 await using var db = new BenchDatabase(env.Postgres);
 if (options.Mode == "inserts")
