@@ -12,12 +12,11 @@ internal static class AdminOperationsExtensions
 {
     /// <summary>
     /// <see cref="NotificationStory"/>, <see cref="DeadLetterBulk"/>, <see cref="AdminJobRunner"/> (as <paramref name="owner"/>,
-    /// unique per replica) and, with <paramref name="runJobs"/>, <see cref="AdminJobService"/>. Needs the database and RabbitMQ
-    /// options and the status stores registered (AddRabbitMqOptions, AddNotificationsDatabase).
+    /// unique per replica) and, with <paramref name="runJobs"/>, <see cref="AdminJobService"/>. Call after
+    /// <see cref="AdminContext.AddAdminServices"/> (the options and every store these use).
     /// </summary>
     public static IServiceCollection AddAdminOperations(this IServiceCollection services, string owner, bool runJobs)
     {
-        services.AddOperationsStores();
         services.AddSingleton(sp => new AdminBroker(sp.GetRequiredService<IOptions<RabbitMqOptions>>().Value, "notifications-console"));
         services.AddSingleton(sp => new NotificationStory(
             sp.GetRequiredService<INotificationStatusStore>(), sp.GetRequiredService<INotificationSearchStore>(),
