@@ -38,7 +38,13 @@ internal static class DeadLetterGroupCommands
         var group = new Option<string?>("--group") { Description = "The reason class of the group, as 'dead-letters groups' prints it" };
         var ids = new Option<long[]>("--ids") { Description = "Notification ids instead of a group", AllowMultipleArgumentsPerToken = true };
         var queueOnly = new Option<bool>("--queue-only") { Description = "Queue the job for a runner (the console) and print its id, instead of running it here" };
-        var command = new Command($"{kind}-group", $"{(kind == AdminJobKinds.Requeue ? "Requeue" : "Purge")} a group of dead letters (or those of some ids) as a job with persisted progress") { group, ids, queueOnly };
+        var yes = PurgeCommand.Yes();
+        var command = new Command($"{kind}-group", $"{(kind == AdminJobKinds.Requeue ? "Requeue" : "Purge (asks first)")} a group of dead letters (or those of some ids) as a job with persisted progress") { group, ids, queueOnly };
+        if (kind == AdminJobKinds.Purge)
+        {
+            command.Options.Add(yes);
+        }
+
         command.Validators.Add(r =>
         {
             if ((r.GetValue(group) is null) == (r.GetValue(ids) is not { Length: > 0 }))
@@ -50,6 +56,12 @@ internal static class DeadLetterGroupCommands
         {
             await using var admin = context(parsed);
             var selection = parsed.GetValue(group) is { } g ? DeadLetterSelection.Group(g) : DeadLetterSelection.Ids(parsed.GetValue(ids)!);
+            // Purging is for good, as 'purge dead-letters' is: asked first, unless --yes.
+            if (kind == AdminJobKinds.Purge && !await PurgeCommand.ConfirmAsync(console, parsed.GetValue(yes), $"This deletes the dead letters of {selection} for good."))
+            {
+                return ExitCodes.Failed;
+            }
+
             long id = await admin.DatabaseAsync(() => admin.Jobs.CreateAsync(kind, selection, $"{Environment.UserName} (command line)", ct));
             await console.Out.WriteLineAsync(string.Create(CultureInfo.InvariantCulture, $"Job {id}: {kind} {selection}, queued."));
             if (parsed.GetValue(queueOnly))

@@ -121,6 +121,28 @@ public sealed class DeadLetterJobTests
         Assert.Equal(450u, await broker.CountAsync(broker.Options.Queue));
     }
 
+    [Fact]
+    public async Task PurgeGroupCommand_NotConfirmed_DeletesNothingAndConfirmedDeletesTheGroup()
+    {
+        await TestDatabase.CleanAsync();
+        await DeadLetterSeed.CleanJobsAsync();
+        await using var broker = await TestBroker.CreateAsync();
+        await DeadLetterSeed.PublishAsync(broker, [31, 32], Invalid);
+        await DeadLetterSeed.PublishAsync(broker, [33], Transient);
+        string reasonClass = DeadLetterReasonClass.Of($"{Invalid} (notification 31, user31@example.com)");
+
+        var declined = await Operations.AdminRun.InProcessAsync(broker, "no\n", "dead-letters", "purge-group", "--group", reasonClass);
+        var confirmed = await Operations.AdminRun.InProcessAsync(broker, "", "dead-letters", "purge-group", "--group", reasonClass, "--yes");
+
+        Assert.Equal(1, declined.ExitCode);
+        Assert.Contains("Aborted: nothing was deleted", declined.Error, StringComparison.Ordinal);
+        Assert.True(confirmed.ExitCode == 0, confirmed.Error);
+        Assert.Contains("done: 2 of 2 done (100 %)", confirmed.Output, StringComparison.Ordinal);
+        Assert.Equal(1u, await broker.CountAsync(broker.Options.DeadLetterQueue));
+        Assert.Equal(0u, await broker.CountAsync(broker.Options.Queue));
+        Assert.Equal([33], await DeadLetterSeed.RowsLeftAsync());
+    }
+
     private static async Task ExpireLeaseAsync(long id)
     {
         await using var connection = await TestDatabase.OpenAsync();
