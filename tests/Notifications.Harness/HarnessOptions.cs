@@ -220,9 +220,9 @@ internal sealed class HarnessOptions
         {
             Live.Check(this);
         }
-        else if (args.Any(a => a is "--clients" or "--gateways" or "--gateway-port" or "--ack-sample"))
+        else if (args.Any(a => a is "--clients" or "--gateways" or "--gateway-port" or "--ack-sample" or "--storm-within" or "--storm-at"))
         {
-            throw new ArgumentException("--clients, --gateways, --gateway-port and --ack-sample belong to the live mode");
+            throw new ArgumentException("--clients, --gateways, --gateway-port, --ack-sample, --storm-within and --storm-at belong to the live mode");
         }
     }
 

@@ -1,6 +1,7 @@
 using System.Data.Common;
 using System.Globalization;
 using System.Text.Json;
+using Notifications.Harness.Live;
 
 namespace Notifications.Harness;
 
@@ -110,6 +111,9 @@ internal sealed class WorkerFleet(BenchEnvironment env, HarnessOptions options, 
             environment["Database__ConnectionString"] = database.ConnectionString;
             environment["Gateway__Address"] = "127.0.0.1";
             environment["Gateway__Port"] = Invariant(firstPort + i);
+            // Each gateway's other ports its own too: the defaults (8091, 9467) would be taken by the first.
+            environment["Gateway__GrpcPort"] = Invariant(LiveBenchOptions.GrpcPort(firstPort, i));
+            environment["Metrics__Port"] = Invariant(LiveBenchOptions.OperationsPort(firstPort, i));
             environment["Gateway__TokenKey"] = tokenKey;
             _gateways.Add(WorkerProcess.Start(env.GatewayDll, $"gateway-{i}", Overrides(environment),
                 Path.Combine(runDirectory, $"gateway-{i}.log"), "Gateway listening on"));

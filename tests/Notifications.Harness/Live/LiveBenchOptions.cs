@@ -23,6 +23,15 @@ internal sealed class LiveBenchOptions
     /// <summary>One ack in this many is followed to its row's deletion (ack -> row gone).</summary>
     public int AckSample { get; private set; } = 100;
 
+    /// <summary>
+    /// The reconnect storm's window (<c>--storm-within</c>; null: no storm): every client's connection dropped at once, each
+    /// connecting again at a moment drawn uniformly from this window (<see cref="LiveStorm"/>).
+    /// </summary>
+    public TimeSpan? StormWithin { get; private set; }
+
+    /// <summary>When the storm drops the clients, from the flow's start (<c>--storm-at</c>; null: half of <c>--duration</c>).</summary>
+    public TimeSpan? StormAt { get; private set; }
+
     /// <summary>Takes <paramref name="key"/> if it is one of this mode's; false otherwise.</summary>
     public bool TrySet(string key, string value)
     {
@@ -32,6 +41,8 @@ internal sealed class LiveBenchOptions
             case "--gateways": Gateways = Count(key, value, 1, 64); break;
             case "--gateway-port": GatewayPort = Count(key, value, 1, 65_000); break;
             case "--ack-sample": AckSample = Count(key, value, 1, 1_000_000); break;
+            case "--storm-within": StormWithin = HarnessOptions.ParseDuration(value); break;
+            case "--storm-at": StormAt = HarnessOptions.ParseDuration(value); break;
             default: return false;
         }
 
@@ -50,7 +61,26 @@ internal sealed class LiveBenchOptions
         {
             throw new ArgumentException("live: --gateways must be at most --clients");
         }
+
+        if (StormAt is not null && StormWithin is null)
+        {
+            throw new ArgumentException("live: --storm-at needs --storm-within (the storm's window)");
+        }
+
+        if (StormWithin is { } within && (within <= TimeSpan.Zero || StormDropAt(options.Duration) >= options.Duration))
+        {
+            throw new ArgumentException("live: --storm-within must be positive and --storm-at before the end of --duration (the flow goes on through the storm)");
+        }
     }
+
+    /// <summary>When the storm drops the clients, from the start of a flow of <paramref name="duration"/>.</summary>
+    public TimeSpan StormDropAt(TimeSpan duration) => StormAt ?? duration / 2;
+
+    /// <summary>Gateway <paramref name="i"/>'s gRPC port: its WebSocket port + 100 (each gateway its own, beside the others).</summary>
+    public static int GrpcPort(int firstPort, int i) => firstPort + 100 + i;
+
+    /// <summary>Gateway <paramref name="i"/>'s operations endpoint (<c>/health/*</c>, <c>/metrics</c>): its WebSocket port + 200.</summary>
+    public static int OperationsPort(int firstPort, int i) => firstPort + 200 + i;
 
     /// <summary>
     /// Clients one harness process holds under <paramref name="descriptorLimit"/> (the open-files limit every process of the

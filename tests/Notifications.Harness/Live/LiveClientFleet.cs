@@ -11,7 +11,7 @@ namespace Notifications.Harness.Live;
 internal sealed class LiveClientFleet(HarnessOptions options, string runDirectory, string tokenKey) : IDisposable
 {
     private static readonly TimeSpan ConnectPatience = TimeSpan.FromMinutes(10);
-    private readonly List<(WorkerProcess Process, string Output)> _processes = [];
+    private readonly List<(WorkerProcess Process, string Output, int Clients)> _processes = [];
 
     public IEnumerable<int> Pids => _processes.Where(p => !p.Process.HasExited).Select(p => p.Process.Id);
 
@@ -33,7 +33,7 @@ internal sealed class LiveClientFleet(HarnessOptions options, string runDirector
                 [LiveClientProcess.OutputVariable] = output,
             };
             string[] arguments = ["live-clients", "--clients", Invariant(count), "--gateways", Invariant(live.Gateways), "--gateway-port", Invariant(live.GatewayPort)];
-            _processes.Add((WorkerProcess.Start(BenchEnvironment.HarnessDll, name, environment, output + ".log", LiveClientProcess.Ready, arguments), output));
+            _processes.Add((WorkerProcess.Start(BenchEnvironment.HarnessDll, name, environment, output + ".log", LiveClientProcess.Ready, arguments), output, count));
         }
     }
 
@@ -48,13 +48,33 @@ internal sealed class LiveClientFleet(HarnessOptions options, string runDirector
     public long Received() => _processes.Sum(p => File.Exists(LiveClientProcess.ReceivedFile(p.Output))
         && long.TryParse(File.ReadAllText(LiveClientProcess.ReceivedFile(p.Output)), NumberStyles.None, CultureInfo.InvariantCulture, out long n) ? n : 0);
 
+    /// <summary>
+    /// Has every process drop its clients at <paramref name="dropAt"/> and connect them again within <paramref name="within"/>
+    /// (<see cref="LiveStorm"/>); each one's times once all its clients are back or given up.
+    /// </summary>
+    public async Task<List<LiveStormTimes>> StormAsync(long dropAt, TimeSpan within)
+    {
+        string storm = string.Create(CultureInfo.InvariantCulture, $"{dropAt} {within.TotalMilliseconds}");
+        await Task.WhenAll(_processes.Select(p => LiveClientProcess.WriteWholeAsync(LiveClientProcess.StormFile(p.Output), storm)));
+        var deadline = DateTime.UtcNow + LiveStorm.Patience(within) + TimeSpan.FromSeconds(30);
+        while (!_processes.All(p => File.Exists(LiveClientProcess.StormTimesFile(p.Output))) && DateTime.UtcNow < deadline)
+        {
+            await Task.Delay(TimeSpan.FromMilliseconds(100));
+        }
+
+        // A process that never answered counts all its clients as never back.
+        return _processes.Select(p => File.Exists(LiveClientProcess.StormTimesFile(p.Output))
+            ? JsonSerializer.Deserialize<LiveStormTimes>(File.ReadAllText(LiveClientProcess.StormTimesFile(p.Output)))!
+            : new LiveStormTimes([], [], 0, p.Clients, $"{p.Process.Name} reported no storm")).ToList();
+    }
+
     /// <summary>Stops the processes and merges their arrivals into <paramref name="arrivals"/>; the connections the gateways closed.</summary>
     public async Task<long> StopAsync(LiveArrivals arrivals)
     {
         _processes.ForEach(p => p.Process.Terminate());
         await Task.WhenAll(_processes.Select(p => p.Process.WaitForExitAsync(TimeSpan.FromSeconds(60))));
         long closed = 0;
-        foreach (var (_, output) in _processes)
+        foreach (var (_, output, _) in _processes)
         {
             using var file = new BinaryReader(File.OpenRead(LiveClientProcess.ArrivalsFile(output)));
             long duplicates = file.ReadInt64();

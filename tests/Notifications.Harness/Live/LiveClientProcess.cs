@@ -8,7 +8,7 @@ namespace Notifications.Harness.Live;
 /// <c>live-clients</c>: a share of a live run's clients in a harness process of its own, started by <see cref="LiveClientFleet"/>
 /// when the clients do not fit under one process's open-files limit. It connects clients <c>FIRST</c> … <c>FIRST + --clients - 1</c>
 /// as the harness's own do, writes their upgrade times, says <see cref="Ready"/>, receives and acks until SIGTERM (writing its
-/// count received every 200 ms), then
+/// count received every 200 ms; a storm when the harness writes its <see cref="StormFile"/>), then
 /// writes every arrival (id and CLOCK_MONOTONIC timestamp, the clock of <see cref="System.Diagnostics.Stopwatch"/> in every
 /// process) for the harness to merge.
 /// </summary>
@@ -36,13 +36,18 @@ internal static class LiveClientProcess
         var times = await clients.ConnectAsync(first, live.Clients, LiveBenchOptions.GatewayUris(live), new LiveTokens(Variable(KeyVariable)));
         await File.WriteAllTextAsync(ConnectFile(output), JsonSerializer.Serialize(times));
         Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"{Ready}: {times.UpgradeMs.Count:N0} of {live.Clients:N0} from {first:N0}"));
+        Task? storm = null;
         while (await Task.WhenAny(stopped.Task, Task.Delay(CountEvery)) != stopped.Task)
         {
-            // The harness waits on the sum of these to know when everything arrived; written whole, then renamed.
-            await File.WriteAllTextAsync(ReceivedFile(output) + ".new", arrivals.Received.ToString(CultureInfo.InvariantCulture));
-            File.Move(ReceivedFile(output) + ".new", ReceivedFile(output), overwrite: true);
+            // The harness waits on the sum of these to know when everything arrived.
+            await WriteWholeAsync(ReceivedFile(output), arrivals.Received.ToString(CultureInfo.InvariantCulture));
+            if (storm is null && File.Exists(StormFile(output)))
+            {
+                storm = StormAsync(clients, output);
+            }
         }
 
+        await (storm ?? Task.CompletedTask);
         await clients.DisposeAsync();
         await using (var file = new BinaryWriter(File.Create(ArrivalsFile(output))))
         {
@@ -60,10 +65,31 @@ internal static class LiveClientProcess
 
     public static string ConnectFile(string output) => output + ".connect.json";
 
+    /// <summary>The storm the harness asks for: the drop's timestamp and the window in ms, space-separated (written whole).</summary>
+    public static string StormFile(string output) => output + ".storm";
+
+    /// <summary>The storm's <see cref="LiveStormTimes"/>, written whole once every client is back or given up.</summary>
+    public static string StormTimesFile(string output) => output + ".storm.json";
+
+    /// <summary>Writes <paramref name="text"/> to a new file, then renames it over <paramref name="path"/>: a reader sees all or nothing.</summary>
+    public static async Task WriteWholeAsync(string path, string text)
+    {
+        await File.WriteAllTextAsync(path + ".new", text);
+        File.Move(path + ".new", path, overwrite: true);
+    }
+
     public static string ArrivalsFile(string output) => output + ".arrivals";
 
     /// <summary>The count of distinct notifications received so far, rewritten every <see cref="CountEvery"/>.</summary>
     public static string ReceivedFile(string output) => output + ".received";
+
+    private static async Task StormAsync(LiveClients clients, string output)
+    {
+        string[] storm = (await File.ReadAllTextAsync(StormFile(output))).Split(' ');
+        var times = await new LiveStorm(clients).RunAsync(
+            long.Parse(storm[0], CultureInfo.InvariantCulture), TimeSpan.FromMilliseconds(double.Parse(storm[1], CultureInfo.InvariantCulture)));
+        await WriteWholeAsync(StormTimesFile(output), JsonSerializer.Serialize(times));
+    }
 
     private static string Variable(string name) =>
         Environment.GetEnvironmentVariable(name) ?? throw new InvalidOperationException($"{name} is not set (the live mode sets it)");

@@ -1,38 +1,39 @@
 using System.Diagnostics;
-using System.Globalization;
 using System.Net.WebSockets;
-using System.Text;
-using System.Text.Json;
 
 namespace Notifications.Harness.Live;
 
 /// <summary>
 /// The run's app clients: N WebSocket connections, each its own subscriber (<see cref="LiveBenchOptions.Subscriber"/>), spread
-/// over the gateways in turn. Each client reads every notification frame's id, records its arrival and acks it at once, as
-/// docs/live.md's client does; one ack in <see cref="LiveBenchOptions.AckSample"/> is handed to the probe, if there is one (the
-/// harness's own clients; a <see cref="LiveClientProcess"/> has none).
+/// over the gateways in turn, each read by <see cref="LiveClientReader"/> (receive, record, ack at once). A storm
+/// (<see cref="LiveStorm"/>) drops them and connects them again, each with a fresh token.
 /// </summary>
 internal sealed class LiveClients(LiveArrivals arrivals, LiveAckProbe? probe, int ackSample) : IAsyncDisposable
 {
     // Connection upgrades in flight at once: the gateway binds and reads the pending rows for each.
     private const int ConnectParallelism = 32;
-    private static readonly byte[] IdProperty = "id"u8.ToArray();
 
     private readonly HttpMessageInvoker _invoker = LoopbackConnector.Create();
     // Cancelled when the clients close; not disposed: a late read may still look at its token.
     private readonly CancellationTokenSource _stop = new();
-    private readonly List<(string Subscriber, ClientWebSocket Socket, Task Loop)> _clients = [];
-    private long _closedByGateway;
-    private long _unreadable;
+    private readonly LiveClientReader _reader = new(arrivals, probe, ackSample);
+    private readonly List<LiveConnection> _clients = [];
+    private LiveTokens? _tokens;
 
     /// <summary>The subscribers of the connected clients.</summary>
     public string[] Subscribers { get; private set; } = [];
 
+    /// <summary>The connected clients.</summary>
+    public IReadOnlyList<LiveConnection> Connections => _clients;
+
     /// <summary>Connections the gateway closed or that broke while the run went on (their notifications stay pending).</summary>
-    public long ClosedByGateway => Interlocked.Read(ref _closedByGateway);
+    public long ClosedByGateway => _reader.ClosedByGateway;
 
     /// <summary>Frames that were not a notification with an id.</summary>
-    public long Unreadable => Interlocked.Read(ref _unreadable);
+    public long Unreadable => _reader.Unreadable;
+
+    /// <summary>Cancelled when the clients close.</summary>
+    public CancellationToken Stopping => _stop.Token;
 
     /// <summary>
     /// Connects clients <paramref name="first"/> … <paramref name="first"/> + <paramref name="clients"/> - 1, client k to gateway
@@ -40,35 +41,29 @@ internal sealed class LiveClients(LiveArrivals arrivals, LiveAckProbe? probe, in
     /// </summary>
     public async Task<LiveConnectTimes> ConnectAsync(int first, int clients, IReadOnlyList<Uri> gateways, LiveTokens tokens)
     {
+        _tokens = tokens;
         var times = new double[clients];
-        var sockets = new ClientWebSocket?[clients];
+        var connections = new LiveConnection?[clients];
         string? firstError = null;
         await Parallel.ForEachAsync(Enumerable.Range(first, clients), new ParallelOptions { MaxDegreeOfParallelism = ConnectParallelism }, async (k, ct) =>
         {
-            var gateway = gateways[(k - 1) % gateways.Count];
-            var uri = new UriBuilder(gateway) { Query = "access_token=" + Uri.EscapeDataString(tokens.Mint(LiveBenchOptions.Subscriber(k))) }.Uri;
-            var socket = new ClientWebSocket();
-            // The gateway pings every 30 s; the clients add nothing of their own to the idle connections.
-            socket.Options.KeepAliveInterval = TimeSpan.Zero;
-            long started = Stopwatch.GetTimestamp();
+            var connection = new LiveConnection(LiveBenchOptions.Subscriber(k), gateways[(k - 1) % gateways.Count]);
             try
             {
-                await socket.ConnectAsync(uri, _invoker, ct);
-                times[k - first] = Stopwatch.GetElapsedTime(started).TotalMilliseconds;
-                sockets[k - first] = socket;
+                times[k - first] = await ConnectAsync(connection, ct);
+                connections[k - first] = connection;
             }
-            catch (Exception ex) when (ex is WebSocketException or HttpRequestException or IOException)
+            catch (Exception ex) when (IsConnectFailure(ex))
             {
                 Interlocked.CompareExchange(ref firstError, ex.GetBaseException().Message, null);
-                socket.Dispose();
             }
         });
         var connected = new List<double>(clients);
         for (int i = 0; i < clients; i++)
         {
-            if (sockets[i] is { } socket)
+            if (connections[i] is { } connection)
             {
-                _clients.Add((LiveBenchOptions.Subscriber(first + i), socket, ReceiveAsync(socket, _stop.Token)));
+                _clients.Add(connection);
                 connected.Add(times[i]);
             }
         }
@@ -76,6 +71,36 @@ internal sealed class LiveClients(LiveArrivals arrivals, LiveAckProbe? probe, in
         Subscribers = _clients.Select(c => c.Subscriber).ToArray();
         return new LiveConnectTimes(connected, clients - connected.Count, firstError);
     }
+
+    /// <summary>
+    /// Connects <paramref name="connection"/> (again) with a fresh token, as an app asks its server for one before every
+    /// attempt, and starts reading it; the upgrade's time, ms. A failure throws (<see cref="IsConnectFailure"/>).
+    /// </summary>
+    public async Task<double> ConnectAsync(LiveConnection connection, CancellationToken cancellationToken)
+    {
+        string token = (_tokens ?? throw new InvalidOperationException("connect the clients first")).Mint(connection.Subscriber);
+        var uri = new UriBuilder(connection.Gateway) { Query = "access_token=" + Uri.EscapeDataString(token) }.Uri;
+        var socket = new ClientWebSocket();
+        // The gateway pings every 30 s; the clients add nothing of their own to the idle connections.
+        socket.Options.KeepAliveInterval = TimeSpan.Zero;
+        long started = Stopwatch.GetTimestamp();
+        try
+        {
+            await socket.ConnectAsync(uri, _invoker, cancellationToken);
+        }
+        catch
+        {
+            socket.Dispose();
+            throw;
+        }
+
+        double upgradeMs = Stopwatch.GetElapsedTime(started).TotalMilliseconds;
+        connection.Attach(socket, _reader.ReadAsync, _stop.Token);
+        return upgradeMs;
+    }
+
+    /// <summary>Whether <paramref name="exception"/> is a connect that failed (refused, reset, an HTTP status instead of the upgrade).</summary>
+    public static bool IsConnectFailure(Exception exception) => exception is WebSocketException or HttpRequestException or IOException;
 
     public async ValueTask DisposeAsync()
     {
@@ -85,96 +110,7 @@ internal sealed class LiveClients(LiveArrivals arrivals, LiveAckProbe? probe, in
         }
 
         await _stop.CancelAsync();
-        foreach (var (_, socket, _) in _clients)
-        {
-            socket.Abort();
-        }
-
-        await Task.WhenAll(_clients.Select(c => c.Loop));
-        _clients.ForEach(c => c.Socket.Dispose());
+        await Task.WhenAll(_clients.Select(c => c.DropAsync()));
         _invoker.Dispose();
-    }
-
-    // Reads frames until the run ends: each notification's arrival recorded, then acked at once.
-    private async Task ReceiveAsync(ClientWebSocket socket, CancellationToken cancellationToken)
-    {
-        var buffer = new byte[4096];
-        try
-        {
-            while (true)
-            {
-                var (count, type) = await ReceiveFrameAsync(socket, buffer, cancellationToken);
-                long at = Stopwatch.GetTimestamp();
-                if (type == WebSocketMessageType.Close)
-                {
-                    Interlocked.Increment(ref _closedByGateway);
-                    return;
-                }
-
-                if (NotificationId(buffer.AsSpan(0, count)) is not { } id)
-                {
-                    Interlocked.Increment(ref _unreadable);
-                    continue;
-                }
-
-                arrivals.Record(id, at);
-                await socket.SendAsync(Ack(id), WebSocketMessageType.Text, endOfMessage: true, cancellationToken);
-                if (probe is not null && id % ackSample == 0)
-                {
-                    probe.Acked(id, Stopwatch.GetTimestamp());
-                }
-            }
-        }
-        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
-        {
-            // The run is over.
-        }
-        catch (WebSocketException) when (cancellationToken.IsCancellationRequested)
-        {
-            // Aborted at the end of the run.
-        }
-        catch (WebSocketException)
-        {
-            Interlocked.Increment(ref _closedByGateway);
-        }
-    }
-
-    private static async Task<(int Count, WebSocketMessageType Type)> ReceiveFrameAsync(ClientWebSocket socket, byte[] buffer, CancellationToken cancellationToken)
-    {
-        int count = 0;
-        while (true)
-        {
-            var result = await socket.ReceiveAsync(buffer.AsMemory(count), cancellationToken);
-            count += result.Count;
-            if (result.EndOfMessage || result.MessageType == WebSocketMessageType.Close || count == buffer.Length)
-            {
-                return (count, result.MessageType);
-            }
-        }
-    }
-
-    private static byte[] Ack(long id) => Encoding.UTF8.GetBytes(string.Create(CultureInfo.InvariantCulture, $$"""{"type":"ack","id":"{{id}}"}"""));
-
-    // The frame's top-level "id" (a string: ids pass a JavaScript number's exact range), or null.
-    private static long? NotificationId(ReadOnlySpan<byte> frame)
-    {
-        try
-        {
-            var reader = new Utf8JsonReader(frame);
-            while (reader.Read())
-            {
-                if (reader.TokenType == JsonTokenType.PropertyName && reader.CurrentDepth == 1 && reader.ValueTextEquals(IdProperty))
-                {
-                    reader.Read();
-                    return long.TryParse(reader.GetString(), NumberStyles.None, CultureInfo.InvariantCulture, out long id) ? id : null;
-                }
-            }
-        }
-        catch (JsonException)
-        {
-            // Not JSON: null, which the caller counts as unreadable.
-        }
-
-        return null;
     }
 }

@@ -23,7 +23,7 @@ internal sealed class LiveCommand(BenchEnvironment env, HarnessOptions options, 
         for (int i = 1; i <= options.Runs; i++)
         {
             Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-                $"==> live run {i} of {options.Runs}: {live.Clients:N0} clients on {live.Gateways} gateway(s), {options.Rate:N0}/s for {options.Duration.TotalSeconds:F0} s, then a broadcast"));
+                $"==> live run {i} of {options.Runs}: {live.Clients:N0} clients on {live.Gateways} gateway(s), {options.Rate:N0}/s for {options.Duration.TotalSeconds:F0} s{(live.StormWithin is { } within ? $" with a reconnect storm within {within.TotalSeconds:F0} s" : "")}, then a broadcast"));
             runs.Add(await new LiveRun(env, options, broker, rows).RunAsync(Path.Combine(env.OutputDirectory, name, $"run-{i}")));
             LiveReport.Print([runs[^1]]);
         }
@@ -36,7 +36,10 @@ internal sealed class LiveCommand(BenchEnvironment env, HarnessOptions options, 
         return Check(runs);
     }
 
-    /// <summary>Non-zero when a run lost a notification, left one pending, or a client did not connect or was closed.</summary>
+    /// <summary>
+    /// Non-zero when a run lost a notification, or a client did not connect or was closed; with a storm, also when a client
+    /// never got back, a gateway was not up throughout, or a row was left pending.
+    /// </summary>
     internal static int Check(IReadOnlyList<LiveResult> runs)
     {
         foreach (var r in runs)
@@ -47,6 +50,9 @@ internal sealed class LiveCommand(BenchEnvironment env, HarnessOptions options, 
                 { Lost: > 0 } => $"lost {r.Lost:N0} of {r.Inserted:N0} notifications of the steady flow",
                 { BroadcastLost: > 0 } => $"lost {r.BroadcastLost:N0} of {r.BroadcastExpected:N0} notifications of the broadcast",
                 { ClosedByGateway: > 0 } => $"the gateways closed {r.ClosedByGateway:N0} clients during the run: see their logs",
+                { Storm.NeverBack: > 0 } => $"{r.Storm.NeverBack:N0} clients did not get back after the storm: {r.Storm.FirstError}",
+                { Storm.Health.Up: false } => $"a gateway was not up through the storm (exited: {r.Storm.Health.Exited}; {r.Storm.Health.Answered:N0} of {r.Storm.Health.Polls:N0} health polls answered)",
+                { Storm: not null, PendingLeft: > 0 } => $"{r.PendingLeft:N0} notifications left pending after the storm's run (every client acks what it receives)",
                 _ => null,
             };
             if (error is not null)

@@ -50,33 +50,25 @@ internal sealed class LiveFlow(LiveRows rows, string[] subscribers, int rate)
     }
 
     /// <summary>
-    /// Commit -> receive (ms, ascending) of the rows committed <paramref name="warmup"/> or more after the first, and how many
-    /// of all were received.
+    /// Commit -> receive (ms, ascending) of the rows committed <paramref name="warmup"/> or more after the first and outside
+    /// <paramref name="leaveOut"/> (a storm's window, measured on its own: <see cref="Between"/>), and how many of all were received.
     /// </summary>
-    public (List<double> LatenciesMs, long Received) Latencies(LiveArrivals arrivals, TimeSpan warmup)
+    public (List<double> LatenciesMs, long Received) Latencies(LiveArrivals arrivals, TimeSpan warmup, (long From, long To)? leaveOut = null)
     {
         lock (_committed)
         {
             long warm = _committed.Count == 0 ? 0 : _committed.Values.Min() + (long)(warmup.TotalSeconds * Stopwatch.Frequency);
-            var latencies = new List<double>(_committed.Count);
-            long received = 0;
-            foreach (var (id, committed) in _committed)
-            {
-                if (arrivals.ArrivalOf(id) is not { } at)
-                {
-                    continue;
-                }
+            var (latencies, _, _) = Collect(arrivals, c => c >= warm && !(leaveOut is { } w && c >= w.From && c < w.To));
+            return (latencies, _committed.Keys.LongCount(id => arrivals.ArrivalOf(id) is not null));
+        }
+    }
 
-                received++;
-                if (committed >= warm)
-                {
-                    // A frame can beat the commit's return to the harness by a few microseconds: that counts as 0.
-                    latencies.Add(Math.Max(0, Stopwatch.GetElapsedTime(committed, at).TotalMilliseconds));
-                }
-            }
-
-            latencies.Sort();
-            return (latencies, received);
+    /// <summary>Commit -> receive (ms, ascending) of the rows committed in [<paramref name="from"/>, <paramref name="to"/>); how many were committed, how many received.</summary>
+    public (List<double> LatenciesMs, long Committed, long Received) Between(LiveArrivals arrivals, long from, long to)
+    {
+        lock (_committed)
+        {
+            return Collect(arrivals, c => c >= from && c < to);
         }
     }
 
@@ -101,6 +93,30 @@ internal sealed class LiveFlow(LiveRows rows, string[] subscribers, int rate)
                 .Select(g => Row(g.Key * 5, g.Order().ToList(), now.Wall - Stopwatch.GetElapsedTime(first + (g.Key * width), now.Clock)))
                 .ToList();
         }
+    }
+
+    // Over the rows whose commit passes `included` (under the lock): their latencies (ascending), how many, how many received.
+    private (List<double> LatenciesMs, long Committed, long Received) Collect(LiveArrivals arrivals, Func<long, bool> included)
+    {
+        var latencies = new List<double>();
+        long committed = 0;
+        foreach (var (id, at) in _committed)
+        {
+            if (!included(at))
+            {
+                continue;
+            }
+
+            committed++;
+            if (arrivals.ArrivalOf(id) is { } arrived)
+            {
+                // A frame can beat the commit's return to the harness by a few microseconds: that counts as 0.
+                latencies.Add(Math.Max(0, Stopwatch.GetElapsedTime(at, arrived).TotalMilliseconds));
+            }
+        }
+
+        latencies.Sort();
+        return (latencies, committed, latencies.Count);
     }
 
     private static WindowRow Row(long offsetSeconds, List<double> sorted, DateTimeOffset start) =>

@@ -33,12 +33,19 @@ internal static class LiveReport
             Console.WriteLine(Cpu("steady", r.SteadyCpu, rss));
             Console.WriteLine(Cpu("broadcast", r.BroadcastCpu, ""));
         }
+
+        LiveStormReport.Print(runs);
     }
 
     public static void PrintMedians(LiveMedians m) => Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
         $"\n  medians: connect {m.ConnectSeconds:F1} s; gateway {m.KbPerConnection:F1} KB per connection; commit -> receive p50 {m.P50Ms:F1} ms, "
         + $"p99 {m.P99Ms:F1} ms, max {m.MaxMs:F1} ms; ack -> row gone p99 {m.AckGoneP99Ms:F1} ms; broadcast 100 % in {S(m.Broadcast100Seconds)} s; "
-        + $"CPU us per notification (steady) {m.SteadyTotalMicros:F0}: gateway {m.GatewayMicros:F0}, consumer {m.ConsumerMicros:F0}, producer {m.ProducerMicros:F0}"));
+        + $"CPU us per notification (steady) {m.SteadyTotalMicros:F0}: gateway {m.GatewayMicros:F0}, consumer {m.ConsumerMicros:F0}, producer {m.ProducerMicros:F0}")
+        + (m.Storm is { } s
+            ? string.Create(CultureInfo.InvariantCulture,
+                $"; storm: all back {s.AllBackSeconds:F1} s after the drop, {s.Retries:F0} retries, {s.NeverBack:F0} never back, gateways up in {s.UpRuns} of {s.Runs} runs, "
+                + $"lost {s.Lost:F0}, duplicates {s.Duplicates:F0}, commit -> receive p99 {s.P99Ms:F1} ms")
+            : ""));
 
     public static void Write(string directory, string name, object document, IReadOnlyList<LiveResult> runs)
     {
@@ -47,7 +54,7 @@ internal static class LiveReport
             + "gateway_kb_per_connection,offered_rate,steady_s,inserted,received,lost,duplicates,p50_ms,p99_ms,max_ms,ack_samples,ack_gone_p50_ms,ack_gone_p99_ms,"
             + "ack_gone_max_ms,ack_not_gone,cpu_producer_us,cpu_consumer_us,cpu_gateway_us,cpu_broker_us,cpu_database_us,cpu_total_us,cpu_clients_us,"
             + "broadcast_expected,broadcast_received,broadcast_insert_s,broadcast_50_s,broadcast_90_s,broadcast_100_s,broadcast_cpu_total_us,broadcast_cpu_gateway_us,"
-            + "closed_by_gateway,unreadable,pending_left,load_before,load_after\n");
+            + "closed_by_gateway,unreadable,pending_left,load_before,load_after," + LiveStormReport.CsvHeader + "\n");
         foreach (var r in runs)
         {
             var (c, b) = (r.SteadyCpu, r.BroadcastCpu);
@@ -57,7 +64,7 @@ internal static class LiveReport
                 + $"{r.Lost},{r.Duplicates},{r.P50Ms:F2},{r.P99Ms:F2},{r.MaxMs:F2},{r.AckSamples},{r.AckGoneP50Ms:F2},{r.AckGoneP99Ms:F2},{r.AckGoneMaxMs:F2},{r.AckNotGone},"
                 + $"{c.ProducerMicros:F1},{c.ConsumerMicros:F1},{c.GatewayMicros:F1},{c.BrokerMicros:F1},{c.DatabaseMicros:F1},{c.TotalMicros:F1},{c.ClientsMicros:F1},"
                 + $"{r.BroadcastExpected},{r.BroadcastReceived},{r.BroadcastInsertSeconds:F3},{r.Broadcast50Seconds:F3},{r.Broadcast90Seconds:F3},{r.Broadcast100Seconds:F3},"
-                + $"{b.TotalMicros:F1},{b.GatewayMicros:F1},{r.ClosedByGateway},{r.Unreadable},{r.PendingLeft},{r.LoadBefore:F2},{r.LoadAfter:F2}"));
+                + $"{b.TotalMicros:F1},{b.GatewayMicros:F1},{r.ClosedByGateway},{r.Unreadable},{r.PendingLeft},{r.LoadBefore:F2},{r.LoadAfter:F2},{LiveStormReport.CsvColumns(r.Storm)}"));
         }
 
         File.WriteAllText(Path.Combine(directory, name + ".csv"), csv.ToString());

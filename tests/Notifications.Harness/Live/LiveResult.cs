@@ -33,7 +33,7 @@ internal sealed record LiveResult
 
     public required long Duplicates { get; init; }
 
-    /// <summary>Insert commit -> client receive over the notifications committed after the warm-up, ms.</summary>
+    /// <summary>Insert commit -> client receive over the notifications committed after the warm-up (and outside a storm's window), ms.</summary>
     public required int Measured { get; init; }
 
     public required double P50Ms { get; init; }
@@ -88,4 +88,7 @@ internal sealed record LiveResult
     public required double LoadBefore { get; init; }
 
     public required double LoadAfter { get; init; }
+
+    /// <summary>The reconnect storm in the flow (<c>--storm-within</c>), or null without one. The steady flow's percentiles leave its window out.</summary>
+    public LiveStormResult? Storm { get; init; }
 }

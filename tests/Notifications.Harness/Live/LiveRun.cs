@@ -40,12 +40,13 @@ internal sealed class LiveRun(BenchEnvironment env, HarnessOptions options, Benc
         double loadBefore = ProcStat.LoadAverage();
         var meters = new LiveMeters(fleet, () => others.Pids.Append(Environment.ProcessId));
         var flow = new LiveFlow(rows, subscribers, options.Rate);
+        var storm = live.StormWithin is null ? null : new LiveStormPhase(live, fleet, clients, others);
         long Received() => arrivals.Received + others.Received();
         probe.Start();
         probe.Enabled = true;
         meters.Start();
         var clock = Stopwatch.StartNew();
-        await WatchAsync(flow, Received, meters, clock);
+        await WatchAsync(flow, storm, Received, meters, clock);
         var steadyCpu = meters.Stop(0);
         double steadySeconds = clock.Elapsed.TotalSeconds;
         probe.Enabled = false;
@@ -65,7 +66,7 @@ internal sealed class LiveRun(BenchEnvironment env, HarnessOptions options, Benc
         await fleet.StopConsumersAsync();
         await fleet.StopGatewaysAsync();
 
-        var (latencies, received) = flow.Latencies(arrivals, options.LatencyWarmup);
+        var (latencies, received) = flow.Latencies(arrivals, options.LatencyWarmup, storm?.Window);
         var windows = flow.Windows(arrivals);
         HopTable.PrintWindows(windows);
         var (broadcastReceived, s50, s90, s100) = broadcast.Milestones(arrivals);
@@ -81,7 +82,7 @@ internal sealed class LiveRun(BenchEnvironment env, HarnessOptions options, Benc
             BroadcastExpected = broadcast.Expected, BroadcastReceived = broadcastReceived, BroadcastInsertSeconds = broadcast.InsertSeconds,
             Broadcast50Seconds = s50, Broadcast90Seconds = s90, Broadcast100Seconds = s100, BroadcastCpu = broadcastCpu with { Received = broadcastReceived },
             ClosedByGateway = closed, Unreadable = clients.Unreadable, PendingLeft = pendingLeft,
-            PeakRssMib = peakRss, LoadBefore = loadBefore, LoadAfter = loadAfter,
+            PeakRssMib = peakRss, LoadBefore = loadBefore, LoadAfter = loadAfter, Storm = storm?.Result(flow, arrivals),
         };
     }
 
@@ -116,12 +117,13 @@ internal sealed class LiveRun(BenchEnvironment env, HarnessOptions options, Benc
         return (connect, [.. clients.Subscribers, .. Enumerable.Range(own + 1, live.Clients - own).Select(LiveBenchOptions.Subscriber)]);
     }
 
-    // Offers the flow, printing progress each second, then waits for the last arrivals (at most Drain).
-    private async Task WatchAsync(LiveFlow flow, Func<long> received, LiveMeters meters, Stopwatch clock)
+    // Offers the flow (and storms in it, if asked), printing progress each second, then waits for the last arrivals (at most Drain).
+    private async Task WatchAsync(LiveFlow flow, LiveStormPhase? storm, Func<long> received, LiveMeters meters, Stopwatch clock)
     {
         var offering = flow.OfferAsync(options.Duration);
+        var storming = storm?.RunAsync(clock, options.Duration) ?? Task.CompletedTask;
         var progress = new ProgressLine(0);
-        while (!offering.IsCompleted || (received() < flow.Inserted && clock.Elapsed < options.Duration + Drain))
+        while (!offering.IsCompleted || !storming.IsCompleted || (received() < flow.Inserted && clock.Elapsed < options.Duration + Drain))
         {
             await Task.Delay(TimeSpan.FromSeconds(1));
             meters.Sample();
@@ -129,6 +131,7 @@ internal sealed class LiveRun(BenchEnvironment env, HarnessOptions options, Benc
         }
 
         await offering;
+        await storming;
     }
 
     private static double GatewayRssMib(WorkerFleet fleet) => fleet.GatewayPids.Sum(pid => ProcStat.RssMib(pid) ?? 0);
