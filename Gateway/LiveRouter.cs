@@ -26,6 +26,8 @@ internal sealed partial class LiveRouter(
     private readonly SemaphoreSlim _bindings = new(1, 1);
     private IConnection? _connection;
     private IChannel? _channel;
+    private long _binds;
+    private long _unbinds;
 
     /// <summary>This node's queue.</summary>
     public string Queue { get; } = options.Value.LiveNodeQueuePrefix + Guid.NewGuid().ToString("N")[..12];
@@ -67,13 +69,22 @@ internal sealed partial class LiveRouter(
         LogStarted(logger, Queue, _rabbit.LiveExchange);
     }
 
+    /// <summary>Bindings made and removed since the node started: each is a broker round trip on the node's one channel.</summary>
+    public (long Binds, long Unbinds) BindingChanges => (Interlocked.Read(ref _binds), Interlocked.Read(ref _unbinds));
+
     /// <summary>Routes <paramref name="subscriber"/>'s live notifications to this node.</summary>
-    public Task BindAsync(string subscriber, CancellationToken cancellationToken) =>
-        WithChannelAsync(c => c.QueueBindAsync(Queue, _rabbit.LiveExchange, subscriber, cancellationToken: cancellationToken), cancellationToken);
+    public async Task BindAsync(string subscriber, CancellationToken cancellationToken)
+    {
+        await WithChannelAsync(c => c.QueueBindAsync(Queue, _rabbit.LiveExchange, subscriber, cancellationToken: cancellationToken), cancellationToken);
+        Interlocked.Increment(ref _binds);
+    }
 
     /// <summary>Routes <paramref name="subscriber"/>'s live notifications here no more.</summary>
-    public Task UnbindAsync(string subscriber) =>
-        WithChannelAsync(c => c.QueueUnbindAsync(Queue, _rabbit.LiveExchange, subscriber), CancellationToken.None);
+    public async Task UnbindAsync(string subscriber)
+    {
+        await WithChannelAsync(c => c.QueueUnbindAsync(Queue, _rabbit.LiveExchange, subscriber), CancellationToken.None);
+        Interlocked.Increment(ref _unbinds);
+    }
 
     public Task StopAsync(CancellationToken cancellationToken) => Task.CompletedTask;
 
