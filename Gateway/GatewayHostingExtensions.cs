@@ -1,4 +1,5 @@
 using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Options;
 using Notifications.Shared.Hosting;
@@ -35,6 +36,9 @@ public static class GatewayHostingExtensions
         services.AddHostedService(sp => sp.GetRequiredService<LiveRouter>());
         services.AddSingleton<Presence>();
         services.AddSingleton<LivePendingRows>();
+        // Its background loop unbinds the subscribers that did not come back (Gateway:UnbindAfter).
+        services.AddHostedService(sp => sp.GetRequiredService<Presence>());
+        services.TryAddSingleton(TimeProvider.System);
         services.AddSingleton<LiveServer>();
         services.AddHostedService(sp => sp.GetRequiredService<LiveServer>());
         return builder;

@@ -54,4 +54,11 @@ internal sealed class GatewayOptions
     /// </summary>
     [Range(1, 100_000)]
     public int SendBuffer { get; set; } = 256;
+
+    /// <summary>
+    /// How long the node's queue stays bound under a subscriber after its last connection here left: a client back within it
+    /// (a network blip, a reconnect storm) costs the broker nothing; zero unbinds at the next sweep (within a second).
+    /// </summary>
+    [Range(typeof(TimeSpan), "00:00:00", "01:00:00")]
+    public TimeSpan UnbindAfter { get; set; } = TimeSpan.FromSeconds(30);
 }

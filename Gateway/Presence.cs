@@ -1,26 +1,37 @@
 using System.Collections.Concurrent;
+using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Options;
 
 namespace Notifications.Gateway;
 
 /// <summary>
 /// The subscribers connected to this node and their connections. The node's queue is bound to the live exchange under a
 /// subscriber while at least one of the subscriber's connections is here (bound before the first one replays its pending
-/// rows, unbound after the last one left), so the consumer's live notifications for that subscriber reach this node; each
-/// is offered to every connection of its subscriber.
+/// rows), so the consumer's live notifications for that subscriber reach this node; each is offered to every connection of
+/// its subscriber. After the subscriber's last connection left, the binding stays for <see cref="GatewayOptions.UnbindAfter"/>
+/// and is removed in the background (<see cref="ExecuteAsync"/>, one at a time) only if none came back by then: in a
+/// reconnect storm the clients that come back find their binding, and no return waits behind the unbinds of all who left
+/// (the node's binding changes are broker round trips on one channel, one at a time). What is routed meanwhile finds no
+/// connection here and waits in its pending row, which the next connection replays.
 /// </summary>
-internal sealed partial class Presence(LiveRouter router, ILogger<Presence> logger)
+internal sealed partial class Presence(LiveRouter router, IOptions<GatewayOptions> options, TimeProvider time, ILogger<Presence> logger)
+    : BackgroundService
 {
+    private static readonly TimeSpan SweepEvery = TimeSpan.FromSeconds(1);
     private readonly ConcurrentDictionary<string, Entry> _entries = new(StringComparer.Ordinal);
+    // Subscribers whose last connection left, in the order they left (so also in the order they fall due).
+    private readonly ConcurrentQueue<(string Subscriber, Entry Entry, long LeftAt)> _left = new();
     private int _connectionCount;
+    private int _subscriberCount;
 
     /// <summary>The subscribers with a connection here.</summary>
-    public int Subscribers => _entries.Count;
+    public int Subscribers => Volatile.Read(ref _subscriberCount);
 
     /// <summary>The connections here.</summary>
     public int Connections => Volatile.Read(ref _connectionCount);
 
-    /// <summary>Adds <paramref name="connection"/>; the first of its subscriber binds the node's queue under the subscriber.</summary>
+    /// <summary>Adds <paramref name="connection"/>; binds the node's queue under its subscriber unless it still is.</summary>
     public async Task JoinAsync(string subscriber, LiveSession connection, CancellationToken cancellationToken)
     {
         while (true)
@@ -31,12 +42,18 @@ internal sealed partial class Presence(LiveRouter router, ILogger<Presence> logg
             {
                 if (entry.Removed)
                 {
-                    continue;   // its last connection left meanwhile: a new entry
+                    continue;   // unbound meanwhile: a new entry
+                }
+
+                if (!entry.Bound)
+                {
+                    await router.BindAsync(subscriber, cancellationToken);
+                    entry.Bound = true;
                 }
 
                 if (entry.Count == 0)
                 {
-                    await router.BindAsync(subscriber, cancellationToken);
+                    Interlocked.Increment(ref _subscriberCount);
                 }
 
                 entry.Add(connection);
@@ -50,7 +67,7 @@ internal sealed partial class Presence(LiveRouter router, ILogger<Presence> logg
         }
     }
 
-    /// <summary>Removes <paramref name="connection"/>; the last of its subscriber unbinds the node's queue.</summary>
+    /// <summary>Removes <paramref name="connection"/>; after the last of its subscriber, the unbind falls due <see cref="GatewayOptions.UnbindAfter"/> later.</summary>
     public async Task LeaveAsync(string subscriber, LiveSession connection)
     {
         if (!_entries.TryGetValue(subscriber, out var entry))
@@ -67,21 +84,11 @@ internal sealed partial class Presence(LiveRouter router, ILogger<Presence> logg
             }
 
             Interlocked.Decrement(ref _connectionCount);
-            if (entry.Count > 0)
+            if (entry.Count == 0)
             {
-                return;
-            }
-
-            entry.Removed = true;
-            _entries.TryRemove(KeyValuePair.Create(subscriber, entry));
-            try
-            {
-                await router.UnbindAsync(subscriber);
-            }
-            catch (Exception ex) when (ex is not OperationCanceledException)
-            {
-                // The node's queue goes with its broker connection anyway; a binding left behind routes to no connection here.
-                LogUnbindFailed(logger, subscriber, ex.Message);
+                Interlocked.Decrement(ref _subscriberCount);
+                entry.LeftAt = time.GetTimestamp();
+                _left.Enqueue((subscriber, entry, entry.LeftAt));
             }
         }
         finally
@@ -105,6 +112,48 @@ internal sealed partial class Presence(LiveRouter router, ILogger<Presence> logg
     /// <summary>Every connection here (after a broker reconnect: what was routed meanwhile is replayed from the rows).</summary>
     public IEnumerable<LiveSession> All() => _entries.Values.SelectMany(e => e.Snapshot());
 
+    protected override async Task ExecuteAsync(CancellationToken stoppingToken)
+    {
+        using var tick = new PeriodicTimer(SweepEvery, time);
+        while (await tick.WaitForNextTickAsync(stoppingToken))
+        {
+            await UnbindDueAsync(stoppingToken);
+        }
+    }
+
+    // Unbinds, one at a time, the subscribers whose last connection left UnbindAfter ago or more and none came back since (one
+    // that came back and left again has a later turn of its own). A bind arriving meanwhile waits for one unbind at the most.
+    private async Task UnbindDueAsync(CancellationToken stoppingToken)
+    {
+        var after = options.Value.UnbindAfter;
+        while (!stoppingToken.IsCancellationRequested && _left.TryPeek(out var left) && time.GetElapsedTime(left.LeftAt) >= after)
+        {
+            _left.TryDequeue(out _);
+            var entry = left.Entry;
+            await entry.Gate.WaitAsync(stoppingToken);
+            try
+            {
+                if (entry.Count > 0 || entry.Removed || entry.LeftAt != left.LeftAt)
+                {
+                    continue;
+                }
+
+                entry.Removed = true;
+                _entries.TryRemove(KeyValuePair.Create(left.Subscriber, entry));
+                await router.UnbindAsync(left.Subscriber);
+            }
+            catch (Exception ex) when (ex is not OperationCanceledException)
+            {
+                // The node's queue goes with its broker connection anyway; a binding left behind routes to no connection here.
+                LogUnbindFailed(logger, left.Subscriber, ex.Message);
+            }
+            finally
+            {
+                entry.Gate.Release();
+            }
+        }
+    }
+
     [LoggerMessage(EventId = 7521, Level = LogLevel.Warning, Message = "Gateway: could not unbind {Subscriber} from this node's queue: {Reason}")]
     private static partial void LogUnbindFailed(ILogger logger, string subscriber, string reason);
 
@@ -115,6 +164,12 @@ internal sealed partial class Presence(LiveRouter router, ILogger<Presence> logg
         public SemaphoreSlim Gate { get; } = new(1, 1);
 
         public bool Removed { get; set; }
+
+        // Whether the node's queue is bound under the subscriber (from the first join until the unbind).
+        public bool Bound { get; set; }
+
+        // When the last connection left (TimeProvider timestamp): the unbind's turn that still counts.
+        public long LeftAt { get; set; }
 
         public int Count => _connections.Length;
 
