@@ -3,7 +3,7 @@ using Notifications.Harness.Live;
 
 namespace Notifications.UnitTests.Harness;
 
-/// <summary>The <c>live</c> mode's options of scripts/bench: clients, gateways, their ports, the ack sample, and what they refuse.</summary>
+/// <summary>The <c>live</c> mode's options of scripts/bench: clients, gateways, their ports, the ack sample, the storm, and what they refuse.</summary>
 public sealed class LiveOptionsTests
 {
     [Fact]
@@ -22,6 +22,22 @@ public sealed class LiveOptionsTests
 
         Assert.Equal((1_000, 1, 2690, 100), (live.Clients, live.Gateways, live.GatewayPort, live.AckSample));
     }
+
+    [Fact]
+    public void Parse_Storm_OffByDefault_WithinTaken_DropAtHalfTheDurationUnlessGiven()
+    {
+        var off = HarnessOptions.Parse(["live"]).Live;
+        var half = HarnessOptions.Parse(["live", "--duration", "60s", "--storm-within", "10s"]).Live;
+        var at = HarnessOptions.Parse(["live", "--duration", "60s", "--storm-within", "10s", "--storm-at", "20s"]).Live;
+
+        Assert.Null(off.StormWithin);
+        Assert.Equal((TimeSpan.FromSeconds(10), TimeSpan.FromSeconds(30)), (half.StormWithin, half.StormDropAt(TimeSpan.FromSeconds(60))));
+        Assert.Equal(TimeSpan.FromSeconds(20), at.StormDropAt(TimeSpan.FromSeconds(60)));
+    }
+
+    [Fact]
+    public void GatewayPorts_EachGatewaysGrpcAndOperationsPortsItsOwn() =>
+        Assert.Equal((2791, 2891), (LiveBenchOptions.GrpcPort(2690, 1), LiveBenchOptions.OperationsPort(2690, 1)));
 
     [Theory]
     [InlineData(20_000, 19_500, 1, true)]
@@ -50,6 +66,10 @@ public sealed class LiveOptionsTests
     [InlineData("live", "--clients", "2", "--gateways", "3")]
     [InlineData("live", "--rate", "0")]
     [InlineData("live", "--ack-sample", "0")]
+    [InlineData("live", "--storm-at", "10s")]
+    [InlineData("live", "--duration", "20s", "--storm-within", "5s", "--storm-at", "20s")]
+    [InlineData("live", "--storm-within", "0s")]
+    [InlineData("latency", "--storm-within", "10s")]
     [InlineData("run", "--clients", "10")]
     [InlineData("latency", "--gateways", "2")]
     public void Parse_OutsideTheLiveRules_Refused(params string[] args)
