@@ -40,17 +40,12 @@ internal static class SuppressionCommands
     private static Command Remove(Func<ParseResult, AdminContext> context, AdminConsole console)
     {
         var key = Key("The address or @domain to take off the list, as 'suppression list' shows it");
-        var command = new Command("remove", "Take an address or a domain off the suppression list: mail to it goes again") { key };
+        var note = new Option<string?>("--note") { Description = "Why it is removed (kept with the removed entry, in place of its detail)" };
+        var command = new Command("remove", "Take an address or a domain off the suppression list: mail to it goes again") { key, note };
         command.SetAction(async (parsed, ct) =>
         {
             await using var admin = context(parsed);
-            string normalized = parsed.GetValue(key)!;
-            if (!await admin.DatabaseAsync(() => admin.Suppression.RemoveAsync(normalized, ct)))
-            {
-                throw new AdminException($"{normalized} is not on the suppression list", ExitCodes.Failed);
-            }
-
-            await console.Out.WriteLineAsync($"Removed {normalized} from the suppression list.");
+            await console.Out.WriteLineAsync(await SuppressionOperations.RemoveAsync(admin, parsed.GetValue(key)!, parsed.GetValue(note), ct));
             return ExitCodes.Success;
         });
         return command;

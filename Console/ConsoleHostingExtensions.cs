@@ -35,6 +35,8 @@ internal static class ConsoleHostingExtensions
         {
             var o = kestrel.ApplicationServices.GetRequiredService<IOptions<ConsoleOptions>>().Value;
             kestrel.AddServerHeader = false;
+            // A search box pasted full (the 10 KB of bad input, percent-encoded) answers "not found", not 414.
+            kestrel.Limits.MaxRequestLineSize = 64 * 1024;
             kestrel.Listen(IPAddress.Parse(o.Address), o.Port, listen =>
             {
                 if (o.Https)

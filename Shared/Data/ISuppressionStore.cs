@@ -14,8 +14,17 @@ public interface ISuppressionStore
     /// </summary>
     Task<bool> AddAsync(string key, string reason, string scope, string? detail, CancellationToken cancellationToken);
 
-    /// <summary>Removes the entry of <paramref name="key"/> (keeping a tombstone for the caches). True if one was in force.</summary>
-    Task<bool> RemoveAsync(string key, CancellationToken cancellationToken);
+    /// <summary>
+    /// Removes the entry of <paramref name="key"/> (keeping a tombstone for the caches). True if one was in force. A
+    /// <paramref name="note"/> (why it was removed) replaces the tombstone's detail, so the removal says who asked and why.
+    /// </summary>
+    Task<bool> RemoveAsync(string key, string? note, CancellationToken cancellationToken);
+
+    /// <summary>
+    /// The entries in force whose key starts with <paramref name="prefix"/> (exactly, no folding), in key order after
+    /// <paramref name="after"/> (keyset pagination: the last key of the previous page), at most <paramref name="limit"/>.
+    /// </summary>
+    Task<IReadOnlyList<SuppressionEntry>> SearchAsync(string prefix, string? after, int limit, CancellationToken cancellationToken);
 
     /// <summary>The entries in force, newest first, optionally of one <paramref name="reason"/>, at most <paramref name="limit"/>.</summary>
     Task<IReadOnlyList<SuppressionEntry>> ListAsync(string? reason, int limit, CancellationToken cancellationToken);

@@ -106,7 +106,10 @@ public class SuppressionBenchmarks
 
         public Task<bool> AddAsync(string key, string reason, string scope, string? detail, CancellationToken cancellationToken) => throw new NotSupportedException();
 
-        public Task<bool> RemoveAsync(string key, CancellationToken cancellationToken) => throw new NotSupportedException();
+        public Task<bool> RemoveAsync(string key, string? note, CancellationToken cancellationToken) => throw new NotSupportedException();
+
+        public Task<IReadOnlyList<SuppressionEntry>> SearchAsync(string prefix, string? after, int limit, CancellationToken cancellationToken) =>
+            throw new NotSupportedException();
 
         public Task<IReadOnlyList<SuppressionEntry>> ListAsync(string? reason, int limit, CancellationToken cancellationToken) => throw new NotSupportedException();
 

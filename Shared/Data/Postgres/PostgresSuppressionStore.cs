@@ -14,6 +14,7 @@ internal sealed class PostgresSuppressionStore : ISuppressionStore
     private readonly string _addSql;
     private readonly string _removeSql;
     private readonly string _listSql;
+    private readonly string _searchSql;
     private readonly string _changesSql;
     private readonly string _loadSql;
     private readonly string _findSql;
@@ -34,7 +35,14 @@ internal sealed class PostgresSuppressionStore : ISuppressionStore
                 WHERE x.removed_at IS NOT NULL OR (x.scope = 'bulk' AND EXCLUDED.scope = 'all')
             """;
         _removeSql = $"""
-            UPDATE "{s}".suppression SET removed_at = now(), changed_at = clock_timestamp() WHERE address = @Key AND removed_at IS NULL
+            UPDATE "{s}".suppression SET removed_at = now(), changed_at = clock_timestamp(), detail = COALESCE(@Note, detail)
+            WHERE address = @Key AND removed_at IS NULL
+            """;
+        // The pattern's literal prefix and the "C" column (022) let the primary key's index bound the scan on both sides.
+        _searchSql = $"""
+            SELECT {Columns} FROM "{s}".suppression
+            WHERE removed_at IS NULL AND address LIKE @Pattern ESCAPE '\' AND (@After::varchar IS NULL OR address > @After::varchar)
+            ORDER BY address LIMIT @Limit
             """;
         _listSql = $"""
             SELECT {Columns} FROM "{s}".suppression
@@ -70,8 +78,11 @@ internal sealed class PostgresSuppressionStore : ISuppressionStore
         return changed;
     }
 
-    public async Task<bool> RemoveAsync(string key, CancellationToken cancellationToken) =>
-        await ExecuteAsync(_removeSql, new { Key = key }, cancellationToken) > 0;
+    public async Task<bool> RemoveAsync(string key, string? note, CancellationToken cancellationToken) =>
+        await ExecuteAsync(_removeSql, new { Key = key, Note = SuppressionRow.TruncateDetail(note) }, cancellationToken) > 0;
+
+    public Task<IReadOnlyList<SuppressionEntry>> SearchAsync(string prefix, string? after, int limit, CancellationToken cancellationToken) =>
+        QueryAsync(_searchSql, new { Pattern = LikePatterns.StartsWith(prefix), After = after, Limit = limit }, cancellationToken);
 
     public Task<IReadOnlyList<SuppressionEntry>> ListAsync(string? reason, int limit, CancellationToken cancellationToken) =>
         QueryAsync(_listSql, new { Reason = reason, Limit = limit }, cancellationToken);

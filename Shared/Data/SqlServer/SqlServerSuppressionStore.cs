@@ -31,8 +31,14 @@ internal sealed class SqlServerSuppressionStore : ISuppressionStore
             WHEN NOT MATCHED THEN INSERT (address, reason, scope, detail) VALUES (src.address, src.reason, src.scope, src.detail);
             """;
         RemoveSql = $"""
-            UPDATE [{s}].[suppression] SET removed_at = SYSUTCDATETIME(), changed_at = SYSUTCDATETIME()
+            UPDATE [{s}].[suppression] SET removed_at = SYSUTCDATETIME(), changed_at = SYSUTCDATETIME(), detail = COALESCE(@Note, detail)
             WHERE address = @Key AND removed_at IS NULL;
+            """;
+        // The pattern's literal prefix lets the binary-collated key's index seek a range (022).
+        SearchSql = $"""
+            SELECT TOP (@Limit) {Columns} FROM [{s}].[suppression]
+            WHERE removed_at IS NULL AND address LIKE @Pattern ESCAPE '\' AND (@After IS NULL OR address > @After)
+            ORDER BY address;
             """;
         ListSql = $"""
             SELECT TOP (@Limit) {Columns} FROM [{s}].[suppression]
@@ -68,6 +74,8 @@ internal sealed class SqlServerSuppressionStore : ISuppressionStore
 
     internal string ListSql { get; }
 
+    internal string SearchSql { get; }
+
     internal string ChangesSql { get; }
 
     internal string LoadSql { get; }
@@ -91,8 +99,11 @@ internal sealed class SqlServerSuppressionStore : ISuppressionStore
         return changed;
     }
 
-    public async Task<bool> RemoveAsync(string key, CancellationToken cancellationToken) =>
-        await ExecuteAsync(RemoveSql, new { Key = key }, cancellationToken) > 0;
+    public async Task<bool> RemoveAsync(string key, string? note, CancellationToken cancellationToken) =>
+        await ExecuteAsync(RemoveSql, new { Key = key, Note = SuppressionRow.TruncateDetail(note) }, cancellationToken) > 0;
+
+    public Task<IReadOnlyList<SuppressionEntry>> SearchAsync(string prefix, string? after, int limit, CancellationToken cancellationToken) =>
+        QueryAsync(SearchSql, new { Pattern = LikePatterns.StartsWith(prefix), After = after, Limit = limit }, cancellationToken);
 
     public Task<IReadOnlyList<SuppressionEntry>> ListAsync(string? reason, int limit, CancellationToken cancellationToken) =>
         QueryAsync(ListSql, new { Reason = reason, Limit = limit }, cancellationToken);

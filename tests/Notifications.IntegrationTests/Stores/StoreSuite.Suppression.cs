@@ -25,8 +25,8 @@ public abstract partial class StoreSuite
         Assert.Equal(["fcm:Token-A", "user@example.com"], found.Select(e => e.Address).Order(StringComparer.Ordinal));
         Assert.True(found.Single(e => e.Address == "user@example.com").BulkOnly);
 
-        Assert.False(await store.RemoveAsync("fcm:TOKEN-A", ct));
-        Assert.True(await store.RemoveAsync("fcm:token-a", ct));
+        Assert.False(await store.RemoveAsync("fcm:TOKEN-A", null, ct));
+        Assert.True(await store.RemoveAsync("fcm:token-a", "device replaced", ct));
         Assert.Empty(await store.FindAsync(["fcm:token-a"], ct));
         Assert.Equal(["fcm:Token-A", "user@example.com"], (await store.LoadAsync(10, ct)).Select(e => e.Address).Order(StringComparer.Ordinal));
         Assert.Equal(["user@example.com"], (await store.LoadAsync(1, ct)).Select(e => e.Address));
@@ -38,6 +38,31 @@ public abstract partial class StoreSuite
         }
 
         Assert.Equal(3, changes.Count);
-        Assert.NotNull(Assert.Single(changes, c => c.Address == "fcm:token-a").RemovedAt);
+        var removed = Assert.Single(changes, c => c.Address == "fcm:token-a");
+        Assert.NotNull(removed.RemovedAt);
+        Assert.Equal("device replaced", removed.Detail);
+    }
+
+    [Fact]
+    public async Task SuppressionStore_Search_PrefixTakenLiterally_KeysetPagesInKeyOrder()
+    {
+        var store = await CreateSuppressionStoreAsync();
+        var ct = CancellationToken.None;
+        foreach (string key in new[] { "a_b@example.com", "a_c@example.com", "axb@example.com", "a%b@example.com", "a[b]@example.com", "b@example.com" })
+        {
+            await store.AddAsync(key, SuppressionReasons.Manual, SuppressionReasons.BulkScope, null, ct);
+        }
+
+        await store.RemoveAsync("a_c@example.com", null, ct);
+
+        Assert.Equal(["a_b@example.com"], (await store.SearchAsync("a_", null, 10, ct)).Select(e => e.Address));
+        Assert.Equal(["a%b@example.com"], (await store.SearchAsync("a%", null, 10, ct)).Select(e => e.Address));
+        Assert.Equal(["a[b]@example.com"], (await store.SearchAsync("a[b", null, 10, ct)).Select(e => e.Address));
+        var first = await store.SearchAsync("a", null, 2, ct);
+        var rest = await store.SearchAsync("a", first[^1].Address, 10, ct);
+        Assert.Equal(
+            new[] { "a%b@example.com", "a[b]@example.com", "a_b@example.com", "axb@example.com" }.Order(StringComparer.Ordinal),
+            first.Concat(rest).Select(e => e.Address));
+        Assert.Equal(5, (await store.SearchAsync("", null, 10, ct)).Count);
     }
 }

@@ -1,0 +1,75 @@
+using Microsoft.AspNetCore.Authorization;
+using Microsoft.AspNetCore.Mvc;
+using Microsoft.AspNetCore.Mvc.RazorPages;
+using Notifications.Admin;
+using Notifications.OperatorConsole.Authentication;
+using Notifications.Shared.Data;
+
+namespace Notifications.OperatorConsole.Pages.Suppression;
+
+/// <summary>
+/// The suppression list: search by a key's prefix or the exact key, a bounded page at a time (keyset: the next page starts after
+/// the last key shown), and the operator's removal with a reason, through <see cref="SuppressionOperations"/> as
+/// <c>admin suppression remove --note</c> runs it. Whatever is typed, the answer is a page: entries or "not found".
+/// </summary>
+internal sealed class IndexModel(AdminContext admin, IAuthorizationService authorization, ILogger<IndexModel> logger) : PageModel
+{
+    [BindProperty(SupportsGet = true, Name = "q")]
+    public string? Query { get; set; }
+
+    [BindProperty(SupportsGet = true)]
+    public bool Exact { get; set; }
+
+    [BindProperty(SupportsGet = true)]
+    public string? After { get; set; }
+
+    public SuppressionPage Results { get; private set; } = SuppressionPage.Empty;
+
+    public bool IsOperator { get; private set; }
+
+    [TempData]
+    public string? Notice { get; set; }
+
+    public string? Error { get; private set; }
+
+    public async Task OnGetAsync(CancellationToken cancellationToken)
+    {
+        IsOperator = (await authorization.AuthorizeAsync(User, ConsolePolicies.Operator)).Succeeded;
+        try
+        {
+            Results = await SuppressionOperations.SearchAsync(admin, Query, Exact, After, cancellationToken);
+        }
+        catch (AdminException ex)
+        {
+            Error = ex.Message;
+        }
+    }
+
+    /// <summary>Removes one entry, the reason kept on it with who gave it (the operator rule applies: <see cref="OperatorActionFilter"/>).</summary>
+    public async Task<IActionResult> OnPostRemoveAsync(string? key, string? reason, CancellationToken cancellationToken)
+    {
+        string user = User.Identity?.Name ?? "?";
+        if (SuppressionKeys.TryNormalize(key, out string? invalid) is not { } normalized)
+        {
+            Notice = $"Not removed: {invalid}";
+        }
+        else if (string.IsNullOrWhiteSpace(reason))
+        {
+            Notice = $"Not removed: give a reason for removing {normalized}.";
+        }
+        else
+        {
+            try
+            {
+                Notice = await SuppressionOperations.RemoveAsync(admin, normalized, $"{reason.Trim()} (by {user}, console)", cancellationToken);
+            }
+            catch (AdminException ex)
+            {
+                Notice = $"Not removed: {ex.Message}.";
+            }
+        }
+
+        ConsoleLog.Action(logger, user, "suppression remove", Notice);
+        return RedirectToPage(new { q = Query, exact = Exact });
+    }
+}
