@@ -1,10 +1,6 @@
 using System.CommandLine;
 using System.Globalization;
-using System.Net;
-using System.Net.Sockets;
-using System.Security.Cryptography;
 using Notifications.Shared.Contract;
-using Notifications.Shared.Data;
 
 namespace Notifications.Admin;
 
@@ -37,19 +33,10 @@ internal static class WebhookCommands
         var command = new Command("add", "Register an endpoint and print its new signing secret (shown this once)") { name, url, allowPrivate };
         command.SetAction(async (parsed, ct) =>
         {
-            string endpoint = parsed.GetValue(name)!, target = parsed.GetValue(url)!;
-            bool privateAllowed = parsed.GetValue(allowPrivate);
-            var checkedUrl = await CheckUrlAsync(target, privateAllowed, ct);
             await using var admin = context(parsed);
-            string secret = NewSecret();
-            if (!await admin.DatabaseAsync(() => admin.WebhookEndpoints.AddAsync(endpoint, target, secret, privateAllowed, ct)))
-            {
-                throw new AdminException($"a webhook endpoint named '{endpoint}' exists already ('webhooks list' shows it)", ExitCodes.Failed);
-            }
-
-            await console.Out.WriteLineAsync(
-                $"Added webhook endpoint {endpoint} -> {WebhookUrlRedaction.Redact(checkedUrl)}{(privateAllowed ? " (private addresses allowed)" : "")}.");
-            await console.Out.WriteLineAsync($"Signing secret (shown once; give it to the receiver): {secret}");
+            var added = await WebhookOperations.AddAsync(admin, parsed.GetValue(name)!, parsed.GetValue(url)!, parsed.GetValue(allowPrivate), ct);
+            await console.Out.WriteLineAsync(added.Message);
+            await console.Out.WriteLineAsync($"Signing secret (shown once; give it to the receiver): {added.Secret}");
             return ExitCodes.Success;
         });
         return command;
@@ -69,7 +56,7 @@ internal static class WebhookCommands
                 string state = e.DisabledAt is { } at ? $"disabled {Utc(at)}: {e.DisabledReason?.ReplaceLineEndings(" ")}" : "enabled";
                 string secrets = e.SigningSecrets(now).Count == 2 ? $"2 secrets (previous until {Utc(e.PreviousSecretUntil!.Value)})" : "1 secret";
                 await console.Out.WriteLineAsync(
-                    $"{e.Name,-24}  {Shown(e.Url)}  {secrets}{(e.AllowPrivate ? ", private allowed" : "")}, since {Utc(e.CreatedAt)}; {state}");
+                    $"{e.Name,-24}  {WebhookOperations.Shown(e.Url)}  {secrets}{(e.AllowPrivate ? ", private allowed" : "")}, since {Utc(e.CreatedAt)}; {state}");
             }
 
             return ExitCodes.Success;
@@ -82,8 +69,7 @@ internal static class WebhookCommands
         var name = Name("The endpoint to disable");
         var reason = new Option<string>("--reason") { Description = "Why (kept with the endpoint, and in each dead letter)", DefaultValueFactory = _ => "disabled by an operator" };
         var command = new Command("disable", "Stop sending to an endpoint: its webhooks are dead-lettered with the reason until 'enable'") { name, reason };
-        command.SetAction((parsed, ct) => SwitchAsync(context(parsed), console, parsed.GetValue(name)!, "Disabled", "disabled already",
-            (store, endpoint) => store.DisableAsync(endpoint, parsed.GetValue(reason)!, ct), ct));
+        command.SetAction((parsed, ct) => SayAsync(context(parsed), console, admin => WebhookOperations.DisableAsync(admin, parsed.GetValue(name)!, parsed.GetValue(reason)!, ct)));
         return command;
     }
 
@@ -91,8 +77,7 @@ internal static class WebhookCommands
     {
         var name = Name("The endpoint to enable again");
         var command = new Command("enable", "Send to a disabled endpoint again (webhooks dead-lettered meanwhile stay so: 'dead-letters requeue')") { name };
-        command.SetAction((parsed, ct) => SwitchAsync(context(parsed), console, parsed.GetValue(name)!, "Enabled", "enabled already",
-            (store, endpoint) => store.EnableAsync(endpoint, ct), ct));
+        command.SetAction((parsed, ct) => SayAsync(context(parsed), console, admin => WebhookOperations.EnableAsync(admin, parsed.GetValue(name)!, ct)));
         return command;
     }
 
@@ -111,74 +96,21 @@ internal static class WebhookCommands
         command.SetAction(async (parsed, ct) =>
         {
             await using var admin = context(parsed);
-            string endpoint = parsed.GetValue(name)!, secret = NewSecret();
-            var keep = parsed.GetValue(overlap);
-            if (!await admin.DatabaseAsync(() => admin.WebhookEndpoints.RotateSecretAsync(endpoint, secret, keep, ct)))
-            {
-                throw Unknown(endpoint);
-            }
-
-            await console.Out.WriteLineAsync($"Rotated the secret of webhook endpoint {endpoint}; the previous one signs too for {keep}.");
-            await console.Out.WriteLineAsync($"New signing secret (shown once; give it to the receiver): {secret}");
+            var rotated = await WebhookOperations.RotateSecretAsync(admin, parsed.GetValue(name)!, parsed.GetValue(overlap), ct);
+            await console.Out.WriteLineAsync(rotated.Message);
+            await console.Out.WriteLineAsync($"New signing secret (shown once; give it to the receiver): {rotated.Secret}");
             return ExitCodes.Success;
         });
         return command;
     }
 
-    // Disable or enable: the change, or why there was none (no such endpoint, or it is in that state already).
-    private static async Task<int> SwitchAsync(
-        AdminContext context, AdminConsole console, string endpoint, string done, string already,
-        Func<IWebhookEndpointStore, string, Task<bool>> change, CancellationToken cancellationToken)
+    // An operation that answers in words: printed, exit 0 (its failures are AdminExceptions).
+    private static async Task<int> SayAsync(AdminContext context, AdminConsole console, Func<AdminContext, Task<string>> operation)
     {
         await using var admin = context;
-        if (!await admin.DatabaseAsync(() => change(admin.WebhookEndpoints, endpoint)))
-        {
-            throw await NotChangedAsync(admin, endpoint, already, cancellationToken);
-        }
-
-        await console.Out.WriteLineAsync($"{done} webhook endpoint {endpoint}.");
+        await console.Out.WriteLineAsync(await operation(admin));
         return ExitCodes.Success;
     }
-
-    // At registration: the URL's form, then where its host resolves to now (the consumer checks again at every connection).
-    private static async Task<Uri> CheckUrlAsync(string url, bool allowPrivate, CancellationToken cancellationToken)
-    {
-        if (WebhookUrlRules.Validate(url, allowPrivate, out var uri) is { } invalid)
-        {
-            throw new AdminException(invalid, ExitCodes.Usage);
-        }
-
-        IPAddress[] addresses;
-        try
-        {
-            addresses = IPAddress.TryParse(uri!.IdnHost, out var literal) ? [literal] : await Dns.GetHostAddressesAsync(uri.IdnHost, cancellationToken);
-        }
-        catch (SocketException ex)
-        {
-            throw new AdminException($"webhook host '{uri!.IdnHost}' does not resolve: {ex.Message}", ExitCodes.Usage, ex);
-        }
-
-        if (WebhookUrlRules.CheckAddresses(uri.IdnHost, addresses, allowPrivate) is { } refused)
-        {
-            throw new AdminException(refused, ExitCodes.Usage);
-        }
-
-        return uri;
-    }
-
-    // The URL's path and query may hold the receiver's token: shown as scheme, host and port only, like a secret.
-    private static string Shown(string url) => Uri.TryCreate(url, UriKind.Absolute, out var parsed) ? WebhookUrlRedaction.Redact(parsed) : "(not a URL)";
-
-    private static async Task<AdminException> NotChangedAsync(AdminContext admin, string name, string already, CancellationToken cancellationToken) =>
-        await admin.DatabaseAsync(() => admin.WebhookEndpoints.FindAsync(name, cancellationToken)) is null
-            ? Unknown(name)
-            : new AdminException($"webhook endpoint '{name}' is {already}; nothing changed", ExitCodes.Failed);
-
-    private static AdminException Unknown(string name) =>
-        new($"no webhook endpoint is named '{name}' ('webhooks list' shows them)", ExitCodes.Failed);
-
-    // Standard Webhooks' form: whsec_ and a base64 key of 24 to 64 random bytes; 32 as HMAC-SHA256's block-friendly size.
-    private static string NewSecret() => "whsec_" + Convert.ToBase64String(RandomNumberGenerator.GetBytes(32));
 
     private static Argument<string> Name(string description) => new("name")
     {

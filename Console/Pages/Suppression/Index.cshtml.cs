@@ -1,6 +1,5 @@
 using Microsoft.AspNetCore.Authorization;
 using Microsoft.AspNetCore.Mvc;
-using Microsoft.AspNetCore.Mvc.RazorPages;
 using Notifications.Admin;
 using Notifications.OperatorConsole.Authentication;
 using Notifications.Shared.Data;
@@ -12,7 +11,8 @@ namespace Notifications.OperatorConsole.Pages.Suppression;
 /// the last key shown), and the operator's removal with a reason, through <see cref="SuppressionOperations"/> as
 /// <c>admin suppression remove --note</c> runs it. Whatever is typed, the answer is a page: entries or "not found".
 /// </summary>
-internal sealed class IndexModel(AdminContext admin, IAuthorizationService authorization, ILogger<IndexModel> logger) : PageModel
+internal sealed class IndexModel(AdminContext admin, IAuthorizationService authorization, ILogger<IndexModel> logger)
+    : ConsolePageModel(authorization, logger)
 {
     [BindProperty(SupportsGet = true, Name = "q")]
     public string? Query { get; set; }
@@ -25,16 +25,9 @@ internal sealed class IndexModel(AdminContext admin, IAuthorizationService autho
 
     public SuppressionPage Results { get; private set; } = SuppressionPage.Empty;
 
-    public bool IsOperator { get; private set; }
-
-    [TempData]
-    public string? Notice { get; set; }
-
-    public string? Error { get; private set; }
-
     public async Task OnGetAsync(CancellationToken cancellationToken)
     {
-        IsOperator = (await authorization.AuthorizeAsync(User, ConsolePolicies.Operator)).Succeeded;
+        await ReadRoleAsync();
         try
         {
             Results = await SuppressionOperations.SearchAsync(admin, Query, Exact, After, cancellationToken);
@@ -48,28 +41,10 @@ internal sealed class IndexModel(AdminContext admin, IAuthorizationService autho
     /// <summary>Removes one entry, the reason kept on it with who gave it (the operator rule applies: <see cref="OperatorActionFilter"/>).</summary>
     public async Task<IActionResult> OnPostRemoveAsync(string? key, string? reason, CancellationToken cancellationToken)
     {
-        string user = User.Identity?.Name ?? "?";
-        if (SuppressionKeys.TryNormalize(key, out string? invalid) is not { } normalized)
-        {
-            Notice = $"Not removed: {invalid}";
-        }
-        else if (string.IsNullOrWhiteSpace(reason))
-        {
-            Notice = $"Not removed: give a reason for removing {normalized}.";
-        }
-        else
-        {
-            try
-            {
-                Notice = await SuppressionOperations.RemoveAsync(admin, normalized, $"{reason.Trim()} (by {user}, console)", cancellationToken);
-            }
-            catch (AdminException ex)
-            {
-                Notice = $"Not removed: {ex.Message}.";
-            }
-        }
-
-        ConsoleLog.Action(logger, user, "suppression remove", Notice);
+        Notice = await ActAsync("suppression remove", () =>
+            SuppressionKeys.TryNormalize(key, out string? invalid) is not { } normalized ? throw new AdminException(invalid!, ExitCodes.Usage)
+            : string.IsNullOrWhiteSpace(reason) ? throw new AdminException($"give a reason for removing {normalized}", ExitCodes.Usage)
+            : SuppressionOperations.RemoveAsync(admin, normalized, $"{reason.Trim()} (by {UserName}, console)", cancellationToken));
         return RedirectToPage(new { q = Query, exact = Exact });
     }
 }
