@@ -34,24 +34,37 @@ internal static class TemplatePreview
         command.SetAction(async (parsed, ct) =>
         {
             await using var admin = context(parsed);
-            string templateName = parsed.GetValue(name)!;
-            var locales = await admin.DatabaseAsync(() => admin.Templates.GetNewestAsync(templateName, ct));
-            var chosen = LocaleFallback.Choose(locales, v => v.Locale, parsed.GetValue(locale), admin.DefaultLocale)
-                ?? throw new AdminException($"unknown template: '{templateName}' (no version in any locale)", ExitCodes.Failed);
-            RenderedTemplate rendered;
-            try
-            {
-                rendered = await admin.Renderer.RenderAsync(admin.Renderer.Compile(chosen), parsed.GetValue(data)!, ct);
-            }
-            catch (TemplateException ex)
-            {
-                throw new AdminException(ex.Message, ExitCodes.Failed, ex);
-            }
-
+            var (chosen, rendered) = await RenderAsync(admin, parsed.GetValue(name)!, parsed.GetValue(data)!, parsed.GetValue(locale), ct);
             await WriteAsync(console.Out, chosen, rendered);
             return ExitCodes.Success;
         });
         return command;
+    }
+
+    /// <summary>
+    /// The newest version of <paramref name="templateName"/> in the locale the consumer would choose for <paramref name="locale"/>,
+    /// rendered with <paramref name="data"/> (a JSON object) as the consumer renders it; the command and the console's templates
+    /// page both call this. An <see cref="AdminException"/> with the reason the consumer would dead-letter with.
+    /// </summary>
+    public static async Task<(TemplateVersion Chosen, RenderedTemplate Rendered)> RenderAsync(
+        AdminContext admin, string templateName, string data, string? locale, CancellationToken cancellationToken)
+    {
+        if (!IsObject(data, out string? invalid))
+        {
+            throw new AdminException($"the data must be a JSON object: {invalid}", ExitCodes.Usage);
+        }
+
+        var locales = await admin.DatabaseAsync(() => admin.Templates.GetNewestAsync(templateName, cancellationToken));
+        var chosen = LocaleFallback.Choose(locales, v => v.Locale, locale, admin.DefaultLocale)
+            ?? throw new AdminException($"unknown template: '{templateName}' (no version in any locale)", ExitCodes.Failed);
+        try
+        {
+            return (chosen, await admin.Renderer.RenderAsync(admin.Renderer.Compile(chosen), data, cancellationToken));
+        }
+        catch (TemplateException ex)
+        {
+            throw new AdminException(ex.Message, ExitCodes.Failed, ex);
+        }
     }
 
     private static async Task WriteAsync(TextWriter output, TemplateVersion chosen, RenderedTemplate rendered)

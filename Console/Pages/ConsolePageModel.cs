@@ -24,6 +24,20 @@ internal abstract class ConsolePageModel(IAuthorizationService authorization, IL
 
     protected async Task ReadRoleAsync() => IsOperator = (await authorization.AuthorizeAsync(User, ConsolePolicies.Operator)).Succeeded;
 
+    /// <summary>What <paramref name="read"/> answers; <paramref name="fallback"/>, and <see cref="Error"/> says why, if it failed.</summary>
+    protected async Task<T> ReadAsync<T>(Func<Task<T>> read, T fallback)
+    {
+        try
+        {
+            return await read();
+        }
+        catch (AdminException ex)
+        {
+            Error = ex.Message;
+            return fallback;
+        }
+    }
+
     /// <summary>Runs <paramref name="operation"/>; what it said, or why it did not, logged as <paramref name="action"/>.</summary>
     protected async Task<string> ActAsync(string action, Func<Task<string>> operation)
     {

@@ -28,14 +28,7 @@ internal sealed class IndexModel(AdminContext admin, IAuthorizationService autho
     public async Task OnGetAsync(CancellationToken cancellationToken)
     {
         await ReadRoleAsync();
-        try
-        {
-            Results = await SuppressionOperations.SearchAsync(admin, Query, Exact, After, cancellationToken);
-        }
-        catch (AdminException ex)
-        {
-            Error = ex.Message;
-        }
+        Results = await ReadAsync(() => SuppressionOperations.SearchAsync(admin, Query, Exact, After, cancellationToken), SuppressionPage.Empty);
     }
 
     /// <summary>Removes one entry, the reason kept on it with who gave it (the operator rule applies: <see cref="OperatorActionFilter"/>).</summary>

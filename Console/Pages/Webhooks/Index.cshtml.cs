@@ -58,13 +58,6 @@ internal sealed class IndexModel(AdminContext admin, IAuthorizationService autho
     private async Task LoadAsync(CancellationToken cancellationToken)
     {
         await ReadRoleAsync();
-        try
-        {
-            Endpoints = await admin.DatabaseAsync(() => admin.WebhookEndpoints.ListAsync(cancellationToken));
-        }
-        catch (AdminException ex)
-        {
-            Error = ex.Message;
-        }
+        Endpoints = await ReadAsync(() => admin.DatabaseAsync(() => admin.WebhookEndpoints.ListAsync(cancellationToken)), []);
     }
 }
