@@ -3,6 +3,7 @@ using Microsoft.AspNetCore.Hosting.Server;
 using Microsoft.AspNetCore.Hosting.Server.Features;
 using Microsoft.Extensions.Options;
 using Notifications.Admin;
+using Notifications.Admin.Operations;
 using Notifications.OperatorConsole.Authentication;
 using Notifications.OperatorConsole.Overview;
 using Notifications.Shared.Hosting;
@@ -26,6 +27,9 @@ internal static class ConsoleHostingExtensions
         services.AddSingleton<IValidateOptions<ConsoleOptions>, ConsoleOptionsValidator>();
         AdminContext.AddAdminServices(services, "notifications-console");
         services.AddSingleton(sp => new AdminContext(builder.Configuration, sp));
+        // Registration needs the value before options exist: read it from configuration as ConsoleOptions binds it.
+        bool runJobs = builder.Configuration.GetValue($"{ConsoleOptions.SectionName}:{nameof(ConsoleOptions.RunJobs)}", true);
+        services.AddAdminOperations(ReplicaId(), runJobs);
         services.AddSingleton<StatusConnection>();
         // Ready while the database answers; no meter of its own yet (the runtime's and ASP.NET Core's are exported).
         builder.AddNotificationsServerOperations(MetricsPort, "notifications-console", "Notifications.Console");
@@ -62,6 +66,11 @@ internal static class ConsoleHostingExtensions
         app.Lifetime.ApplicationStarted.Register(() => LogListening(app));
         return app;
     }
+
+    // A bulk job's lease owner, unique per running console: the host and process, and a random part because one process may
+    // host consoles one after the other (the tests) and a stale lease must not pass as the new one's.
+    private static string ReplicaId() =>
+        FormattableString.Invariant($"console:{Environment.MachineName}:{Environment.ProcessId}:{Guid.NewGuid().ToString("N")[..8]}");
 
     private static void LogListening(WebApplication app)
     {

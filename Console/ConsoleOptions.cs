@@ -33,4 +33,10 @@ internal sealed class ConsoleOptions
     /// <summary>The window of the overview's delivery rate and SLO (as <c>admin status --window</c>).</summary>
     [Range(typeof(TimeSpan), "00:00:10", "1.00:00:00")]
     public TimeSpan DeliveryWindow { get; set; } = TimeSpan.FromMinutes(5);
+
+    /// <summary>
+    /// Whether this process runs the bulk dead-letter jobs operators queue (read when services are registered). Every replica
+    /// may: a job's lease keeps it to one. Off for a replica that should only serve pages.
+    /// </summary>
+    public bool RunJobs { get; set; } = true;
 }
