@@ -15,7 +15,6 @@ namespace Notifications.IntegrationTests.WebConsole;
 /// </summary>
 internal sealed class ConsoleHost : IAsyncDisposable
 {
-    private readonly TestBroker _broker;
     private readonly BrokerRoleUsers _users;
     private readonly string _passwordFile;
 
@@ -23,7 +22,7 @@ internal sealed class ConsoleHost : IAsyncDisposable
     {
         App = app;
         Provider = provider;
-        _broker = broker;
+        Broker = broker;
         _users = users;
         _passwordFile = passwordFile;
         BootstrapPassword = password;
@@ -31,6 +30,9 @@ internal sealed class ConsoleHost : IAsyncDisposable
     }
 
     public WebApplication App { get; }
+
+    /// <summary>The broker topology the console works on (its admin user's): where tests seed dead letters.</summary>
+    public TestBroker Broker { get; }
 
     public OidcProviderProcess Provider { get; }
 
@@ -83,7 +85,7 @@ internal sealed class ConsoleHost : IAsyncDisposable
         await App.DisposeAsync();
         await Provider.DisposeAsync();
         await _users.DisposeAsync();
-        await _broker.DisposeAsync();
+        await Broker.DisposeAsync();
         File.Delete(_passwordFile);
     }
 

@@ -8,8 +8,8 @@ namespace Notifications.IntegrationTests.ConsoleOperations;
 [Collection("services")]
 public sealed class DeadLetterJobTests
 {
-    private const string Transient = "gave up after 5 attempts: smtp transient failure 421: 4.3.0 try again later";
-    private const string Invalid = "invalid recipient: consecutive dots";
+    private const string Transient = DeadLetterSeed.Transient;
+    private const string Invalid = DeadLetterSeed.Invalid;
 
     [Fact]
     public async Task RequeueGroup_TwoJobsAtOnceOnTheSameGroup_EachDeadLetterArrivesInTheWorkQueueOnce()

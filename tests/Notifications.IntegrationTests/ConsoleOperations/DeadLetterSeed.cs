@@ -13,6 +13,12 @@ namespace Notifications.IntegrationTests.ConsoleOperations;
 /// <summary>Dead letters as the consumer makes them: a row in <c>dead_letter</c> and the message in the dead-letter queue, with the row's key.</summary>
 internal static class DeadLetterSeed
 {
+    /// <summary>A reason of the transient group, as the consumer words giving up (the tests' big group).</summary>
+    public const string Transient = "gave up after 5 attempts: smtp transient failure 421: 4.3.0 try again later";
+
+    /// <summary>A reason of a permanent group (the tests' small group beside the big one).</summary>
+    public const string Invalid = "invalid recipient: consecutive dots";
+
     /// <summary>One dead letter per id, each with <paramref name="reason"/> (the id appended, so every reason differs but its class).</summary>
     public static async Task PublishAsync(TestBroker broker, IEnumerable<long> ids, string reason)
     {
