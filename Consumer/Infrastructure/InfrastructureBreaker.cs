@@ -71,6 +71,7 @@ internal sealed class InfrastructureBreaker
                 OnClosed = _ => Closed(),
             })
             .Build();
+        _metrics.BreakerChanged("infrastructure", CircuitState.Closed);
     }
 
     /// <summary>Closed, Open or HalfOpen (a probe is under way). The consumer consumes only while it is closed.</summary>
@@ -140,6 +141,7 @@ internal sealed class InfrastructureBreaker
     private ValueTask Changed(CircuitState state)
     {
         _metrics.InfrastructureBreakerState(state);
+        _metrics.BreakerChanged("infrastructure", state);
         return ValueTask.CompletedTask;
     }
 }

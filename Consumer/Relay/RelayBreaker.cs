@@ -63,6 +63,7 @@ internal sealed class RelayBreaker
             // Inside the breaker, so a send cut off by the timeout counts as a failure of the relay.
             .AddTimeout(Options.SendTimeout)
             .Build();
+        metrics.BreakerChanged(name, CircuitState.Closed);
     }
 
     public RelayOptions Options { get; }
@@ -226,6 +227,7 @@ internal sealed class RelayBreaker
 
     private ValueTask Changed(CircuitState state)
     {
+        _metrics.BreakerChanged(Name, state);
         if (Gated)
         {
             _metrics.RelayBreakerState(state);

@@ -3,6 +3,7 @@ using System.Diagnostics.Metrics;
 using Microsoft.Extensions.Options;
 using Notifications.Consumer.Channels;
 using Notifications.Shared.Messaging;
+using Notifications.Shared.Observability;
 using Notifications.Shared.Observability.Hops;
 using Polly.CircuitBreaker;
 
@@ -45,14 +46,16 @@ internal sealed class ConsumerMetrics : IDisposable
     private readonly Histogram<double> _ackDelay;
     private readonly Histogram<double> _latency;
     private readonly TimeProvider _time;
+    private readonly BreakerBoard? _breakers;
     private long _inFlightCount;
     private int _relayState;
     private int _destinationsOpen;
     private int _infrastructureState;
 
-    public ConsumerMetrics(IMeterFactory meters, TimeProvider time, IOptions<ConsumerOptions>? options = null)
+    public ConsumerMetrics(IMeterFactory meters, TimeProvider time, IOptions<ConsumerOptions>? options = null, BreakerBoard? breakers = null)
     {
         _time = time;
+        _breakers = breakers;
         var meter = meters.Create(MeterName);
         _delivered = meter.CreateCounter<long>("notifications.delivered", "{notification}", "Notifications the SMTP server accepted");
         _duplicates = meter.CreateCounter<long>("notifications.duplicates", "{message}", "Copies skipped because the delivery log had the id already");
@@ -135,6 +138,15 @@ internal sealed class ConsumerMetrics : IDisposable
     public int InfrastructureState => Volatile.Read(ref _infrastructureState);
 
     public void InfrastructureBreakerState(CircuitState state) => Volatile.Write(ref _infrastructureState, Gauge(state));
+
+    /// <summary>A breaker was built or changed state: what the operations endpoint's <c>/breakers</c> serves (<see cref="BreakerBoard"/>).</summary>
+    public void BreakerChanged(string name, CircuitState state) => _breakers?.Report(name, state switch
+    {
+        CircuitState.Closed => "closed",
+        CircuitState.HalfOpen => "half-open",
+        CircuitState.Open => "open",
+        _ => "isolated",
+    });
 
     public void InfrastructureBreakerOpened() => _infrastructureOpened.Add(1);
 

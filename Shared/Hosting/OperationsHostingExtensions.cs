@@ -72,6 +72,7 @@ public static class OperationsHostingExtensions
             .ValidateOnStart();
         services.TryAddSingleton(TimeProvider.System);
         services.AddSingleton<WorkerHealth>();
+        services.AddSingleton<BreakerBoard>();
         services.AddSingleton<OperationsEndpoint>();
         services.AddHostedService(sp => sp.GetRequiredService<OperationsEndpoint>());
     }

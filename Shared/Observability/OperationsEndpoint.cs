@@ -17,13 +17,15 @@ namespace Notifications.Shared.Observability;
 /// A small Kestrel server beside the worker, all by endpoint routing: <c>/metrics</c> (OpenTelemetry's Prometheus
 /// exporter over the worker's meter provider), <c>/health/live</c>, <c>/health/ready</c> and <c>/health/started</c>
 /// (ASP.NET Core's health checks middleware, each running the worker's checks with that tag; started is what
-/// Docker's healthcheck asks), nothing else: no page a worker serves to the public shares this port (the unsubscribe
+/// Docker's healthcheck asks), <c>/breakers</c> (its circuit breakers now: <see cref="BreakerBoard"/>, for the operators'
+/// console), nothing else: no page a worker serves to the public shares this port (the unsubscribe
 /// process has a server of its own). It is a server of its own, not the worker's host, so the workers stay plain
 /// generic hosts; a port that cannot be bound is logged and the worker keeps working.
 /// </summary>
 public sealed class OperationsEndpoint(
     MeterProvider meters,
     HealthCheckService health,
+    BreakerBoard breakers,
     IOptions<OperationsOptions> options,
     ILoggerFactory loggers) : IHostedService, IAsyncDisposable
 {
@@ -59,6 +61,11 @@ public sealed class OperationsEndpoint(
             app.MapHealthChecks($"/health/{tag}", new HealthCheckOptions { Predicate = check => check.Tags.Contains(tag), ResponseWriter = WriteReportAsync });
         }
 
+        app.MapGet("/breakers", context =>
+        {
+            context.Response.ContentType = "application/json";
+            return context.Response.Body.WriteAsync(BreakerJson.Write(breakers.Read()), context.RequestAborted).AsTask();
+        });
         app.MapFallback("{**path}", NotFoundAsync);
         if (await EndpointStart.StartAsync(app, ex => SharedLog.OperationsEndpointFailed(_logger, o.Address, o.Port, ex), cancellationToken) is not { } bound)
         {
@@ -104,7 +111,7 @@ public sealed class OperationsEndpoint(
     private static Task NotFoundAsync(HttpContext context)
     {
         context.Response.StatusCode = StatusCodes.Status404NotFound;
-        return WriteAsync(context, "not found: try /metrics, /health/live, /health/ready or /health/started\n");
+        return WriteAsync(context, "not found: try /metrics, /health/live, /health/ready, /health/started or /breakers\n");
     }
 
     private static Task WriteAsync(HttpContext context, string body)

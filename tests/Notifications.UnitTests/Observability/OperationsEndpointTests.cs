@@ -15,6 +15,7 @@ public sealed class OperationsEndpointTests : IAsyncLifetime
     private static readonly HttpClient Http = new() { Timeout = TimeSpan.FromSeconds(10) };
     private readonly ServiceProvider _services;
     private readonly MeterProvider _meters = Sdk.CreateMeterProviderBuilder().AddPrometheusExporter().Build();
+    private readonly BreakerBoard _breakers = new(TimeProvider.System);
     private readonly OperationsEndpoint _endpoint;
 
     public OperationsEndpointTests()
@@ -24,7 +25,7 @@ public sealed class OperationsEndpointTests : IAsyncLifetime
             .AddCheck("loop", () => HealthCheckResult.Healthy("turning"), tags: ["live", "started"])
             .AddCheck("broker", () => HealthCheckResult.Unhealthy("refused"), tags: ["ready"]);
         _services = services.BuildServiceProvider();
-        _endpoint = new OperationsEndpoint(_meters, _services.GetRequiredService<HealthCheckService>(),
+        _endpoint = new OperationsEndpoint(_meters, _services.GetRequiredService<HealthCheckService>(), _breakers,
             Options.Create(new OperationsOptions { Port = 0 }), NullLoggerFactory.Instance);
     }
 
@@ -39,11 +40,27 @@ public sealed class OperationsEndpointTests : IAsyncLifetime
     }
 
     [Fact]
+    public async Task Breakers_TwoReported_JsonWithEachStateAndSince()
+    {
+        _breakers.Report("relay", "closed");
+        _breakers.Report("webhook:orders", "closed");
+        _breakers.Report("webhook:orders", "open");
+
+        using var answer = await Http.GetAsync(new Uri(_endpoint.Address!, "/breakers"));
+        var read = BreakerJson.Read(await answer.Content.ReadAsByteArrayAsync());
+
+        Assert.Equal(HttpStatusCode.OK, answer.StatusCode);
+        Assert.Equal("application/json", answer.Content.Headers.ContentType?.MediaType);
+        Assert.Equal(["relay:closed", "webhook:orders:open"], read.Select(b => $"{b.Name}:{b.State}"));
+        Assert.All(read, b => Assert.InRange(b.Since, DateTimeOffset.UtcNow.AddMinutes(-1), DateTimeOffset.UtcNow));
+    }
+
+    [Fact]
     public async Task Start_PortAlreadyBound_NoAddressNoThrow_TheFirstStillAnswers()
     {
         // The second endpoint asks for the port the first one holds: the worker keeps running without metrics and health.
         var port = _endpoint.Address!.Port;
-        await using var second = new OperationsEndpoint(_meters, _services.GetRequiredService<HealthCheckService>(),
+        await using var second = new OperationsEndpoint(_meters, _services.GetRequiredService<HealthCheckService>(), _breakers,
             Options.Create(new OperationsOptions { Port = port }), NullLoggerFactory.Instance);
 
         await second.StartAsync(CancellationToken.None);
@@ -82,7 +99,7 @@ public sealed class OperationsEndpointTests : IAsyncLifetime
         var (status, body) = await SendAsync(HttpMethod.Get, path);
 
         Assert.Equal(HttpStatusCode.NotFound, status);
-        Assert.Equal("not found: try /metrics, /health/live, /health/ready or /health/started\n", body);
+        Assert.Equal("not found: try /metrics, /health/live, /health/ready, /health/started or /breakers\n", body);
     }
 
     private async Task<(HttpStatusCode Status, string Body)> SendAsync(HttpMethod method, string path)
