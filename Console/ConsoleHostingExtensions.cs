@@ -31,6 +31,7 @@ internal static class ConsoleHostingExtensions
         bool runJobs = builder.Configuration.GetValue($"{ConsoleOptions.SectionName}:{nameof(ConsoleOptions.RunJobs)}", true);
         services.AddAdminOperations(ReplicaId(), runJobs);
         services.AddSingleton<StatusConnection>();
+        services.AddSingleton<WorkerProbe>();
         // Ready while the database answers; no meter of its own yet (the runtime's and ASP.NET Core's are exported).
         builder.AddNotificationsServerOperations(MetricsPort, "notifications-console", "Notifications.Console");
         services.AddConsoleAuthentication(builder.Configuration);

@@ -1,4 +1,5 @@
 using System.ComponentModel.DataAnnotations;
+using Notifications.OperatorConsole.Overview;
 
 namespace Notifications.OperatorConsole;
 
@@ -39,4 +40,10 @@ internal sealed class ConsoleOptions
     /// may: a job's lease keeps it to one. Off for a replica that should only serve pages.
     /// </summary>
     public bool RunJobs { get; set; } = true;
+
+    /// <summary>
+    /// The workers whose operations endpoints the overview reads (<c>Console:Workers:N:Name</c> and <c>:Url</c>): readiness and
+    /// circuit breakers, each within 300 ms. None: the overview shows no workers.
+    /// </summary>
+    public List<ConsoleWorkerOptions> Workers { get; set; } = [];
 }

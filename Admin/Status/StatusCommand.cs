@@ -51,6 +51,11 @@ internal static class StatusCommand
             await WriteDeliveriesAsync(output, deliveries);
         }
 
+        if (report.RateLimits is { Count: > 0 } limits)
+        {
+            await WriteRateLimitsAsync(output, limits);
+        }
+
         if (report.Queues is { } queues)
         {
             await WriteQueuesAsync(output, queues);
@@ -78,6 +83,15 @@ internal static class StatusCommand
         await output.WriteLineAsync(Invariant($"  delivered           {slo.Delivered,12:N0}   {slo.RatePerSecond:F1}/s; last minute {slo.LastMinute / 60.0:F1}/s"));
         await output.WriteLineAsync($"  within 2 min (SLO)  {StatusFormat.Percent(slo.SloRatio),12}");
         await output.WriteLineAsync($"  within 1 s          {StatusFormat.Percent(slo.FastRatio),12}");
+    }
+
+    private static async Task WriteRateLimitsAsync(TextWriter output, IReadOnlyList<RateLimitState> limits)
+    {
+        await output.WriteLineAsync("Rate limits (rate_limit):");
+        foreach (var limit in limits)
+        {
+            await output.WriteLineAsync($"  {limit.Name,-20} {StatusFormat.RateLimit(limit)}");
+        }
     }
 
     private static async Task WriteQueuesAsync(TextWriter output, IReadOnlyList<QueueDepth> queues)

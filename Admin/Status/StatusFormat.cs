@@ -11,4 +11,15 @@ internal static class StatusFormat
     /// <summary>A ratio as a percentage with two decimals; "n/a (none)" when nothing was counted.</summary>
     public static string Percent(double ratio) =>
         double.IsNaN(ratio) ? "n/a (none)" : (ratio * 100).ToString("F2", CultureInfo.InvariantCulture) + " %";
+
+    /// <summary>A rate limit's state: "configured rate" or "slowed down: interval x4 until 12:00:05Z", and how far its slots are leased ahead.</summary>
+    public static string RateLimit(Shared.Data.RateLimitState limit)
+    {
+        string rate = limit.IsSlowedDown
+            ? FormattableString.Invariant($"slowed down: interval x{limit.SlowFactor:0.##} until {limit.SlowedUntil:HH:mm:ss}Z")
+            : "configured rate";
+        return limit.BookedAhead > TimeSpan.Zero
+            ? FormattableString.Invariant($"{rate}; slots leased {limit.BookedAhead.TotalMilliseconds:N0} ms ahead")
+            : $"{rate}; idle";
+    }
 }

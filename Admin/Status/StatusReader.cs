@@ -7,11 +7,14 @@ namespace Notifications.Admin.Status;
 
 /// <summary>
 /// Gathers a <see cref="StatusReport"/>: the outbox backlog per priority (counted up to <see cref="OutboxBacklog.DefaultCap"/>),
-/// the delivery rate and SLO over a window (the delivery log), the depth and consumers of every queue (AMQP passive
+/// the delivery rate and SLO over a window (the delivery log), the fleet's rate limits (<c>rate_limit</c>), the depth and consumers of every queue (AMQP passive
 /// declares). Reads what it can reach; what it cannot is an error in the report, not an exception.
 /// </summary>
 internal static class StatusReader
 {
+    /// <summary>The most <c>rate_limit</c> rows shown (one a limited domain and the relay: a few in practice).</summary>
+    public const int RateLimitCap = 100;
+
     /// <summary>
     /// Reads the status; the queues through the connection <paramref name="borrow"/> lends when given (the console keeps one open),
     /// else through a connection of its own, closed after.
@@ -23,10 +26,12 @@ internal static class StatusReader
         var errors = new List<AdminException>();
         OutboxBacklog? backlog = null;
         DeliveryWindow? deliveries = null;
+        IReadOnlyList<RateLimitState>? rateLimits = null;
         try
         {
             backlog = await admin.DatabaseAsync(() => admin.Outbox.CountByPriorityAsync(OutboxBacklog.DefaultCap, cancellationToken));
             deliveries = await admin.DatabaseAsync(() => admin.Operations.GetDeliveryWindowAsync(window, cancellationToken));
+            rateLimits = await admin.DatabaseAsync(() => admin.Operations.ListRateLimitsAsync(RateLimitCap, cancellationToken));
         }
         catch (AdminException ex)
         {
@@ -45,7 +50,7 @@ internal static class StatusReader
             errors.Add(ex);
         }
 
-        return new StatusReport(at, backlog, deliveries, queues, errors);
+        return new StatusReport(at, backlog, deliveries, rateLimits, queues, errors);
     }
 
     /// <summary>The queues the workers declare: each lane's work queue and its retry queues, the dead-letter queue and inbox.</summary>

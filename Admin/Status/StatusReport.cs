@@ -10,6 +10,7 @@ internal sealed record StatusReport(
     DateTimeOffset At,
     OutboxBacklog? Backlog,
     DeliveryWindow? Deliveries,
+    IReadOnlyList<RateLimitState>? RateLimits,
     IReadOnlyList<QueueDepth>? Queues,
     IReadOnlyList<AdminException> Errors)
 {

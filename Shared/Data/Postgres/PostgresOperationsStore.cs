@@ -11,6 +11,7 @@ internal sealed class PostgresOperationsStore : IOperationsStore
     private readonly int _timeoutSeconds;
     private readonly string _windowSql;
     private readonly string _purgeSql;
+    private readonly string _rateLimitsSql;
 
     public PostgresOperationsStore(NpgsqlDataSource dataSource, DatabaseOptions options)
     {
@@ -32,6 +33,12 @@ internal sealed class PostgresOperationsStore : IOperationsStore
             files AS (DELETE FROM "{s}".attachment AS a USING gone WHERE a.notification_id = gone.id)
             SELECT count(*) FROM gone
             """;
+        // One row a limit (the relay and each limited domain): a few, read by the primary key's order.
+        _rateLimitsSql = $"""
+            SELECT name AS Name, slow_factor AS SlowFactor, slow_until_us AS SlowUntilUs, tat_us AS TatUs,
+                   (extract(epoch FROM clock_timestamp()) * 1000000)::bigint AS NowUs
+            FROM "{s}".rate_limit ORDER BY name LIMIT @Limit
+            """;
     }
 
     public async Task<DeliveryWindow> GetDeliveryWindowAsync(TimeSpan window, CancellationToken cancellationToken)
@@ -43,6 +50,14 @@ internal sealed class PostgresOperationsStore : IOperationsStore
             commandTimeout: _timeoutSeconds,
             cancellationToken: cancellationToken));
         return new DeliveryWindow(window, counts.Delivered, counts.WithinFast, counts.WithinSlo, counts.LastMinute);
+    }
+
+    public async Task<IReadOnlyList<RateLimitState>> ListRateLimitsAsync(int limit, CancellationToken cancellationToken)
+    {
+        await using var connection = await _dataSource.OpenConnectionAsync(cancellationToken);
+        var rows = await connection.QueryAsync<(string Name, double SlowFactor, long SlowUntilUs, long TatUs, long NowUs)>(
+            new CommandDefinition(_rateLimitsSql, new { Limit = limit }, commandTimeout: _timeoutSeconds, cancellationToken: cancellationToken));
+        return rows.Select(r => RateLimitState.FromRow(r.Name, r.SlowFactor, r.SlowUntilUs, r.TatUs, r.NowUs)).ToList();
     }
 
     public async Task<long> PurgeOutboxAsync(CancellationToken cancellationToken)

@@ -38,11 +38,19 @@ internal sealed class SqlServerOperationsStore : IOperationsStore
             COMMIT TRANSACTION;
             SELECT COUNT_BIG(*) FROM @gone;
             """;
+        // One row a limit (the relay and each limited domain): a few, read by the primary key's order.
+        RateLimitsSql = $"""
+            SELECT TOP (@Limit) name AS Name, slow_factor AS SlowFactor, slow_until_us AS SlowUntilUs, tat_us AS TatUs,
+                   DATEDIFF_BIG(microsecond, CAST('1970-01-01' AS datetime2(7)), SYSUTCDATETIME()) AS NowUs
+            FROM [{s}].[rate_limit] ORDER BY name;
+            """;
     }
 
     internal string WindowSql { get; }
 
     internal string PurgeSql { get; }
+
+    internal string RateLimitsSql { get; }
 
     public async Task<DeliveryWindow> GetDeliveryWindowAsync(TimeSpan window, CancellationToken cancellationToken)
     {
@@ -58,6 +66,14 @@ internal sealed class SqlServerOperationsStore : IOperationsStore
             commandTimeout: _timeoutSeconds,
             cancellationToken: cancellationToken));
         return new DeliveryWindow(window, counts.Delivered, counts.WithinFast, counts.WithinSlo, counts.LastMinute);
+    }
+
+    public async Task<IReadOnlyList<RateLimitState>> ListRateLimitsAsync(int limit, CancellationToken cancellationToken)
+    {
+        await using var connection = new SqlConnection(_connectionString);
+        var rows = await connection.QueryAsync<(string Name, double SlowFactor, long SlowUntilUs, long TatUs, long NowUs)>(
+            new CommandDefinition(RateLimitsSql, new { Limit = limit }, commandTimeout: _timeoutSeconds, cancellationToken: cancellationToken));
+        return rows.Select(r => RateLimitState.FromRow(r.Name, r.SlowFactor, r.SlowUntilUs, r.TatUs, r.NowUs)).ToList();
     }
 
     public async Task<long> PurgeOutboxAsync(CancellationToken cancellationToken)

@@ -143,6 +143,8 @@ GRANT SELECT, DELETE ON :"schema".live_pending TO notifications_admin;
 -- jobs are created, claimed and advanced by the admin role (the tool and the console).
 GRANT SELECT ON :"schema".rejected TO notifications_admin;
 GRANT SELECT, INSERT, UPDATE ON :"schema".admin_job TO notifications_admin;
+-- The overview reads the fleet's rate limits (slowed down or not), never changes them.
+GRANT SELECT ON :"schema".rate_limit TO notifications_admin;
 
 -- The unsubscribe process: the suppression store's add (INSERT ... ON CONFLICT (address) DO UPDATE ... WHERE on the
 -- old row's removed_at and scope). The upsert needs SELECT on every column it reads, EXCLUDED's (reason, detail)

@@ -107,6 +107,8 @@ GRANT SELECT, DELETE ON [$(Schema)].[live_pending] TO [notifications_admin];
 -- The console's operations (036, docs/console.md): a notification's story reads its rejection; bulk jobs.
 GRANT SELECT ON [$(Schema)].[rejected] TO [notifications_admin];
 GRANT SELECT, INSERT, UPDATE ON [$(Schema)].[admin_job] TO [notifications_admin];
+-- The overview reads the fleet's rate limits (slowed down or not), never changes them.
+GRANT SELECT ON [$(Schema)].[rate_limit] TO [notifications_admin];
 GO
 -- The unsubscribe process (the public page): the suppression store's add (MERGE on address, matched on removed_at and
 -- scope), nothing else; it reads no address but the one it writes. (INSERT has no column list in SQL Server.)

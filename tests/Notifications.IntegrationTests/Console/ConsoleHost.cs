@@ -42,7 +42,8 @@ internal sealed class ConsoleHost : IAsyncDisposable
 
     public string BootstrapPassword { get; }
 
-    public static async Task<ConsoleHost> StartAsync()
+    /// <summary>Starts a console; <paramref name="more"/> adds or overrides configuration keys (e.g. <c>Console:Workers:0:Url</c>).</summary>
+    public static async Task<ConsoleHost> StartAsync(IReadOnlyDictionary<string, string?>? more = null)
     {
         // The provider registers the console's callback before the console starts, so the console's port is chosen first.
         int port = FreePort();
@@ -71,6 +72,11 @@ internal sealed class ConsoleHost : IAsyncDisposable
             ApplicationName = typeof(ConsoleOptions).Assembly.GetName().Name,
             ContentRootPath = AppContext.BaseDirectory,
         });
+        foreach (var (key, value) in more ?? new Dictionary<string, string?>())
+        {
+            settings[key] = value;
+        }
+
         builder.Configuration.AddInMemoryCollection(settings);
         builder.Logging.ClearProviders();
         builder.AddConsole();

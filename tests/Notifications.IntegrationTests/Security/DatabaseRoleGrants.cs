@@ -134,7 +134,7 @@ internal static class DatabaseRoleGrants
             .. Registry.SelectMany(t => Table(t, "SELECT", "INSERT", "UPDATE", "DELETE")),
             .. Table("attachment", "SELECT", "DELETE"),
             .. Table("fanout_job", "SELECT", "DELETE"), .. Table("audience_delivery", "SELECT", "DELETE"), .. Table("live_pending", "SELECT", "DELETE"),
-            .. Table("rejected", "SELECT"), .. Table("admin_job", "SELECT", "INSERT", "UPDATE"),
+            .. Table("rejected", "SELECT"), .. Table("admin_job", "SELECT", "INSERT", "UPDATE"), .. Table("rate_limit", "SELECT"),
         ],
         [DatabaseRole.Unsubscribe] =
         [

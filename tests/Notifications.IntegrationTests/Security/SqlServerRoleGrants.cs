@@ -83,7 +83,7 @@ internal static class SqlServerRoleGrants
             .. Registry.SelectMany(t => Object(t, "SELECT", "INSERT", "UPDATE", "DELETE")),
             .. Object("attachment", "SELECT", "DELETE"),
             .. Object("fanout_job", "SELECT", "DELETE"), .. Object("audience_delivery", "SELECT", "DELETE"), .. Object("live_pending", "SELECT", "DELETE"),
-            .. Object("rejected", "SELECT"), .. Object("admin_job", "SELECT", "INSERT", "UPDATE"),
+            .. Object("rejected", "SELECT"), .. Object("admin_job", "SELECT", "INSERT", "UPDATE"), .. Object("rate_limit", "SELECT"),
         ],
         ["notifications_unsubscribe"] =
         [

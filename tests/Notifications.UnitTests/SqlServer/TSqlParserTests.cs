@@ -57,7 +57,7 @@ public sealed class TSqlParserTests
             "SqlServerDeliveryLogStore.FindSentSql", "SqlServerDeliveryLogStore.RecordSentSql",
             "SqlServerDeliveryLogStore.MarkSendingSql", "SqlServerDeliveryLogStore.ReleaseSql", "SqlServerDeliveryLogStore.RecordMaybeSentSql",
             "SqlServerDeliveryLogStore.MarkHandingBackSql", "SqlServerDeliveryLogStore.ReleaseHandedBackSql",
-            "SqlServerOperationsStore.WindowSql", "SqlServerOperationsStore.PurgeSql",
+            "SqlServerOperationsStore.WindowSql", "SqlServerOperationsStore.PurgeSql", "SqlServerOperationsStore.RateLimitsSql",
             "SqlServerDeadLetterStore.RecordSql",
             "SqlServerDeadLetterStore.RemoveSql", "SqlServerDeadLetterStore.FindSql", "SqlServerDeadLetterStore.FindRecordedSql", "SqlServerDeadLetterStore.RemoveAllSql",
             "SqlServerNotificationStatusStore.StatusSql",
