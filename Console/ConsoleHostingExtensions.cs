@@ -32,6 +32,7 @@ internal static class ConsoleHostingExtensions
         services.AddAdminOperations(ReplicaId(), runJobs);
         services.AddSingleton<StatusConnection>();
         services.AddSingleton<WorkerProbe>();
+        services.AddSingleton<Pages.DeadLetters.DeadLetterJobQueue>();
         // Ready while the database answers; no meter of its own yet (the runtime's and ASP.NET Core's are exported).
         builder.AddNotificationsServerOperations(MetricsPort, "notifications-console", "Notifications.Console");
         services.AddConsoleAuthentication(builder.Configuration);

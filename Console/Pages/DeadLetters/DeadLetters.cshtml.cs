@@ -10,7 +10,7 @@ namespace Notifications.OperatorConsole.Pages.DeadLetters;
 /// operator requeues or purges a whole group as a bulk job (as <c>requeue-group</c> / <c>purge-group</c>), which the console's
 /// job service runs whether or not the page stays open.
 /// </summary>
-internal sealed class DeadLettersModel(AdminContext admin, IDeadLetterGroupStore groups, IAdminJobStore jobs, ILogger<DeadLettersModel> logger) : PageModel
+internal sealed class DeadLettersModel(AdminContext admin, IDeadLetterGroupStore groups, DeadLetterJobQueue queue) : PageModel
 {
     public const int PageSize = 50;
 
@@ -56,18 +56,13 @@ internal sealed class DeadLettersModel(AdminContext admin, IDeadLetterGroupStore
     private async Task<IActionResult> QueueAsync(string kind, string? group, CancellationToken cancellationToken)
     {
         // The unclassified group's class is the empty string: a missing field is that group, not an error.
-        var selection = DeadLetterSelection.Group(group ?? "");
-        string user = User.Identity?.Name ?? "?";
-        try
+        var (id, problem) = await queue.QueueAsync(kind, DeadLetterSelection.Group(group ?? ""), User.Identity?.Name ?? "?", cancellationToken);
+        if (id is null)
         {
-            long id = await admin.DatabaseAsync(() => jobs.CreateAsync(kind, selection, user, cancellationToken));
-            ConsoleLog.Action(logger, user, $"{kind} of {selection}", $"job {id} queued");
-            return Redirect($"/jobs/{id}");
-        }
-        catch (AdminException ex)
-        {
-            Notice = $"The {kind} of {selection} was not queued: {ex.Message}";
+            Notice = problem;
             return RedirectToPage(new { After });
         }
+
+        return Redirect($"/jobs/{id}");
     }
 }

@@ -12,6 +12,12 @@ public interface IDeadLetterGroupStore
     /// <summary>Up to <paramref name="limit"/> groups, by reason class (the column's collation), after <paramref name="after"/> (keyset; null: from the first).</summary>
     Task<IReadOnlyList<DeadLetterGroup>> ListGroupsAsync(string? after, int limit, CancellationToken cancellationToken);
 
+    /// <summary>
+    /// Up to <paramref name="limit"/> dead letters of the group of <paramref name="reasonClass"/>, newest first, older than the
+    /// cursor (<paramref name="beforeAt"/>, <paramref name="beforeId"/>; null: the newest): keyset on the group's index.
+    /// </summary>
+    Task<IReadOnlyList<DeadLetterEntry>> ListLettersAsync(string reasonClass, DateTimeOffset? beforeAt, long beforeId, int limit, CancellationToken cancellationToken);
+
     /// <summary>The keys (<c>x-dead-key</c>) of the dead letters <paramref name="selection"/> holds (rows from before keys have none and are left out).</summary>
     Task<IReadOnlyList<Guid>> ListKeysAsync(DeadLetterSelection selection, CancellationToken cancellationToken);
 

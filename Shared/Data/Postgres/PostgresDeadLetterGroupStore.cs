@@ -33,6 +33,16 @@ internal sealed class PostgresDeadLetterGroupStore : IDeadLetterGroupStore
             FROM classes AS c WHERE c.reason_class IS NOT NULL
             ORDER BY c.reason_class
             """;
+        // The group's index (reason_class, dead_lettered_at) read backwards from the cursor: a page costs its rows, however big the group.
+        LettersSql = $"""
+            SELECT id AS Id, notification_id AS NotificationId, reason AS Reason, attempts AS Attempts,
+                   dead_lettered_at AS DeadLetteredAt, letter_key IS NOT NULL AS HasKey
+            FROM "{s}".dead_letter
+            WHERE reason_class = @Group
+              AND (@BeforeAt::timestamptz IS NULL OR (dead_lettered_at <= @BeforeAt AND (dead_lettered_at < @BeforeAt OR id < @BeforeId)))
+            ORDER BY dead_lettered_at DESC, id DESC
+            LIMIT @Limit
+            """;
         GroupKeysSql = $"""SELECT letter_key FROM "{s}".dead_letter WHERE reason_class = @Group AND letter_key IS NOT NULL""";
         IdKeysSql = $"""SELECT letter_key FROM "{s}".dead_letter WHERE notification_id = ANY(@Ids) AND letter_key IS NOT NULL""";
         RemoveKeysSql = $"""
@@ -43,6 +53,8 @@ internal sealed class PostgresDeadLetterGroupStore : IDeadLetterGroupStore
     }
 
     internal string GroupsSql { get; }
+
+    internal string LettersSql { get; }
 
     internal string GroupKeysSql { get; }
 
@@ -55,6 +67,15 @@ internal sealed class PostgresDeadLetterGroupStore : IDeadLetterGroupStore
         await using var connection = await _dataSource.OpenConnectionAsync(cancellationToken);
         var rows = await connection.QueryAsync<(string ReasonClass, long Count, DateTime FirstAt, DateTime LastAt)>(Command(GroupsSql, new { After = after, Limit = limit, Cap = IDeadLetterGroupStore.CountCap }, cancellationToken));
         return rows.Select(r => new DeadLetterGroup(r.ReasonClass, r.Count, AdminJobRow.Utc(r.FirstAt), AdminJobRow.Utc(r.LastAt))).ToList();
+    }
+
+    public async Task<IReadOnlyList<DeadLetterEntry>> ListLettersAsync(
+        string reasonClass, DateTimeOffset? beforeAt, long beforeId, int limit, CancellationToken cancellationToken)
+    {
+        await using var connection = await _dataSource.OpenConnectionAsync(cancellationToken);
+        var rows = await connection.QueryAsync<(long Id, long? NotificationId, string Reason, int Attempts, DateTime DeadLetteredAt, bool HasKey)>(
+            Command(LettersSql, new { Group = reasonClass, BeforeAt = beforeAt, BeforeId = beforeId, Limit = limit }, cancellationToken));
+        return rows.Select(r => new DeadLetterEntry(r.Id, r.NotificationId, r.Reason, r.Attempts, AdminJobRow.Utc(r.DeadLetteredAt), r.HasKey)).ToList();
     }
 
     public async Task<IReadOnlyList<Guid>> ListKeysAsync(DeadLetterSelection selection, CancellationToken cancellationToken)

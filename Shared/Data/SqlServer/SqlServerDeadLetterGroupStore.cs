@@ -26,6 +26,16 @@ internal sealed class SqlServerDeadLetterGroupStore : IDeadLetterGroupStore
             FROM (SELECT DISTINCT reason_class FROM [{s}].[dead_letter] WHERE @After IS NULL OR reason_class > @After) AS c
             ORDER BY c.reason_class;
             """;
+        // IX_dead_letter_reason_class read backwards from the cursor: a page costs its rows, however big the group.
+        LettersSql = $"""
+            SELECT TOP (@Limit) id AS Id, notification_id AS NotificationId, reason AS Reason, attempts AS Attempts,
+                   CAST(SWITCHOFFSET(dead_lettered_at, '+00:00') AS datetime2(7)) AS DeadLetteredAt,
+                   CAST(CASE WHEN letter_key IS NULL THEN 0 ELSE 1 END AS bit) AS HasKey
+            FROM [{s}].[dead_letter]
+            WHERE reason_class = @Group
+              AND (@BeforeAt IS NULL OR (dead_lettered_at <= @BeforeAt AND (dead_lettered_at < @BeforeAt OR id < @BeforeId)))
+            ORDER BY dead_lettered_at DESC, id DESC;
+            """;
         GroupKeysSql = $"""SELECT letter_key FROM [{s}].[dead_letter] WHERE reason_class = @Group AND letter_key IS NOT NULL;""";
         IdKeysSql = $"""
             SELECT d.letter_key FROM [{s}].[dead_letter] AS d
@@ -48,6 +58,8 @@ internal sealed class SqlServerDeadLetterGroupStore : IDeadLetterGroupStore
 
     internal string GroupsSql { get; }
 
+    internal string LettersSql { get; }
+
     internal string GroupKeysSql { get; }
 
     internal string IdKeysSql { get; }
@@ -59,6 +71,15 @@ internal sealed class SqlServerDeadLetterGroupStore : IDeadLetterGroupStore
         await using var connection = new SqlConnection(_connectionString);
         var rows = await connection.QueryAsync<(string ReasonClass, long Count, DateTime FirstAt, DateTime LastAt)>(Command(GroupsSql, new { After = after, Limit = limit, Cap = IDeadLetterGroupStore.CountCap }, cancellationToken));
         return rows.Select(r => new DeadLetterGroup(r.ReasonClass, r.Count, AdminJobRow.Utc(r.FirstAt), AdminJobRow.Utc(r.LastAt))).ToList();
+    }
+
+    public async Task<IReadOnlyList<DeadLetterEntry>> ListLettersAsync(
+        string reasonClass, DateTimeOffset? beforeAt, long beforeId, int limit, CancellationToken cancellationToken)
+    {
+        await using var connection = new SqlConnection(_connectionString);
+        var rows = await connection.QueryAsync<(long Id, long? NotificationId, string Reason, int Attempts, DateTime DeadLetteredAt, bool HasKey)>(
+            Command(LettersSql, new { Group = reasonClass, BeforeAt = beforeAt, BeforeId = beforeId, Limit = limit }, cancellationToken));
+        return rows.Select(r => new DeadLetterEntry(r.Id, r.NotificationId, r.Reason, r.Attempts, AdminJobRow.Utc(r.DeadLetteredAt), r.HasKey)).ToList();
     }
 
     public async Task<IReadOnlyList<Guid>> ListKeysAsync(DeadLetterSelection selection, CancellationToken cancellationToken)

@@ -1,7 +1,6 @@
 using System.Net;
 using Notifications.IntegrationTests.ConsoleOperations;
 using Notifications.IntegrationTests.Infrastructure;
-using Notifications.Shared.Data.Operations;
 
 namespace Notifications.IntegrationTests.WebConsole;
 
@@ -12,14 +11,11 @@ public sealed class ConsoleDeadLetterPageTests(ConsoleFixture fixture) : IClassF
     [Fact]
     public async Task OperatorRequeuesGroup_TheConsoleRunsTheJobToDone_LettersInTheWorkQueueAndGroupGone()
     {
-        await TestDatabase.CleanAsync();
-        await DeadLetterSeed.CleanJobsAsync();
         var broker = fixture.Console.Broker;
-        await broker.DrainDeadLetterBytesAsync(broker.Options.Queue);
         var ids = Enumerable.Range(1, 30).Select(i => (long)i).ToList();
-        await DeadLetterSeed.PublishAsync(broker, ids, DeadLetterSeed.Transient);
+        await DeadLetterSeed.SeedTransientAsync(broker, ids);
         await DeadLetterSeed.PublishAsync(broker, [901, 902], DeadLetterSeed.Invalid);
-        string group = DeadLetterReasonClass.Of($"{DeadLetterSeed.Transient} (notification 1, user1@example.com)");
+        string group = DeadLetterSeed.TransientGroup;
         using var @operator = new ConsoleClient(fixture.Console);
         await @operator.SignInWithProviderAsync(OidcProviderProcess.Operator);
         Assert.Contains("try again later", await @operator.Http.GetStringAsync("/dead-letters"), StringComparison.Ordinal);

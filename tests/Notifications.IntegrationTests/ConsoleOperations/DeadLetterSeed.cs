@@ -6,6 +6,7 @@ using Notifications.IntegrationTests.Infrastructure;
 using Notifications.IntegrationTests.Status;
 using Notifications.Shared.Contract;
 using Notifications.Shared.Data;
+using Notifications.Shared.Data.Operations;
 using RabbitMQ.Client;
 
 namespace Notifications.IntegrationTests.ConsoleOperations;
@@ -15,6 +16,18 @@ internal static class DeadLetterSeed
 {
     /// <summary>A reason of the transient group, as the consumer words giving up (the tests' big group).</summary>
     public const string Transient = "gave up after 5 attempts: smtp transient failure 421: 4.3.0 try again later";
+
+    /// <summary>The reason class of <see cref="Transient"/>'s group (the group's page and jobs name it so).</summary>
+    public static string TransientGroup => DeadLetterReasonClass.Of($"{Transient} (notification 1, user1@example.com)");
+
+    /// <summary>An empty database, job table and dead-letter queue, then one dead letter of <see cref="Transient"/> per id.</summary>
+    public static async Task SeedTransientAsync(TestBroker broker, IEnumerable<long> ids)
+    {
+        await TestDatabase.CleanAsync();
+        await CleanJobsAsync();
+        await broker.DrainDeadLetterBytesAsync(broker.Options.Queue);
+        await PublishAsync(broker, ids, Transient);
+    }
 
     /// <summary>A reason of a permanent group (the tests' small group beside the big one).</summary>
     public const string Invalid = "invalid recipient: consecutive dots";
