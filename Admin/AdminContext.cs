@@ -90,6 +90,8 @@ internal sealed class AdminContext : IAsyncDisposable
 
     public NotificationStory Story => new(Status, Store<INotificationSearchStore>(), Live, Audiences);
 
+    public SubscriberLookup Subscribers => new(Audiences, Live);
+
     public IDeadLetterGroupStore DeadLetterGroups => Store<IDeadLetterGroupStore>();
 
     public DeadLetterBulk Bulk => new(Broker, DeliveryLog, DeadLetters, DeadLetterGroups);

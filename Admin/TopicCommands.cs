@@ -1,5 +1,6 @@
 using System.CommandLine;
 using System.Globalization;
+using Notifications.Shared.Data.Audiences;
 
 namespace Notifications.Admin;
 
@@ -27,12 +28,12 @@ internal static class TopicCommands
         command.SetAction(async (parsed, ct) =>
         {
             await using var admin = context(parsed);
-            var topics = await admin.DatabaseAsync(() => admin.Audiences.ListTopicsAsync(parsed.GetValue(limit), ct));
+            var topics = await admin.DatabaseAsync(() => admin.Audiences.ListTopicsAsync(after: null, parsed.GetValue(limit), ct));
             await console.Out.WriteLineAsync($"{topics.Count} topic{(topics.Count == 1 ? "" : "s")}");
             foreach (var t in topics)
             {
                 await console.Out.WriteLineAsync(
-                    $"{t.Name,-40}  {t.Subscribers,10} subscriber{(t.Subscribers == 1 ? "" : "s")}  since {t.CreatedAt.ToString("yyyy-MM-dd HH:mm:ss", CultureInfo.InvariantCulture)} UTC");
+                    $"{t.Name,-40}  {(t.IsMore ? $"{IAudienceStore.SubscriberCountCap}+" : t.Subscribers.ToString(CultureInfo.InvariantCulture)),10} subscriber{(t.Subscribers == 1 ? "" : "s")}  since {t.CreatedAt.ToString("yyyy-MM-dd HH:mm:ss", CultureInfo.InvariantCulture)} UTC");
             }
 
             return ExitCodes.Success;

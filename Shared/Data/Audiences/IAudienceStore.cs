@@ -20,8 +20,20 @@ public interface IAudienceStore
     /// <summary>The subscriber of the app's id <paramref name="externalId"/>, with its contact points, topics and preferences; null if none.</summary>
     Task<SubscriberDetails?> FindSubscriberAsync(string externalId, CancellationToken cancellationToken);
 
-    /// <summary>The topics by name, each with its number of subscriptions, at most <paramref name="limit"/>.</summary>
-    Task<IReadOnlyList<TopicEntry>> ListTopicsAsync(int limit, CancellationToken cancellationToken);
+    /// <summary>
+    /// A topic's count is exact up to this; above it the count stops at one more (<see cref="TopicEntry.IsMore"/>): a page of
+    /// topics never counts a million-subscriber topic exactly.
+    /// </summary>
+    public const int SubscriberCountCap = 10_000;
+
+    /// <summary>
+    /// The topics by name after <paramref name="after"/> (keyset on the name's unique index; null: from the first), at most
+    /// <paramref name="limit"/>, each with its number of subscriptions up to <see cref="SubscriberCountCap"/> + 1.
+    /// </summary>
+    Task<IReadOnlyList<TopicEntry>> ListTopicsAsync(string? after, int limit, CancellationToken cancellationToken);
+
+    /// <summary>The ids of the subscribers with a contact point (email address or push recipient) of exactly <paramref name="address"/>, by id, at most <paramref name="limit"/>.</summary>
+    Task<IReadOnlyList<string>> FindSubscribersByAddressAsync(string address, int limit, CancellationToken cancellationToken);
 
     /// <summary>
     /// An operator opts subscriber <paramref name="externalId"/> in or out of <paramref name="category"/> on <paramref name="channel"/>

@@ -11,4 +11,7 @@ public sealed record TopicEntry
 
     /// <summary>When its first subscriber made it (UTC).</summary>
     public DateTime CreatedAt { get; init; }
+
+    /// <summary>Whether it has more than <see cref="IAudienceStore.SubscriberCountCap"/> subscribers (the count is not exact).</summary>
+    public bool IsMore => Subscribers > IAudienceStore.SubscriberCountCap;
 }

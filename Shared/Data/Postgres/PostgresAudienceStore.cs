@@ -18,6 +18,7 @@ internal sealed class PostgresAudienceStore : IAudienceStore
     private readonly string _topicsSql;
     private readonly string _preferencesSql;
     private readonly string _listTopicsSql;
+    private readonly string _byAddressSql;
     private readonly string _deliveryTallySql;
     private readonly string _firstDeliveriesSql;
     private readonly string _setPreferenceSql;
@@ -48,9 +49,17 @@ internal sealed class PostgresAudienceStore : IAudienceStore
         _preferencesSql = $"""
             SELECT category AS Category, channel AS Channel, enabled AS Enabled FROM "{s}".preference WHERE subscriber_id = @Id ORDER BY category, channel
             """;
+        // Keyset on topic_name_unique; each count reads at most cap + 1 entries of the subscription's primary key.
         _listTopicsSql = $"""
-            SELECT t.name AS Name, t.created_at AS CreatedAt, (SELECT count(*) FROM "{s}".subscription AS x WHERE x.topic_id = t.id) AS Subscribers
-            FROM "{s}".topic AS t ORDER BY t.name LIMIT @Limit
+            SELECT t.name AS Name, t.created_at AS CreatedAt,
+                   (SELECT count(*) FROM (SELECT 1 FROM "{s}".subscription AS x WHERE x.topic_id = t.id LIMIT @Cap + 1) AS y) AS Subscribers
+            FROM "{s}".topic AS t WHERE @After::varchar IS NULL OR t.name > @After::varchar ORDER BY t.name LIMIT @Limit
+            """;
+        // contact_point_address (channel, address), probed once a channel.
+        _byAddressSql = $"""
+            SELECT DISTINCT s.external_id FROM "{s}".contact_point AS c JOIN "{s}".subscriber AS s ON s.id = c.subscriber_id
+            WHERE c.channel IN ('email', 'push') AND c.address = @Address
+            ORDER BY s.external_id LIMIT @Limit
             """;
         // A delivery's state: what the fan-out recorded instead of publishing it, else its own record, else in flight.
         string state = $"""
@@ -119,10 +128,16 @@ internal sealed class PostgresAudienceStore : IAudienceStore
             connection, (_subscriberSql, _contactPointsSql, _topicsSql, _preferencesSql), externalId, (sql, p) => Command(sql, p, cancellationToken));
     }
 
-    public async Task<IReadOnlyList<TopicEntry>> ListTopicsAsync(int limit, CancellationToken cancellationToken)
+    public async Task<IReadOnlyList<TopicEntry>> ListTopicsAsync(string? after, int limit, CancellationToken cancellationToken)
     {
         await using var connection = await _dataSource.OpenConnectionAsync(cancellationToken);
-        return [.. await connection.QueryAsync<TopicEntry>(Command(_listTopicsSql, new { Limit = limit }, cancellationToken))];
+        return [.. await connection.QueryAsync<TopicEntry>(Command(_listTopicsSql, new { After = after, Limit = limit, Cap = IAudienceStore.SubscriberCountCap }, cancellationToken))];
+    }
+
+    public async Task<IReadOnlyList<string>> FindSubscribersByAddressAsync(string address, int limit, CancellationToken cancellationToken)
+    {
+        await using var connection = await _dataSource.OpenConnectionAsync(cancellationToken);
+        return [.. await connection.QueryAsync<string>(Command(_byAddressSql, new { Address = address, Limit = limit }, cancellationToken))];
     }
 
     public async Task<PreferenceChange> SetPreferenceAsync(string externalId, string category, string channel, bool enabled, CancellationToken cancellationToken)

@@ -48,10 +48,17 @@ internal sealed class SqlServerAudienceStore : IAudienceStore
         PreferencesSql = $"""
             SELECT category AS Category, channel AS Channel, enabled AS Enabled FROM [{s}].[preference] WHERE subscriber_id = @Id ORDER BY category, channel;
             """;
+        // Keyset on the topic's unique name; each count reads at most cap + 1 entries of the subscription's primary key.
         ListTopicsSql = $"""
             SELECT TOP (@Limit) t.name AS Name, {Utc("t.created_at")} AS CreatedAt,
-                   (SELECT COUNT_BIG(*) FROM [{s}].[subscription] AS x WHERE x.topic_id = t.id) AS Subscribers
-            FROM [{s}].[topic] AS t ORDER BY t.name;
+                   (SELECT COUNT_BIG(*) FROM (SELECT TOP (@Cap + 1) x.subscriber_id FROM [{s}].[subscription] AS x WHERE x.topic_id = t.id) AS y) AS Subscribers
+            FROM [{s}].[topic] AS t WHERE @After IS NULL OR t.name > @After ORDER BY t.name;
+            """;
+        // IX_contact_point_address (channel, address), probed once a channel.
+        ByAddressSql = $"""
+            SELECT DISTINCT TOP (@Limit) s.external_id FROM [{s}].[contact_point] AS c JOIN [{s}].[subscriber] AS s ON s.id = c.subscriber_id
+            WHERE c.channel IN ('email', 'push') AND c.address = @Address
+            ORDER BY s.external_id;
             """;
         // As PostgreSQL's: what the fan-out recorded instead of publishing it, else the delivery's own record, else in flight.
         string state = $"""
@@ -122,6 +129,8 @@ internal sealed class SqlServerAudienceStore : IAudienceStore
 
     internal string ListTopicsSql { get; }
 
+    internal string ByAddressSql { get; }
+
     internal string DeliveryTallySql { get; }
 
     internal string FirstDeliveriesSql { get; }
@@ -151,10 +160,16 @@ internal sealed class SqlServerAudienceStore : IAudienceStore
             connection, (SubscriberSql, ContactPointsSql, TopicsSql, PreferencesSql), externalId, (sql, p) => Command(sql, p, cancellationToken));
     }
 
-    public async Task<IReadOnlyList<TopicEntry>> ListTopicsAsync(int limit, CancellationToken cancellationToken)
+    public async Task<IReadOnlyList<TopicEntry>> ListTopicsAsync(string? after, int limit, CancellationToken cancellationToken)
     {
         await using var connection = new SqlConnection(_connectionString);
-        return [.. await connection.QueryAsync<TopicEntry>(Command(ListTopicsSql, new { Limit = limit }, cancellationToken))];
+        return [.. await connection.QueryAsync<TopicEntry>(Command(ListTopicsSql, new { After = after, Limit = limit, Cap = IAudienceStore.SubscriberCountCap }, cancellationToken))];
+    }
+
+    public async Task<IReadOnlyList<string>> FindSubscribersByAddressAsync(string address, int limit, CancellationToken cancellationToken)
+    {
+        await using var connection = new SqlConnection(_connectionString);
+        return [.. await connection.QueryAsync<string>(Command(ByAddressSql, new { Address = address, Limit = limit }, cancellationToken))];
     }
 
     public async Task<FanOutDeliveryReport> ListDeliveriesAsync(long parentId, int limit, CancellationToken cancellationToken)

@@ -65,16 +65,12 @@ public sealed class ConsoleDeadLetterSelectionTests(ConsoleFixture fixture) : IC
     }
 
     [Theory]
-    [InlineData("' OR 1=1 --")]
-    [InlineData("%")]
-    [InlineData("a\u0000b")]
-    [InlineData("\u0007\u001b[2J")]
-    [InlineData(null)]
+    [MemberData(nameof(BadSearchText.Cases), MemberType = typeof(BadSearchText))]
     public async Task GroupPage_BadReasonOrCursor_AnswersAPage(string? reason)
     {
         using var viewer = new ConsoleClient(fixture.Console);
         await viewer.SignInWithProviderAsync(OidcProviderProcess.Viewer);
-        string text = reason ?? new string('x', 10_000);
+        string text = BadSearchText.Of(reason);
 
         using var answer = await viewer.Http.GetAsync($"/dead-letters/group?reason={Uri.EscapeDataString(text)}&before=yesterday%27--&beforeId=-1");
 
