@@ -3,6 +3,7 @@ using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Options;
 using Notifications.Shared.Hosting;
+using Notifications.Shared.Observability;
 
 namespace Notifications.Gateway;
 
@@ -34,7 +35,13 @@ public static class GatewayHostingExtensions
         // The node's queue first: a client's connection binds it.
         services.AddSingleton<LiveRouter>();
         services.AddHostedService(sp => sp.GetRequiredService<LiveRouter>());
-        services.AddSingleton<Presence>();
+        // Its connected subscribers are served on the operations endpoint's /presence (the operators' console reads them).
+        services.AddSingleton(sp =>
+        {
+            var presence = ActivatorUtilities.CreateInstance<Presence>(sp);
+            sp.GetRequiredService<PresenceBoard>().Serve(presence.Snapshot);
+            return presence;
+        });
         services.AddSingleton<LivePendingRows>();
         // Its background loop unbinds the subscribers that did not come back (Gateway:UnbindAfter).
         services.AddHostedService(sp => sp.GetRequiredService<Presence>());

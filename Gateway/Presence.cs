@@ -2,6 +2,7 @@ using System.Collections.Concurrent;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
+using Notifications.Shared.Observability;
 
 namespace Notifications.Gateway;
 
@@ -110,6 +111,10 @@ internal sealed partial class Presence(LiveRouter router, IOptions<GatewayOption
     }
 
     /// <summary>Every connection here (after a broker reconnect: what was routed meanwhile is replayed from the rows).</summary>
+    /// <summary>The subscribers with a connection here now, each with how many (what <c>/presence</c> serves: <see cref="PresenceBoard"/>).</summary>
+    public IReadOnlyList<PresenceReading> Snapshot() =>
+        _entries.Select(e => new PresenceReading(e.Key, e.Value.Count)).Where(p => p.Connections > 0).ToList();
+
     public IEnumerable<LiveSession> All() => _entries.Values.SelectMany(e => e.Snapshot());
 
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)

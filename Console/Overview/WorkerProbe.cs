@@ -6,13 +6,14 @@ using Notifications.Shared.Observability;
 namespace Notifications.OperatorConsole.Overview;
 
 /// <summary>
-/// Reads each configured worker's operations endpoint (<c>Console:Workers</c>): <c>/health/ready</c> and <c>/breakers</c>, all
-/// workers at once, each within <see cref="Timeout"/>: a worker that does not answer in time is "no answer", never a slow
-/// overview. The endpoints are the ones Docker's healthcheck and Prometheus already read; nothing is kept between reads.
+/// Reads each configured worker's operations endpoint (<c>Console:Workers</c>): <c>/health/ready</c> and <c>/breakers</c> for
+/// the overview, <c>/presence</c> for the live connections page; all workers at once, each within <see cref="Timeout"/>: a
+/// worker that does not answer in time is "no answer", never a slow page. The endpoints are the ones Docker's healthcheck and
+/// Prometheus already read; nothing is kept between reads.
 /// </summary>
 internal sealed class WorkerProbe(IOptions<ConsoleOptions> options) : IDisposable
 {
-    /// <summary>How long one worker may take to answer both requests.</summary>
+    /// <summary>How long one worker may take to answer.</summary>
     public static readonly TimeSpan Timeout = TimeSpan.FromMilliseconds(300);
 
     private readonly HttpClient _http = new(new SocketsHttpHandler { ConnectTimeout = Timeout, AllowAutoRedirect = false })
@@ -20,38 +21,66 @@ internal sealed class WorkerProbe(IOptions<ConsoleOptions> options) : IDisposabl
         Timeout = System.Threading.Timeout.InfiniteTimeSpan,
     };
 
+    /// <summary>Each worker's readiness and breakers.</summary>
     public async Task<IReadOnlyList<WorkerReading>> ReadAsync(CancellationToken cancellationToken) =>
-        await Task.WhenAll(options.Value.Workers.Select(worker => ReadAsync(worker, cancellationToken)));
+        await Task.WhenAll(options.Value.Workers.Select(worker => ProbeAsync(
+            worker, token => ReadWorkerAsync(worker, token), why => WorkerReading.Silent(worker.Name, why), cancellationToken)));
+
+    /// <summary>Each gateway's connected subscribers; a worker whose endpoint serves no presence (not a gateway) is left out.</summary>
+    public async Task<IReadOnlyList<GatewayPresence>> ReadPresenceAsync(CancellationToken cancellationToken)
+    {
+        var readings = await Task.WhenAll(options.Value.Workers.Select(worker => ProbeAsync<GatewayPresence?>(
+            worker, token => ReadPresenceAsync(worker, token), why => GatewayPresence.Silent(worker.Name, why), cancellationToken)));
+        return readings.OfType<GatewayPresence>().ToList();
+    }
 
     public void Dispose() => _http.Dispose();
 
-    private async Task<WorkerReading> ReadAsync(ConsoleWorkerOptions worker, CancellationToken cancellationToken)
+    private async Task<WorkerReading> ReadWorkerAsync(ConsoleWorkerOptions worker, CancellationToken cancellationToken)
+    {
+        var health = GetHealthAsync(new Uri(worker.Url!, "health/ready"), cancellationToken);
+        var breakers = GetJsonAsync(new Uri(worker.Url!, "breakers"), cancellationToken);
+        string[] lines = (await health).Split('\n', StringSplitOptions.RemoveEmptyEntries);
+        // An endpoint from before /breakers answers 404: no breakers known, the health still read.
+        return new WorkerReading(worker.Name, lines.FirstOrDefault() ?? "", lines.Skip(1).ToList(), await breakers is { } json ? BreakerJson.Read(json) : null, null);
+    }
+
+    private async Task<GatewayPresence?> ReadPresenceAsync(ConsoleWorkerOptions worker, CancellationToken cancellationToken)
+    {
+        if (await GetJsonAsync(new Uri(worker.Url!, "presence"), cancellationToken) is not { } json)
+        {
+            return null;
+        }
+
+        var (subscribers, connections, listed) = PresenceJson.Read(json);
+        return new GatewayPresence(worker.Name, subscribers, connections, listed, null);
+    }
+
+    private static async Task<T> ProbeAsync<T>(
+        ConsoleWorkerOptions worker, Func<CancellationToken, Task<T>> read, Func<string, T> silent, CancellationToken cancellationToken)
     {
         using var deadline = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         deadline.CancelAfter(Timeout);
         try
         {
-            var health = GetTextAsync(new Uri(worker.Url!, "health/ready"), deadline.Token);
-            var breakers = GetBreakersAsync(new Uri(worker.Url!, "breakers"), deadline.Token);
-            string[] lines = (await health).Split('\n', StringSplitOptions.RemoveEmptyEntries);
-            return new WorkerReading(worker.Name, lines.FirstOrDefault() ?? "", lines.Skip(1).ToList(), await breakers, null);
+            return await read(deadline.Token);
         }
         catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested)
         {
-            return WorkerReading.Silent(worker.Name, $"no answer within {Timeout.TotalMilliseconds:0} ms");
+            return silent($"no answer within {Timeout.TotalMilliseconds:0} ms");
         }
         catch (HttpRequestException ex)
         {
-            return WorkerReading.Silent(worker.Name, $"no answer: {ex.Message}");
+            return silent($"no answer: {ex.Message}");
         }
         catch (Exception ex) when (ex is JsonException or KeyNotFoundException or InvalidOperationException or FormatException)
         {
-            return WorkerReading.Silent(worker.Name, $"not an operations endpoint's answer: {ex.Message}");
+            return silent($"not an operations endpoint's answer from {worker.Url}: {ex.Message}");
         }
     }
 
     // 200 (healthy) and 503 (unhealthy) are both answers: the body says which, and each check.
-    private async Task<string> GetTextAsync(Uri url, CancellationToken cancellationToken)
+    private async Task<string> GetHealthAsync(Uri url, CancellationToken cancellationToken)
     {
         using var response = await _http.GetAsync(url, cancellationToken);
         if (response.StatusCode is not (HttpStatusCode.OK or HttpStatusCode.ServiceUnavailable))
@@ -62,8 +91,8 @@ internal sealed class WorkerProbe(IOptions<ConsoleOptions> options) : IDisposabl
         return await response.Content.ReadAsStringAsync(cancellationToken);
     }
 
-    // An endpoint from before /breakers answers 404: no breakers known, the health still read.
-    private async Task<IReadOnlyList<BreakerReading>?> GetBreakersAsync(Uri url, CancellationToken cancellationToken)
+    // The body of a JSON path; null when the endpoint does not serve it (404).
+    private async Task<byte[]?> GetJsonAsync(Uri url, CancellationToken cancellationToken)
     {
         using var response = await _http.GetAsync(url, cancellationToken);
         if (response.StatusCode == HttpStatusCode.NotFound)
@@ -72,6 +101,6 @@ internal sealed class WorkerProbe(IOptions<ConsoleOptions> options) : IDisposabl
         }
 
         response.EnsureSuccessStatusCode();
-        return BreakerJson.Read(await response.Content.ReadAsByteArrayAsync(cancellationToken));
+        return await response.Content.ReadAsByteArrayAsync(cancellationToken);
     }
 }

@@ -21,6 +21,12 @@ public interface ILivePendingStore
     /// </summary>
     Task<IReadOnlyList<LivePending>> PendingAsync(string subscriber, int max, CancellationToken cancellationToken);
 
+    /// <summary>
+    /// How many rows each of <paramref name="subscribers"/> has that an app would receive now (as <see cref="PendingAsync"/>
+    /// reads them), each counted up to <paramref name="cap"/> + 1; a subscriber with none is left out. One statement.
+    /// </summary>
+    Task<IReadOnlyDictionary<string, int>> CountPendingAsync(IReadOnlyList<string> subscribers, int cap, CancellationToken cancellationToken);
+
     /// <summary>Marks the rows of <paramref name="ids"/> sent; the ids that were not sent before (those to send now).</summary>
     Task<IReadOnlyList<long>> MarkSentAsync(IReadOnlyList<long> ids, CancellationToken cancellationToken);
 

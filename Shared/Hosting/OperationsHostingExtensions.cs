@@ -73,6 +73,7 @@ public static class OperationsHostingExtensions
         services.TryAddSingleton(TimeProvider.System);
         services.AddSingleton<WorkerHealth>();
         services.AddSingleton<BreakerBoard>();
+        services.AddSingleton<PresenceBoard>();
         services.AddSingleton<OperationsEndpoint>();
         services.AddHostedService(sp => sp.GetRequiredService<OperationsEndpoint>());
     }

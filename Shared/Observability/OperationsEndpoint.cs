@@ -18,7 +18,7 @@ namespace Notifications.Shared.Observability;
 /// exporter over the worker's meter provider), <c>/health/live</c>, <c>/health/ready</c> and <c>/health/started</c>
 /// (ASP.NET Core's health checks middleware, each running the worker's checks with that tag; started is what
 /// Docker's healthcheck asks), <c>/breakers</c> (its circuit breakers now: <see cref="BreakerBoard"/>, for the operators'
-/// console), nothing else: no page a worker serves to the public shares this port (the unsubscribe
+/// console), <c>/presence</c> (a live gateway's connected subscribers: <see cref="PresenceBoard"/>), nothing else: no page a worker serves to the public shares this port (the unsubscribe
 /// process has a server of its own). It is a server of its own, not the worker's host, so the workers stay plain
 /// generic hosts; a port that cannot be bound is logged and the worker keeps working.
 /// </summary>
@@ -26,6 +26,7 @@ public sealed class OperationsEndpoint(
     MeterProvider meters,
     HealthCheckService health,
     BreakerBoard breakers,
+    PresenceBoard presence,
     IOptions<OperationsOptions> options,
     ILoggerFactory loggers) : IHostedService, IAsyncDisposable
 {
@@ -65,6 +66,16 @@ public sealed class OperationsEndpoint(
         {
             context.Response.ContentType = "application/json";
             return context.Response.Body.WriteAsync(BreakerJson.Write(breakers.Read()), context.RequestAborted).AsTask();
+        });
+        app.MapGet("/presence", context =>
+        {
+            if (presence.Read() is not { } connected)
+            {
+                return NotFoundAsync(context);
+            }
+
+            context.Response.ContentType = "application/json";
+            return context.Response.Body.WriteAsync(PresenceJson.Write(connected), context.RequestAborted).AsTask();
         });
         app.MapFallback("{**path}", NotFoundAsync);
         if (await EndpointStart.StartAsync(app, ex => SharedLog.OperationsEndpointFailed(_logger, o.Address, o.Port, ex), cancellationToken) is not { } bound)

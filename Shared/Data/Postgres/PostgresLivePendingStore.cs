@@ -51,6 +51,15 @@ internal sealed class PostgresLivePendingStore(NpgsqlDataSource dataSource, Data
         FROM "{options.Schema}".live_pending WHERE notification_id = @Id
         """;
 
+    // Per subscriber an index range of live_pending_subscriber, stopping at the cap.
+    private readonly string _countPendingSql = $"""
+        SELECT s.id AS Subscriber,
+               (SELECT count(*) FROM (SELECT 1 FROM "{options.Schema}".live_pending AS p
+                                      WHERE p.subscriber_id = s.id AND (p.expires_at IS NULL OR p.expires_at > now()) AND (NOT p.at_most_once OR p.sent_at IS NULL)
+                                      LIMIT @Cap + 1) AS x)::int AS Pending
+        FROM unnest(@Subscribers::varchar[]) AS s (id)
+        """;
+
     private readonly string _ageSql = $"""
         SELECT now() - created_at FROM "{options.Schema}".live_pending WHERE notification_id = @Id
         """;
@@ -66,6 +75,14 @@ internal sealed class PostgresLivePendingStore(NpgsqlDataSource dataSource, Data
         await using var connection = await dataSource.OpenConnectionAsync(cancellationToken);
         var row = await connection.QuerySingleOrDefaultAsync<StateRow>(Command(_findSql, new { Id = id }, cancellationToken));
         return row is null ? null : new LivePendingState(row.Subscriber, Utc(row.CreatedAt), UtcOrNull(row.ExpiresAt), UtcOrNull(row.SentAt), row.AtMostOnce);
+    }
+
+    public async Task<IReadOnlyDictionary<string, int>> CountPendingAsync(IReadOnlyList<string> subscribers, int cap, CancellationToken cancellationToken)
+    {
+        await using var connection = await dataSource.OpenConnectionAsync(cancellationToken);
+        var rows = await connection.QueryAsync<(string Subscriber, int Pending)>(
+            Command(_countPendingSql, new { Subscribers = subscribers.Distinct(StringComparer.Ordinal).ToArray(), Cap = cap }, cancellationToken));
+        return rows.Where(r => r.Pending > 0).ToDictionary(r => r.Subscriber, r => r.Pending, StringComparer.Ordinal);
     }
 
     public async Task<TimeSpan?> AgeAsync(long id, CancellationToken cancellationToken)

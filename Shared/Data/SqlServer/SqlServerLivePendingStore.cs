@@ -64,6 +64,14 @@ internal sealed class SqlServerLivePendingStore : ILivePendingStore
             SELECT subscriber_id AS Subscriber, created_at AS CreatedAt, expires_at AS ExpiresAt, sent_at AS SentAt, at_most_once AS AtMostOnce
             FROM [{s}].[live_pending] WHERE notification_id = @Id;
             """;
+        // Per subscriber an index range of IX_live_pending_subscriber, stopping at the cap; the ids travel as a JSON array.
+        CountPendingSql = $"""
+            SELECT s.id AS Subscriber,
+                   (SELECT COUNT(*) FROM (SELECT TOP (@Cap + 1) p.notification_id FROM [{s}].[live_pending] AS p
+                                          WHERE p.subscriber_id = s.id AND (p.expires_at IS NULL OR p.expires_at > SYSDATETIMEOFFSET())
+                                            AND (p.at_most_once = 0 OR p.sent_at IS NULL)) AS x) AS Pending
+            FROM (SELECT DISTINCT j.id FROM OPENJSON(@Subscribers) WITH (id varchar(128) '$') AS j) AS s;
+            """;
         AgeSql = $"""
             SELECT DATEDIFF_BIG(millisecond, created_at, SYSDATETIMEOFFSET()) FROM [{s}].[live_pending] WHERE notification_id = @Id;
             """;
@@ -76,6 +84,8 @@ internal sealed class SqlServerLivePendingStore : ILivePendingStore
 
     internal string FindSql { get; }
 
+    internal string CountPendingSql { get; }
+
     internal string AgeSql { get; }
 
     internal string RecordLiveAckedSql { get; }
@@ -84,6 +94,14 @@ internal sealed class SqlServerLivePendingStore : ILivePendingStore
     {
         await using var connection = new SqlConnection(_connectionString);
         return await connection.QuerySingleOrDefaultAsync<LivePendingState>(Command(FindSql, new { Id = id }, cancellationToken));
+    }
+
+    public async Task<IReadOnlyDictionary<string, int>> CountPendingAsync(IReadOnlyList<string> subscribers, int cap, CancellationToken cancellationToken)
+    {
+        await using var connection = new SqlConnection(_connectionString);
+        var rows = await connection.QueryAsync<(string Subscriber, int Pending)>(
+            Command(CountPendingSql, new { Subscribers = JsonSerializer.Serialize(subscribers), Cap = cap }, cancellationToken));
+        return rows.Where(r => r.Pending > 0).ToDictionary(r => r.Subscriber, r => r.Pending, StringComparer.Ordinal);
     }
 
     public async Task<TimeSpan?> AgeAsync(long id, CancellationToken cancellationToken)

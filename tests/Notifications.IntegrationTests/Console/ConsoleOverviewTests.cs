@@ -95,7 +95,7 @@ public sealed class ConsoleOverviewTests
             var provider = services.BuildServiceProvider();
             var meters = Sdk.CreateMeterProviderBuilder().AddPrometheusExporter().Build();
             var board = new BreakerBoard(TimeProvider.System);
-            var endpoint = new OperationsEndpoint(meters, provider.GetRequiredService<HealthCheckService>(), board,
+            var endpoint = new OperationsEndpoint(meters, provider.GetRequiredService<HealthCheckService>(), board, new PresenceBoard(),
                 Options.Create(new OperationsOptions { Port = 0 }), NullLoggerFactory.Instance);
             var worker = new WorkerEndpoint(provider, meters, endpoint, board);
             await endpoint.StartAsync(CancellationToken.None);

@@ -29,6 +29,9 @@ internal sealed class LiveGateway : IAsyncDisposable
     /// <summary>The live endpoint: <c>ws://127.0.0.1:port/live</c>, the same across restarts.</summary>
     public Uri LiveUri => new UriBuilder("ws", "127.0.0.1", _port, LiveServer.Path).Uri;
 
+    /// <summary>Its operations endpoint (<c>/metrics</c>, <c>/health/*</c>, <c>/presence</c>) while it runs.</summary>
+    public Uri OperationsUri => _host!.Get<Notifications.Shared.Observability.OperationsEndpoint>().Address!;
+
     /// <summary>A gateway on a free port, over an empty <c>live_pending</c>.</summary>
     public static async Task<LiveGateway> StartAsync()
     {

@@ -16,6 +16,7 @@ public sealed class OperationsEndpointTests : IAsyncLifetime
     private readonly ServiceProvider _services;
     private readonly MeterProvider _meters = Sdk.CreateMeterProviderBuilder().AddPrometheusExporter().Build();
     private readonly BreakerBoard _breakers = new(TimeProvider.System);
+    private readonly PresenceBoard _presence = new();
     private readonly OperationsEndpoint _endpoint;
 
     public OperationsEndpointTests()
@@ -25,7 +26,7 @@ public sealed class OperationsEndpointTests : IAsyncLifetime
             .AddCheck("loop", () => HealthCheckResult.Healthy("turning"), tags: ["live", "started"])
             .AddCheck("broker", () => HealthCheckResult.Unhealthy("refused"), tags: ["ready"]);
         _services = services.BuildServiceProvider();
-        _endpoint = new OperationsEndpoint(_meters, _services.GetRequiredService<HealthCheckService>(), _breakers,
+        _endpoint = new OperationsEndpoint(_meters, _services.GetRequiredService<HealthCheckService>(), _breakers, _presence,
             Options.Create(new OperationsOptions { Port = 0 }), NullLoggerFactory.Instance);
     }
 
@@ -37,6 +38,21 @@ public sealed class OperationsEndpointTests : IAsyncLifetime
         await _endpoint.DisposeAsync();
         await _services.DisposeAsync();
         _meters.Dispose();
+    }
+
+    [Fact]
+    public async Task Presence_NotAGatewayThenServed_404ThenTotalsAndTheListByid()
+    {
+        using var before = await Http.GetAsync(new Uri(_endpoint.Address!, "/presence"));
+        _presence.Serve(() => [new PresenceReading("bo", 1), new PresenceReading("ana", 2)]);
+
+        using var answer = await Http.GetAsync(new Uri(_endpoint.Address!, "/presence"));
+        var (subscribers, connections, listed) = PresenceJson.Read(await answer.Content.ReadAsByteArrayAsync());
+
+        Assert.Equal(HttpStatusCode.NotFound, before.StatusCode);
+        Assert.Equal(HttpStatusCode.OK, answer.StatusCode);
+        Assert.Equal((2, 3L), (subscribers, connections));
+        Assert.Equal([new PresenceReading("ana", 2), new PresenceReading("bo", 1)], listed);
     }
 
     [Fact]
@@ -60,7 +76,7 @@ public sealed class OperationsEndpointTests : IAsyncLifetime
     {
         // The second endpoint asks for the port the first one holds: the worker keeps running without metrics and health.
         var port = _endpoint.Address!.Port;
-        await using var second = new OperationsEndpoint(_meters, _services.GetRequiredService<HealthCheckService>(), _breakers,
+        await using var second = new OperationsEndpoint(_meters, _services.GetRequiredService<HealthCheckService>(), _breakers, _presence,
             Options.Create(new OperationsOptions { Port = port }), NullLoggerFactory.Instance);
 
         await second.StartAsync(CancellationToken.None);
