@@ -41,7 +41,7 @@ public sealed class OperationsEndpointTests : IAsyncLifetime
     }
 
     [Fact]
-    public async Task Presence_NotAGatewayThenServed_404ThenTotalsAndTheListByid()
+    public async Task Presence_NotAGatewayThenServed_404ThenTotalsAndTheListById()
     {
         using var before = await Http.GetAsync(new Uri(_endpoint.Address!, "/presence"));
         _presence.Serve(() => [new PresenceReading("bo", 1), new PresenceReading("ana", 2)]);
