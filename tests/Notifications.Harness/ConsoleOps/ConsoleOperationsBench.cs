@@ -27,6 +27,10 @@ internal static class ConsoleOperationsBench
         await using var admin = new AdminContext(new ConfigurationBuilder().AddInMemoryCollection(settings).Build());
         var groups = await admin.DeadLetterGroups.ListGroupsAsync(null, 500, CancellationToken.None);
         string later = groups[Math.Min(groups.Count - 1, 250)].ReasonClass;
+        string big = groups.MaxBy(g => g.Count)!.ReasonClass;
+        var firstLetters = await admin.DeadLetterGroups.ListLettersAsync(big, null, 0, 50, CancellationToken.None);
+        var (cursorAt, cursorId) = (firstLetters[^1].DeadLetteredAt, firstLetters[^1].Id);
+        string[] connected = [.. Enumerable.Range(1, 100).Select(n => string.Create(CultureInfo.InvariantCulture, $"sub-{n * 37}"))];
         var cases = new (string Name, Func<Task<int>> Run)[]
         {
             ("story by id (delivered, of 10M)", async () => (await admin.Story.ReadAsync(5_000_000, 10, CancellationToken.None)).Steps.Count),
@@ -39,6 +43,15 @@ internal static class ConsoleOperationsBench
             ("dead-letter groups, first page (50)", async () => (await admin.DeadLetterGroups.ListGroupsAsync(null, 50, CancellationToken.None)).Count),
             ("dead-letter groups, a later page (50)", async () => (await admin.DeadLetterGroups.ListGroupsAsync(later, 50, CancellationToken.None)).Count),
             ("jobs, first page (20)", async () => (await admin.Jobs.ListAsync(null, 20, CancellationToken.None)).Count),
+            ("a group's letters, first page (50, of 400k)", async () => (await admin.DeadLetterGroups.ListLettersAsync(big, null, 0, 50, CancellationToken.None)).Count),
+            ("a group's letters, next page (50)", async () => (await admin.DeadLetterGroups.ListLettersAsync(big, cursorAt, cursorId, 50, CancellationToken.None)).Count),
+            ("subscriber by id (+ pending)", async () => (await admin.Subscribers.SearchAsync("sub-4242", CancellationToken.None)).Subscriber!.ContactPoints.Count),
+            ("subscriber by email address", async () => (await admin.Subscribers.SearchAsync("SUB4242@example.com", CancellationToken.None)).Subscriber!.ContactPoints.Count),
+            ("subscriber, no match", async () => (await admin.Subscribers.SearchAsync("nobody@nowhere.example", CancellationToken.None)).Matches.Count),
+            ("topics, first page (50; t1 has 100k)", async () => (await admin.Audiences.ListTopicsAsync(null, 50, CancellationToken.None)).Count),
+            ("topics, a later page (50)", async () => (await admin.Audiences.ListTopicsAsync("t500", 50, CancellationToken.None)).Count),
+            ("pending counts, 100 connected", async () => (await admin.Live.CountPendingAsync(connected, 1000, CancellationToken.None)).Count),
+            ("rate limits (overview)", async () => (await admin.Operations.ListRateLimitsAsync(100, CancellationToken.None)).Count),
         };
         Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"console-ops: {options.Runs} runs each after 3 warm-up; {groups.Count} groups on the first 500; later page after '{later}'"));
         Console.WriteLine("operation                                   rows   median ms   p95 ms   max ms");

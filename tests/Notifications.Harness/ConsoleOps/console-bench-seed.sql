@@ -4,6 +4,8 @@
 --                   30 % spread over 17,576 groups (a three-letter code in the reason), so group pages have somewhere to go
 --   outbox            100,000 waiting rows; idempotency_key 1,000,000 keys
 --   subscriber 100,000, fanout_job 1,000, audience_delivery 1,000,000 (10 a subscriber)
+--   contact_point 100,000 (an email address a subscriber); topic 1,000: t1 with every subscriber, the others 10 each
+--   live_pending 100,000 (10 a subscriber of the first 10,000); rate_limit 50 rows (the relay, 49 domains, 7 slowed down)
 \timing on
 SET search_path = :"schema";
 SET synchronous_commit = off;
@@ -33,6 +35,19 @@ INSERT INTO audience_delivery (parent_id, subscriber_id, channel, address, outco
 SELECT 20000000 + 1 + g % 1000, s.id, 'email', s.external_id || '@example.com', 'published'
 FROM generate_series(1, 1000000) AS g JOIN subscriber AS s ON s.external_id = 'sub-' || (1 + g % 100000);
 UPDATE audience_delivery SET address = replace(address, 'sub-', 'sub') WHERE address LIKE 'sub-%';
+INSERT INTO contact_point (subscriber_id, channel, address) SELECT id, 'email', replace(external_id, 'sub-', 'sub') || '@example.com' FROM subscriber;
+INSERT INTO topic (name) SELECT 't' || g FROM generate_series(1, 1000) AS g;
+INSERT INTO subscription (topic_id, subscriber_id) SELECT t.id, s.id FROM topic AS t JOIN subscriber AS s ON t.name = 't1';
+INSERT INTO subscription (topic_id, subscriber_id)
+SELECT t.id, s.id FROM topic AS t JOIN subscriber AS s ON s.id % 100 = (substr(t.name, 2)::int % 100) AND s.id <= 1000 WHERE t.name <> 't1';
+INSERT INTO live_pending (notification_id, subscriber_id, subject) SELECT 30000000 + g, 'sub-' || (1 + g % 10000), 'live ' || g FROM generate_series(1, 100000) AS g;
+INSERT INTO rate_limit (name, tat_us, slow_factor, slow_until_us)
+SELECT CASE WHEN g = 1 THEN 'relay' ELSE 'domain:d' || g || '.example' END, 0, CASE WHEN g % 7 = 0 THEN 4 ELSE 1 END,
+       CASE WHEN g % 7 = 0 THEN (extract(epoch FROM now() + interval '1 hour') * 1000000)::bigint ELSE 0 END
+FROM generate_series(1, 50) AS g;
+VACUUM ANALYZE contact_point;
+VACUUM ANALYZE subscription;
+VACUUM ANALYZE live_pending;
 VACUUM ANALYZE delivery_log;
 VACUUM ANALYZE dead_letter;
 VACUUM ANALYZE outbox;
