@@ -50,4 +50,13 @@ public enum NotificationState
     /// app acked in time (<see cref="NotificationStatus.Reason"/> names it; docs/live.md).
     /// </summary>
     LiveAcked,
+
+    /// <summary>
+    /// <c>bounced</c>: sent, then the recipient's server reported it failed for good (a DSN, RFC 3464):
+    /// <see cref="NotificationStatus.Reason"/> has its status and words; the address is suppressed (docs/bounces.md).
+    /// </summary>
+    Bounced,
+
+    /// <summary><c>complained</c>: sent, then the recipient reported it as spam (an ARF report, RFC 5965; docs/bounces.md).</summary>
+    Complained,
 }

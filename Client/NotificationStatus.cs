@@ -35,6 +35,8 @@ public sealed record NotificationStatus(
         "suppressed" => NotificationState.Suppressed,
         "opted_out" => NotificationState.OptedOut,
         "live_acked" => NotificationState.LiveAcked,
+        "bounced" => NotificationState.Bounced,
+        "complained" => NotificationState.Complained,
         "dead_lettered" => NotificationState.DeadLettered,
         "rejected" => NotificationState.Rejected,
         "fanned_out" => NotificationState.FannedOut,

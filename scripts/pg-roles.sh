@@ -1,9 +1,9 @@
 # Sourced by scripts/setup: the database roles of db/postgres/repeatable/90_roles.sql and one login per role (docs/security.md).
-# The six NOLOGIN group roles are cluster-wide: created here once, as the superuser, so the migrator needs no
+# The seven NOLOGIN group roles are cluster-wide: created here once, as the superuser, so the migrator needs no
 # CREATEROLE. Each login (notifications_<role>_login, LOGIN, IN ROLE notifications_<role>) gets a generated password,
 # kept in .run/secrets/postgres_<role> (mode 600) and in .run/secrets/pgpass (the psql password file, mode 600).
 # No password is ever on a command line: SQL with a password goes to psql on standard input.
-PG_ROLES=(app producer consumer admin unsubscribe gateway)
+PG_ROLES=(app producer consumer admin unsubscribe gateway bounces)
 SECRETS_DIR=${SECRETS_DIR:-$(pwd)/.run/secrets}
 
 # new_secret: 48 hex characters (192 bits) from openssl, or /dev/urandom without it; hex needs no quoting anywhere.

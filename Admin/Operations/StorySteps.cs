@@ -64,9 +64,22 @@ internal static class StorySteps
             steps.Add(new(Outcome(log.Status, log.Reason), Utc(log.UpdatedAt), Invariant($"{log.Status}{(log.Attempts is { } a ? $" on attempt {a}" : "")}{(log.Reason is { } r ? $": {r}" : "")}")));
         }
 
+        foreach (var outcome in records.Outcomes)
+        {
+            steps.Add(new(outcome.Outcome, Utc(outcome.ReportedAt), Later(outcome, records.Log)));
+        }
+
         string? traceId = records.Outbox?.TraceParent is { Length: 55 } traceparent ? traceparent[3..35] : null;
         string? recipient = records.Outbox?.Recipient ?? records.Rejected?.Recipient ?? records.Delivery?.Address ?? records.FanOut?.Audience;
         return new NotificationStoryRecord(status, steps, traceId, recipient, live, deliveries, NotKept);
+    }
+
+    // "bounced 2 min after it was accepted: 550 5.1.1 user unknown (to ana@example.com)"
+    private static string Later(StoryOutcomeRow outcome, StoryLogRow? log)
+    {
+        string after = log is { Status: "sent" } ? Invariant($" {Math.Max(0, (outcome.ReportedAt - log.UpdatedAt).TotalMinutes):0} min after it was accepted") : "";
+        string said = outcome.Diagnostic ?? outcome.Status ?? "";
+        return Invariant($"{outcome.Outcome}{after}: {said} (to {outcome.Recipient}{(outcome.Diagnostic is not null && outcome.Status is { } s ? $", status {s}" : "")})");
     }
 
     private static string Outcome(string status, string? reason) => status switch

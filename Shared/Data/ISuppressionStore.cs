@@ -1,3 +1,5 @@
+using System.Data.Common;
+
 namespace Notifications.Shared.Data;
 
 /// <summary>
@@ -13,6 +15,13 @@ public interface ISuppressionStore
     /// marked dead (dead_at, dead_reason = <paramref name="detail"/>), so no fan-out picks them again.
     /// </summary>
     Task<bool> AddAsync(string key, string reason, string scope, string? detail, CancellationToken cancellationToken);
+
+    /// <summary>
+    /// <see cref="AddAsync(string, string, string, string?, CancellationToken)"/> on the caller's open
+    /// <paramref name="connection"/> of this store's dialect, inside its <paramref name="transaction"/> (the bounce
+    /// receiver writes a report's suppression and outcome together).
+    /// </summary>
+    Task<bool> AddAsync(DbConnection connection, DbTransaction? transaction, string key, string reason, string scope, string? detail, CancellationToken cancellationToken);
 
     /// <summary>
     /// Removes the entry of <paramref name="key"/> (keeping a tombstone for the caches). True if one was in force. A

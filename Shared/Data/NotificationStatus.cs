@@ -18,7 +18,7 @@ public sealed record NotificationStatus(
 {
     /// <summary>Every state the function answers.</summary>
     public static readonly IReadOnlyList<string> States = ["waiting", "in_flight", "sent", "maybe_sent", "suppressed", "opted_out", "dead_lettered", "rejected", "unknown",
-        "fanned_out", "no_such_audience", "live_acked"];
+        "fanned_out", "no_such_audience", "live_acked", "bounced", "complained"];
 
     /// <summary>Whether the database knows nothing of this id.</summary>
     public bool IsUnknown => State == "unknown";

@@ -6,8 +6,14 @@ public static class SuppressionReasons
     /// <summary>A 5xx reply to RCPT TO: the address does not exist. Written by the consumer, scope all.</summary>
     public const string HardBounce = "hard_bounce";
 
-    /// <summary>A complaint (feedback loop) reported by the mailbox provider.</summary>
+    /// <summary>A complaint (feedback loop, ARF) reported by the mailbox provider. Written by the bounce receiver, scope bulk.</summary>
     public const string Complaint = "complaint";
+
+    /// <summary>
+    /// Too many transient failures (DSNs with <c>Action: delayed</c> or a 4.x.x status) to the address within a window
+    /// (<c>Bounces:SoftBounceLimit</c> in <c>Bounces:SoftBounceWindow</c>). Written by the bounce receiver, scope all.
+    /// </summary>
+    public const string SoftBounce = "soft_bounce";
 
     /// <summary>The recipient unsubscribed (RFC 8058 one-click), scope bulk.</summary>
     public const string Unsubscribed = "unsubscribed";
@@ -25,5 +31,5 @@ public static class SuppressionReasons
     public const string BulkScope = "bulk";
 
     /// <summary>Every reason the table's check constraint allows.</summary>
-    public static readonly IReadOnlyList<string> All = [HardBounce, Complaint, Unsubscribed, Manual, Unregistered];
+    public static readonly IReadOnlyList<string> All = [HardBounce, Complaint, Unsubscribed, Manual, Unregistered, SoftBounce];
 }

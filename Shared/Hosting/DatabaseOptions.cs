@@ -61,4 +61,7 @@ public sealed class DatabaseOptions
     /// it waits for a connection instead of taking one each.
     /// </summary>
     public const int UnsubscribePoolSize = 5;
+
+    /// <summary>The bounce receiver's bound: a report is one transaction of a few statements; a burst of reports waits for a connection.</summary>
+    public const int BouncesPoolSize = 5;
 }

@@ -60,6 +60,8 @@ internal sealed class PostgresNotificationSearchStore : INotificationSearchStore
             SELECT a.parent_id AS ParentId, b.external_id AS Subscriber, a.channel AS Channel, a.address AS Address, j.created_at AS JobCreatedAt
             FROM "{s}".audience_delivery AS a JOIN "{s}".fanout_job AS j ON j.id = a.parent_id
             LEFT JOIN "{s}".subscriber AS b ON b.id = a.subscriber_id WHERE a.id = @Id;
+            SELECT outcome AS Outcome, recipient AS Recipient, status AS Status, diagnostic AS Diagnostic, reported_at AS ReportedAt
+            FROM "{s}".notification_outcome WHERE notification_id = @Id ORDER BY reported_at LIMIT 20;
             """;
     }
 

@@ -46,6 +46,9 @@ internal sealed class SqlServerNotificationSearchStore : INotificationSearchStor
                    CAST(SWITCHOFFSET(j.created_at, '+00:00') AS datetime2(3)) AS JobCreatedAt
             FROM [{s}].[audience_delivery] AS a JOIN [{s}].[fanout_job] AS j ON j.id = a.parent_id
             LEFT JOIN [{s}].[subscriber] AS b ON b.id = a.subscriber_id WHERE a.id = @Id;
+            SELECT TOP (20) outcome AS Outcome, recipient AS Recipient, status AS Status, diagnostic AS Diagnostic,
+                   CAST(SWITCHOFFSET(reported_at, '+00:00') AS datetime2(3)) AS ReportedAt
+            FROM [{s}].[notification_outcome] WHERE notification_id = @Id ORDER BY reported_at;
             """;
     }
 

@@ -1,3 +1,4 @@
+using System.Data.Common;
 using System.Runtime.CompilerServices;
 using Dapper;
 using Microsoft.Data.SqlClient;
@@ -88,12 +89,21 @@ internal sealed class SqlServerSuppressionStore : ISuppressionStore
 
     public async Task<bool> AddAsync(string key, string reason, string scope, string? detail, CancellationToken cancellationToken)
     {
+        await using var connection = new SqlConnection(_connectionString);
+        await connection.OpenAsync(cancellationToken);
+        return await AddAsync(connection, null, key, reason, scope, detail, cancellationToken);
+    }
+
+    public async Task<bool> AddAsync(
+        DbConnection connection, DbTransaction? transaction, string key, string reason, string scope, string? detail, CancellationToken cancellationToken)
+    {
         var parameters = new { Key = key, Reason = reason, Scope = scope, Detail = SuppressionRow.TruncateDetail(detail) };
-        bool changed = await ExecuteAsync(AddSql, parameters, cancellationToken) > 0;
+        bool changed = await connection.ExecuteAsync(
+            new CommandDefinition(AddSql, parameters, transaction, _timeoutSeconds, cancellationToken: cancellationToken)) > 0;
         // A statement of its own, run only for this reason: the unsubscribe page's role may not touch the registry.
         if (reason == SuppressionReasons.Unregistered)
         {
-            await ExecuteAsync(MarkDeadSql, parameters, cancellationToken);
+            await connection.ExecuteAsync(new CommandDefinition(MarkDeadSql, parameters, transaction, _timeoutSeconds, cancellationToken: cancellationToken));
         }
 
         return changed;

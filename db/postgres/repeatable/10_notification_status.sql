@@ -1,7 +1,8 @@
 -- One answer to "what happened to notification N?" (repeatable: re-applied by `migrate` whenever this file changes;
 -- docs/database.md). Defined by 010, answering 'suppressed' since 015, speaking of any receiving server since 017,
 -- answering 'maybe_sent' since 021, 'opted_out' since 029, in_flight for an at-most-once 'handing_back' mark, and of
--- notifications for a subscriber or a topic and their deliveries since 030.
+-- notifications for a subscriber or a topic and their deliveries since 030, and the later outcome of a sent one
+-- ('bounced', 'complained': the bounce receiver's reports, 037) since 037.
 --   SELECT * FROM notifications.notification_status(12345);
 -- One row: notification_id, state, at, attempts, not_before, reason, detail. State is one of
 --   waiting        the row is in the outbox (at = created_at; not_before = its scheduled time, if any)
@@ -10,6 +11,9 @@
 --                  copy on its way: at = when it was handed back)
 --   sent           the receiving server (SMTP relay, webhook endpoint, push service) accepted it (at = when it was
 --                  recorded, attempts = on which attempt)
+--   bounced        sent, then a DSN said it failed for good (at = when the report came; reason: the status and the
+--                  server's words; detail: how long after it was accepted; since 037, docs/bounces.md)
+--   complained     sent, then the recipient reported it as spam (ARF; at, reason: the feedback type; since 037)
 --   suppressed     not sent: the recipient is on the suppression list (at = when that was recorded)
 --   live_acked     not sent: the push copy of a live delivery (channels 'live>push') whose app acked it in time (at,
 --                  reason: which live delivery; since 034)
@@ -40,8 +44,18 @@ SET search_path = :"schema", pg_catalog
 AS $fn$
     SELECT p_id, s.state::varchar(16), s.at, s.attempts, s.not_before, s.reason::varchar(1000), s.detail::varchar(300)
     FROM (
-        SELECT 1 AS rank, 'sent' AS state, d.updated_at AS at, d.attempts, NULL::timestamptz AS not_before,
-               NULL::text AS reason, 'accepted by the receiving server (SMTP relay, webhook endpoint or push service)' AS detail
+        -- A later outcome outranks 'sent': the receiving server accepted it, and then it bounced or drew a complaint.
+        SELECT 0 AS rank, x.outcome AS state, x.reported_at AS at, x.attempts, NULL::timestamptz AS not_before,
+               (COALESCE(x.status || ' ', '') || COALESCE(x.diagnostic, '')) AS reason,
+               x.outcome || COALESCE(' ' || round(extract(epoch FROM x.reported_at - x.accepted_at) / 60)::bigint || ' min after it was accepted', '')
+               || ': ' || COALESCE(x.diagnostic, x.status, '') || ' (' || x.recipient || '; docs/bounces.md)' AS detail
+        FROM (SELECT o.outcome, o.reported_at, o.status, o.diagnostic, o.recipient, d.updated_at AS accepted_at, d.attempts
+              FROM notification_outcome AS o LEFT JOIN delivery_log AS d ON d.notification_id = o.notification_id AND d.status = 'sent'
+              WHERE o.notification_id = p_id AND o.outcome IN ('bounced', 'complained')
+              ORDER BY o.reported_at DESC LIMIT 1) AS x
+        UNION ALL
+        SELECT 1, 'sent', d.updated_at, d.attempts, NULL,
+               NULL, 'accepted by the receiving server (SMTP relay, webhook endpoint or push service)' AS detail
         FROM delivery_log AS d WHERE d.notification_id = p_id AND d.status = 'sent'
         UNION ALL
         SELECT 1, 'suppressed', d.updated_at, d.attempts, NULL, NULL,

@@ -19,9 +19,12 @@
 --                           the internet: docs/unsubscribe.md)
 --   notifications_gateway   Gateway/ (apps' live connections): reads, marks sent and deletes pending live notifications;
 --                           nothing else
+--   notifications_bounces   Bounces/ (the bounce receiver, inbound SMTP): whether the delivery log knows a notification,
+--                           the outcomes it records, the suppression store's add; nothing else (it faces the internet:
+--                           docs/bounces.md)
 -- Roles are cluster-wide, grants are per database: the roles are created once (by whichever migration run comes
 -- first; a concurrent run in another database that made one meanwhile is fine), the grants in every database.
--- Creating a role needs CREATEROLE: scripts/setup creates the six roles as the superuser before it migrates, so
+-- Creating a role needs CREATEROLE: scripts/setup creates the seven roles as the superuser before it migrates, so
 -- the migrator needs no CREATEROLE; without the roles and without CREATEROLE this script stops with that advice.
 -- One transaction: the grants are taken away and given again (so a grant removed from this file is removed on the
 -- next run), and no worker sees the moment between.
@@ -32,7 +35,7 @@ DECLARE
     r text;
 BEGIN
     FOREACH r IN ARRAY ARRAY['notifications_app', 'notifications_producer', 'notifications_consumer', 'notifications_admin',
-                           'notifications_unsubscribe', 'notifications_gateway'] LOOP
+                           'notifications_unsubscribe', 'notifications_gateway', 'notifications_bounces'] LOOP
         CONTINUE WHEN EXISTS (SELECT FROM pg_roles WHERE rolname = r);
         BEGIN
             EXECUTE format('CREATE ROLE %I NOLOGIN', r);
@@ -41,20 +44,20 @@ BEGIN
             WHEN insufficient_privilege THEN
                 RAISE EXCEPTION 'role % does not exist and % may not create it', r, current_user
                     USING ERRCODE = 'insufficient_privilege',
-                          HINT = 'create the six roles once as a superuser (scripts/setup does), or give the migrator CREATEROLE; docs/security.md';
+                          HINT = 'create the seven roles once as a superuser (scripts/setup does), or give the migrator CREATEROLE; docs/security.md';
         END;
     END LOOP;
 END
 $roles$;
 
 REVOKE ALL ON ALL TABLES IN SCHEMA :"schema"
-    FROM notifications_app, notifications_producer, notifications_consumer, notifications_admin, notifications_unsubscribe, notifications_gateway;
+    FROM notifications_app, notifications_producer, notifications_consumer, notifications_admin, notifications_unsubscribe, notifications_gateway, notifications_bounces;
 REVOKE ALL ON ALL SEQUENCES IN SCHEMA :"schema"
-    FROM notifications_app, notifications_producer, notifications_consumer, notifications_admin, notifications_unsubscribe, notifications_gateway;
+    FROM notifications_app, notifications_producer, notifications_consumer, notifications_admin, notifications_unsubscribe, notifications_gateway, notifications_bounces;
 -- Functions are executable by PUBLIC by default: not these.
 REVOKE ALL ON ALL FUNCTIONS IN SCHEMA :"schema"
-    FROM PUBLIC, notifications_app, notifications_producer, notifications_consumer, notifications_admin, notifications_unsubscribe, notifications_gateway;
-GRANT USAGE ON SCHEMA :"schema" TO notifications_app, notifications_producer, notifications_consumer, notifications_admin, notifications_unsubscribe, notifications_gateway;
+    FROM PUBLIC, notifications_app, notifications_producer, notifications_consumer, notifications_admin, notifications_unsubscribe, notifications_gateway, notifications_bounces;
+GRANT USAGE ON SCHEMA :"schema" TO notifications_app, notifications_producer, notifications_consumer, notifications_admin, notifications_unsubscribe, notifications_gateway, notifications_bounces;
 
 -- notification_status reads the delivery log, dead letters and rejects, which the app may not read: it runs with its
 -- owner's rights (SECURITY DEFINER, said by its own file, repeatable/10_notification_status.sql).
@@ -145,6 +148,8 @@ GRANT SELECT ON :"schema".rejected TO notifications_admin;
 GRANT SELECT, INSERT, UPDATE ON :"schema".admin_job TO notifications_admin;
 -- The overview reads the fleet's rate limits (slowed down or not), never changes them.
 GRANT SELECT ON :"schema".rate_limit TO notifications_admin;
+-- A notification's story shows its later outcome (037, docs/bounces.md).
+GRANT SELECT ON :"schema".notification_outcome TO notifications_admin;
 
 -- The unsubscribe process: the suppression store's add (INSERT ... ON CONFLICT (address) DO UPDATE ... WHERE on the
 -- old row's removed_at and scope). The upsert needs SELECT on every column it reads, EXCLUDED's (reason, detail)
@@ -158,5 +163,13 @@ GRANT EXECUTE ON FUNCTION :"schema".opt_out_by_link(varchar, varchar, varchar) T
 -- The gateway (Gateway/, issue 30): a subscriber's pending live notifications, read on connect and deleted by the ack;
 -- at most once, a row is marked sent before it goes out.
 GRANT SELECT, DELETE, UPDATE (sent_at) ON :"schema".live_pending TO notifications_gateway;
+
+-- The bounce receiver (Bounces/, issue 32, docs/bounces.md): whether the delivery log knows the reported notification
+-- (its id column only), the outcomes (INSERT ... ON CONFLICT DO NOTHING; an address's deferrals counted), and the
+-- suppression store's add, as the unsubscribe process has it. Nothing else: it takes mail from the internet.
+GRANT SELECT (notification_id) ON :"schema".delivery_log TO notifications_bounces;
+GRANT SELECT, INSERT ON :"schema".notification_outcome TO notifications_bounces;
+GRANT INSERT (address, reason, scope, detail), SELECT (address, reason, scope, detail, removed_at),
+      UPDATE (reason, scope, detail, since, changed_at, removed_at) ON :"schema".suppression TO notifications_bounces;
 
 COMMIT;

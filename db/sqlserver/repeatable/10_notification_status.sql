@@ -2,7 +2,8 @@
 -- docs/database.md). Defined by 010, answering 'suppressed' since 015, speaking of any receiving server since 017,
 -- answering 'maybe_sent' since 021, 'opted_out' since 029, in_flight for an at-most-once 'handing_back' mark, and of
 -- notifications for a subscriber or a topic ('fanned_out', 'no_such_audience') and their deliveries since 030: the states
--- and details are PostgreSQL's (db/postgres/repeatable/10_notification_status.sql's header).
+-- and details are PostgreSQL's (db/postgres/repeatable/10_notification_status.sql's header); the later outcome of a sent
+-- notification ('bounced', 'complained': the bounce receiver's reports) since 037.
 --   SELECT * FROM [notifications].[notification_status](12345);
 -- One row: notification_id, state, at, attempts, not_before, reason, detail. State is one of
 --   waiting        the row is in the outbox (at = created_at; not_before = its scheduled time, if any)
@@ -11,6 +12,8 @@
 --                  copy on its way: at = when it was handed back)
 --   sent           the receiving server (SMTP relay, webhook endpoint, push service) accepted it (at = when it was
 --                  recorded, attempts = on which attempt)
+--   bounced        sent, then a DSN said it failed for good (at = when the report came; since 037, docs/bounces.md)
+--   complained     sent, then the recipient reported it as spam (ARF; since 037)
 --   suppressed     not sent: the recipient is on the suppression list (at = when that was recorded)
 --   live_acked     not sent: the push copy of a live delivery (channels 'live>push') whose app acked it in time (at,
 --                  reason: which live delivery; since 034)
@@ -34,8 +37,19 @@ RETURN
     SELECT TOP (1) @id AS notification_id, CAST(s.state AS varchar(16)) AS state, s.at, s.attempts, s.not_before,
            CAST(s.reason AS nvarchar(1000)) AS reason, CAST(s.detail AS nvarchar(300)) AS detail
     FROM (
-        SELECT 1 AS rank, 'sent' AS state, d.updated_at AS at, d.attempts, CAST(NULL AS datetimeoffset(3)) AS not_before,
-               CAST(NULL AS nvarchar(1000)) AS reason, CAST(N'accepted by the receiving server (SMTP relay, webhook endpoint or push service)' AS nvarchar(300)) AS detail
+        -- A later outcome outranks 'sent': the receiving server accepted it, and then it bounced or drew a complaint.
+        SELECT 0 AS rank, x.outcome AS state, x.reported_at AS at, x.attempts, CAST(NULL AS datetimeoffset(3)) AS not_before,
+               CAST(COALESCE(x.status + N' ', N'') + COALESCE(x.diagnostic, N'') AS nvarchar(1000)) AS reason,
+               CAST(x.outcome + COALESCE(N' ' + CAST(DATEDIFF(minute, x.accepted_at, x.reported_at) AS nvarchar(20)) + N' min after it was accepted', N'')
+                    + N': ' + COALESCE(x.diagnostic, x.status, N'') + N' (' + x.recipient + N'; docs/bounces.md)' AS nvarchar(300)) AS detail
+        FROM (SELECT TOP (1) o.outcome, o.reported_at, o.status, o.diagnostic, o.recipient, d.updated_at AS accepted_at, d.attempts
+              FROM [$(Schema)].[notification_outcome] AS o
+              LEFT JOIN [$(Schema)].[delivery_log] AS d ON d.notification_id = o.notification_id AND d.status = 'sent'
+              WHERE o.notification_id = @id AND o.outcome IN ('bounced', 'complained')
+              ORDER BY o.reported_at DESC) AS x
+        UNION ALL
+        SELECT 1, 'sent', d.updated_at, d.attempts, NULL,
+               NULL, N'accepted by the receiving server (SMTP relay, webhook endpoint or push service)'
         FROM [$(Schema)].[delivery_log] AS d WHERE d.notification_id = @id AND d.status = 'sent'
         UNION ALL
         SELECT 1, 'suppressed', d.updated_at, d.attempts, NULL, NULL,

@@ -18,6 +18,7 @@ IF DATABASE_PRINCIPAL_ID(N'notifications_consumer') IS NULL CREATE ROLE [notific
 IF DATABASE_PRINCIPAL_ID(N'notifications_admin') IS NULL CREATE ROLE [notifications_admin];
 IF DATABASE_PRINCIPAL_ID(N'notifications_unsubscribe') IS NULL CREATE ROLE [notifications_unsubscribe];
 IF DATABASE_PRINCIPAL_ID(N'notifications_gateway') IS NULL CREATE ROLE [notifications_gateway];
+IF DATABASE_PRINCIPAL_ID(N'notifications_bounces') IS NULL CREATE ROLE [notifications_bounces];
 GO
 -- The app: the insert (OUTPUT INSERTED.id), the idempotent insert (the key look-up WITH (UPDLOCK, HOLDLOCK) and its
 -- insert), and notification_status.
@@ -109,6 +110,8 @@ GRANT SELECT ON [$(Schema)].[rejected] TO [notifications_admin];
 GRANT SELECT, INSERT, UPDATE ON [$(Schema)].[admin_job] TO [notifications_admin];
 -- The overview reads the fleet's rate limits (slowed down or not), never changes them.
 GRANT SELECT ON [$(Schema)].[rate_limit] TO [notifications_admin];
+-- A notification's story shows its later outcome (037, docs/bounces.md).
+GRANT SELECT ON [$(Schema)].[notification_outcome] TO [notifications_admin];
 GO
 -- The unsubscribe process (the public page): the suppression store's add (MERGE on address, matched on removed_at and
 -- scope), nothing else; it reads no address but the one it writes. (INSERT has no column list in SQL Server.)
@@ -123,4 +126,13 @@ GO
 -- at most once, a row is marked sent before it goes out.
 GRANT SELECT, DELETE ON [$(Schema)].[live_pending] TO [notifications_gateway];
 GRANT UPDATE ON [$(Schema)].[live_pending] ([sent_at]) TO [notifications_gateway];
+GO
+-- The bounce receiver (Bounces/, issue 32, docs/bounces.md): whether the delivery log knows the reported notification,
+-- the outcomes (recorded once, an address's deferrals counted), and the suppression store's add, as the unsubscribe
+-- process has it. Nothing else: it takes mail from the internet.
+GRANT SELECT ([notification_id]) ON [$(Schema)].[delivery_log] TO [notifications_bounces];
+GRANT SELECT, INSERT ON [$(Schema)].[notification_outcome] TO [notifications_bounces];
+GRANT INSERT ON [$(Schema)].[suppression] TO [notifications_bounces];
+GRANT SELECT ([address], [scope], [removed_at]) ON [$(Schema)].[suppression] TO [notifications_bounces];
+GRANT UPDATE ([reason], [scope], [detail], [since], [changed_at], [removed_at]) ON [$(Schema)].[suppression] TO [notifications_bounces];
 GO

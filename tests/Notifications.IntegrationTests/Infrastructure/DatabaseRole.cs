@@ -9,4 +9,5 @@ public enum DatabaseRole
     Admin,
     Unsubscribe,
     Gateway,
+    Bounces,
 }

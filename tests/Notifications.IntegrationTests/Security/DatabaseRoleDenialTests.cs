@@ -76,6 +76,13 @@ public sealed class DatabaseRoleDenialTests
         { DatabaseRole.Gateway, $"SELECT * FROM {S}.subscriber" },
         { DatabaseRole.Gateway, $"TRUNCATE {S}.live_pending" },
         { DatabaseRole.Consumer, $"UPDATE {S}.live_pending SET sent_at = now() WHERE false" },
+        // The bounce receiver takes mail from the internet: the delivery log's ids, its outcomes and the suppression add only.
+        { DatabaseRole.Bounces, $"SELECT status FROM {S}.delivery_log" },
+        { DatabaseRole.Bounces, $"DELETE FROM {S}.notification_outcome WHERE false" },
+        { DatabaseRole.Bounces, $"UPDATE {S}.notification_outcome SET status = status WHERE false" },
+        { DatabaseRole.Bounces, $"DELETE FROM {S}.suppression WHERE false" },
+        { DatabaseRole.Bounces, $"SELECT id FROM {S}.outbox" },
+        { DatabaseRole.Bounces, $"SELECT * FROM {S}.notification_status(1)" },
         // No role changes the schema: that is the migrator's (the owner's) alone.
         { DatabaseRole.App, $"CREATE TABLE {S}.intruder (id int)" },
         { DatabaseRole.Producer, $"ALTER TABLE {S}.outbox ADD COLUMN intruder int" },

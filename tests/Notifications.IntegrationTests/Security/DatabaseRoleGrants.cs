@@ -135,6 +135,7 @@ internal static class DatabaseRoleGrants
             .. Table("attachment", "SELECT", "DELETE"),
             .. Table("fanout_job", "SELECT", "DELETE"), .. Table("audience_delivery", "SELECT", "DELETE"), .. Table("live_pending", "SELECT", "DELETE"),
             .. Table("rejected", "SELECT"), .. Table("admin_job", "SELECT", "INSERT", "UPDATE"), .. Table("rate_limit", "SELECT"),
+            .. Table("notification_outcome", "SELECT"),
         ],
         [DatabaseRole.Unsubscribe] =
         [
@@ -148,6 +149,15 @@ internal static class DatabaseRoleGrants
         [
             .. Everyone,
             .. Table("live_pending", "SELECT", "DELETE"), "column notifications.live_pending.sent_at: UPDATE",
+        ],
+        [DatabaseRole.Bounces] =
+        [
+            .. Everyone,
+            "column notifications.delivery_log.notification_id: SELECT",
+            .. Table("notification_outcome", "SELECT", "INSERT"),
+            .. Column("suppression", "INSERT", "address", "reason", "scope", "detail"),
+            .. Column("suppression", "SELECT", "address", "reason", "scope", "detail", "removed_at"),
+            .. Column("suppression", "UPDATE", "reason", "scope", "detail", "since", "changed_at", "removed_at"),
         ],
     };
 

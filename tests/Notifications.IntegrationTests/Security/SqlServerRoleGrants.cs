@@ -23,7 +23,7 @@ internal static class SqlServerRoleGrants
         JOIN sys.database_principals AS g ON g.principal_id = p.grantee_principal_id
         LEFT JOIN sys.objects AS o ON p.class = 1 AND o.object_id = p.major_id
         LEFT JOIN sys.columns AS c ON p.class = 1 AND c.object_id = p.major_id AND c.column_id = p.minor_id
-        WHERE g.name IN (N'notifications_app', N'notifications_producer', N'notifications_consumer', N'notifications_admin', N'notifications_unsubscribe', N'notifications_gateway', N'public')
+        WHERE g.name IN (N'notifications_app', N'notifications_producer', N'notifications_consumer', N'notifications_admin', N'notifications_unsubscribe', N'notifications_gateway', N'notifications_bounces', N'public')
           AND (p.class <> 1 OR o.schema_id = SCHEMA_ID(@Schema))
           AND (g.name <> N'public' OR p.class = 1 OR (p.class = 3 AND p.major_id = SCHEMA_ID(@Schema)))
         UNION ALL
@@ -31,15 +31,15 @@ internal static class SqlServerRoleGrants
         FROM sys.database_role_members AS rm
         JOIN sys.database_principals AS m ON m.principal_id = rm.member_principal_id
         JOIN sys.database_principals AS r ON r.principal_id = rm.role_principal_id
-        WHERE m.name IN (N'notifications_app', N'notifications_producer', N'notifications_consumer', N'notifications_admin', N'notifications_unsubscribe', N'notifications_gateway')
+        WHERE m.name IN (N'notifications_app', N'notifications_producer', N'notifications_consumer', N'notifications_admin', N'notifications_unsubscribe', N'notifications_gateway', N'notifications_bounces')
         UNION ALL
         SELECT g.name, N'owner of schema ' + s.name
         FROM sys.schemas AS s JOIN sys.database_principals AS g ON g.principal_id = s.principal_id
-        WHERE g.name IN (N'notifications_app', N'notifications_producer', N'notifications_consumer', N'notifications_admin', N'notifications_unsubscribe', N'notifications_gateway')
+        WHERE g.name IN (N'notifications_app', N'notifications_producer', N'notifications_consumer', N'notifications_admin', N'notifications_unsubscribe', N'notifications_gateway', N'notifications_bounces')
         UNION ALL
         SELECT g.name, N'owner of object ' + o.name
         FROM sys.objects AS o JOIN sys.database_principals AS g ON g.principal_id = o.principal_id
-        WHERE g.name IN (N'notifications_app', N'notifications_producer', N'notifications_consumer', N'notifications_admin', N'notifications_unsubscribe', N'notifications_gateway');
+        WHERE g.name IN (N'notifications_app', N'notifications_producer', N'notifications_consumer', N'notifications_admin', N'notifications_unsubscribe', N'notifications_gateway', N'notifications_bounces');
         """;
 
     // The audience registry's tables (025), all of which the admin tool may edit. Declared before the allowlist that uses it.
@@ -84,6 +84,7 @@ internal static class SqlServerRoleGrants
             .. Object("attachment", "SELECT", "DELETE"),
             .. Object("fanout_job", "SELECT", "DELETE"), .. Object("audience_delivery", "SELECT", "DELETE"), .. Object("live_pending", "SELECT", "DELETE"),
             .. Object("rejected", "SELECT"), .. Object("admin_job", "SELECT", "INSERT", "UPDATE"), .. Object("rate_limit", "SELECT"),
+            .. Object("notification_outcome", "SELECT"),
         ],
         ["notifications_unsubscribe"] =
         [
@@ -92,6 +93,12 @@ internal static class SqlServerRoleGrants
             "object opt_out_by_link: EXECUTE",
         ],
         ["notifications_gateway"] = [.. Object("live_pending", "SELECT", "DELETE"), .. Column("live_pending", "UPDATE", "sent_at")],
+        ["notifications_bounces"] =
+        [
+            .. Column("delivery_log", "SELECT", "notification_id"), .. Object("notification_outcome", "SELECT", "INSERT"),
+            "object suppression: INSERT", .. Column("suppression", "SELECT", "address", "scope", "removed_at"),
+            .. Column("suppression", "UPDATE", "reason", "scope", "detail", "since", "changed_at", "removed_at"),
+        ],
         ["public"] = [],
     };
 

@@ -55,6 +55,9 @@ internal sealed class FakeSuppressionStore : ISuppressionStore
 
     public Task<bool> AddAsync(string key, string reason, string scope, string? detail, CancellationToken cancellationToken) => throw new NotSupportedException();
 
+    public Task<bool> AddAsync(System.Data.Common.DbConnection connection, System.Data.Common.DbTransaction? transaction, string key, string reason, string scope, string? detail, CancellationToken cancellationToken) =>
+        throw new NotSupportedException();
+
     public Task<bool> RemoveAsync(string key, string? note, CancellationToken cancellationToken) => throw new NotSupportedException();
 
     public Task<IReadOnlyList<SuppressionEntry>> SearchAsync(string prefix, string? after, int limit, CancellationToken cancellationToken) =>
