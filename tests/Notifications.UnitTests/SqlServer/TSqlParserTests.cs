@@ -90,6 +90,7 @@ public sealed class TSqlParserTests
             "SqlServerRegistryDialect.UnsubscribeSql", "SqlServerRegistryDialect.FindCategorySql", "SqlServerRegistryDialect.SetPreferenceSql",
             "SqlServerLivePendingStore.AddSql", "SqlServerLivePendingStore.PendingSql", "SqlServerLivePendingStore.MarkSentSql",
             "SqlServerLivePendingStore.AckSql", "SqlServerLivePendingStore.AgeSql", "SqlServerLivePendingStore.FindSql", "SqlServerLivePendingStore.RecordLiveAckedSql",
+            "SqlServerBounceDatabase.DeliveredSql", "SqlServerBounceDatabase.RecordOutcomeSql", "SqlServerBounceDatabase.CountDeferredSql",
         ];
 
         Assert.Empty(expected.Except(TSqlStatements.InCode.Keys));
@@ -123,6 +124,7 @@ public sealed class TSqlParserTests
         Assert.Contains("029_preferences.sql", files);
         Assert.Contains("030_fan_out.sql", files);
         Assert.Contains("033_live_channel.sql", files);
+        Assert.Contains("037_bounces.sql", files);
     }
 
     // Proves the checks above can fail: the parser rejects what a broken or PostgreSQL statement looks like.

@@ -3,6 +3,7 @@ using Notifications.Client.SqlServer;
 using Notifications.Consumer.Channels.Email.Attachments;
 using Notifications.Consumer.RateLimiting;
 using DbUp.Support;
+using Notifications.Bounces.Effects;
 using Notifications.Admin.Migrations;
 using Notifications.Shared.Data.SqlServer;
 using Notifications.Shared.Hosting;
@@ -65,6 +66,13 @@ internal static class TSqlStatements
             {
                 statements[$"{store.GetType().Name}.{property.Name}"] = (string)property.GetValue(store)!;
             }
+        }
+
+        // The bounce receiver's statements (Bounces/Effects), and the suppression add it shares with the stores above.
+        var bounces = new SqlServerBounceDatabase(Options);
+        foreach (var property in typeof(IBounceDatabase).GetProperties().Where(p => p.PropertyType == typeof(string)))
+        {
+            statements[$"{nameof(SqlServerBounceDatabase)}.{property.Name}"] = (string)property.GetValue(bounces)!;
         }
 
         statements[$"{nameof(SqlServerOutboxDialect)}.{nameof(SqlServerOutboxDialect.InsertSql)}"] = SqlServerOutboxDialect.InsertSql(Schema);
