@@ -11,8 +11,8 @@ internal static partial class BounceLog
     [LoggerMessage(7701, LogLevel.Warning, "Refused RCPT TO <{Recipient}> from {Remote}: not the bounce domain (550 5.1.1)")]
     public static partial void RecipientRefused(ILogger logger, string recipient, string? remote);
 
-    [LoggerMessage(7702, LogLevel.Warning, "Refused a message of {Bytes} bytes from {Remote}: more than {MaxBytes} (552 5.3.4)")]
-    public static partial void TooLarge(ILogger logger, long bytes, int maxBytes, string? remote);
+    [LoggerMessage(7702, LogLevel.Warning, "Refused a message from {Remote}: larger than {MaxBytes} bytes (552 5.3.4)")]
+    public static partial void TooLarge(ILogger logger, int maxBytes, string? remote);
 
     [LoggerMessage(7703, LogLevel.Information, "Report for notification {NotificationId}: {Outcome} of {Recipient} ({Status}), suppressed as {SuppressedAs}")]
     public static partial void Recorded(ILogger logger, long notificationId, string outcome, string recipient, string? status, string? suppressedAs);

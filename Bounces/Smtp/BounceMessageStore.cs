@@ -21,11 +21,9 @@ internal sealed class BounceMessageStore(
 {
     public async Task<SmtpResponse> SaveAsync(ISessionContext context, IMessageTransaction transaction, ReadOnlySequence<byte> buffer, CancellationToken cancellationToken)
     {
-        int max = options.Value.MaxMessageBytes;
-        if (buffer.Length > max)
+        // SmtpServer refuses a message past the limit before this is called (MaxMessageSizeHandling.Strict); kept as a guard.
+        if (buffer.Length > options.Value.MaxMessageBytes)
         {
-            BounceLog.TooLarge(logger, buffer.Length, max, SmtpReplies.Remote(context));
-            metrics.Message("too_large");
             return SmtpReplies.TooLarge;
         }
 

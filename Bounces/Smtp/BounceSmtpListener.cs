@@ -6,6 +6,7 @@ using Notifications.Shared.Bounces;
 using Notifications.Shared.Observability;
 using SmtpServer;
 using SmtpServer.Net;
+using SmtpServer.Protocol;
 
 namespace Notifications.Bounces.Smtp;
 
@@ -16,7 +17,7 @@ namespace Notifications.Bounces.Smtp;
 /// session only (logged), never the listener.
 /// </summary>
 internal sealed class BounceSmtpListener(
-    BounceMailboxFilter filter, BounceMessageStore store, IOptions<BounceReceiverOptions> options, IOptions<ReturnPathOptions> returnPath,
+    BounceMailboxFilter filter, BounceMessageStore store, BounceMetrics metrics, IOptions<BounceReceiverOptions> options, IOptions<ReturnPathOptions> returnPath,
     ILogger<BounceSmtpListener> logger) : IHostedService
 {
     private readonly TaskCompletionSource<IPEndPoint> _bound = new(TaskCreationOptions.RunContinuationsAsynchronously);
@@ -51,6 +52,7 @@ internal sealed class BounceSmtpListener(
         services.Add(store);
         _server = new SmtpServer.SmtpServer(smtpOptions, services);
         _server.SessionFaulted += (_, e) => BounceLog.SessionFaulted(logger, SmtpReplies.Remote(e.Context), e.Exception);
+        _server.SessionCreated += (_, e) => e.Context.ResponseException += (_, r) => Refused(e.Context, r.Exception);
         _running = _server.StartAsync(_stopping.Token);
 
         // Either the port is bound, or the listener failed to bind it.
@@ -63,6 +65,16 @@ internal sealed class BounceSmtpListener(
         }
 
         BounceLog.Listening(logger, returnPath.Value.Domain, (await _bound.Task).ToString(), o.StartTls, o.MaxMessageBytes);
+    }
+
+    // Every 552 the session answers, the filter's (a declared SIZE) and SmtpServer's own (DATA past the limit): one log line and count each.
+    private void Refused(ISessionContext context, SmtpResponseException refusal)
+    {
+        if (refusal.Response.ReplyCode == SmtpReplyCode.SizeLimitExceeded)
+        {
+            BounceLog.TooLarge(logger, options.Value.MaxMessageBytes, SmtpReplies.Remote(context));
+            metrics.Message("too_large");
+        }
     }
 
     public async Task StopAsync(CancellationToken cancellationToken)

@@ -7,10 +7,11 @@ using Notifications.Consumer;
 using Notifications.Producer;
 using Notifications.Gateway;
 using Notifications.Unsubscribe;
+using Notifications.Bounces;
 
 namespace Notifications.IntegrationTests.Infrastructure;
 
-/// <summary>A producer, consumer or unsubscribe worker running in the test process against the real services, connected as its database role.</summary>
+/// <summary>A producer, consumer, unsubscribe or bounces worker running in the test process against the real services, connected as its database role.</summary>
 internal sealed class WorkerHost : IAsyncDisposable
 {
     private readonly IHost _host;
@@ -38,6 +39,10 @@ internal sealed class WorkerHost : IAsyncDisposable
 
     public static Task<WorkerHost> StartGatewayAsync(TestBroker broker, params (string Key, string? Value)[] settings) =>
         StartAsync(b => b.AddGateway(), DatabaseRole.Gateway, broker.Configuration(), [("Gateway:Port", "0"), ("Gateway:GrpcPort", "0"), .. settings]);
+
+    /// <summary>The bounce receiver (no broker), its SMTP listener on a free port of loopback.</summary>
+    public static Task<WorkerHost> StartBouncesAsync(params (string Key, string? Value)[] settings) =>
+        StartAsync(b => b.AddBounceReceiver(), DatabaseRole.Bounces, [], [("Bounces:Port", "0"), .. settings]);
 
     public T Get<T>()
         where T : notnull => _host.Services.GetRequiredService<T>();
