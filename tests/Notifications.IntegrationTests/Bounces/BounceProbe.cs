@@ -1,5 +1,6 @@
 using System.Net;
 using System.Net.Sockets;
+using System.Security.Cryptography.X509Certificates;
 using System.Text;
 using Dapper;
 using MailKit.Net.Smtp;
@@ -37,14 +38,24 @@ internal static class BounceProbe
 
     public static async Task<IPEndPoint> EndpointAsync(WorkerHost host) => await host.Get<BounceSmtpListener>().Bound;
 
-    /// <summary>Sends <paramref name="message"/> over SMTP (MailKit) to <paramref name="recipient"/>, as a reporting MTA's daemon.</summary>
-    public static async Task SendAsync(IPEndPoint endpoint, byte[] message, string recipient)
+    /// <summary>
+    /// Sends <paramref name="message"/> over SMTP (MailKit) to <paramref name="recipient"/>, as a reporting MTA's daemon; with
+    /// <paramref name="trust"/>, over STARTTLS trusting that certificate alone. Whether the session was encrypted.
+    /// </summary>
+    public static async Task<bool> SendAsync(IPEndPoint endpoint, byte[] message, string recipient, X509Certificate2? trust = null)
     {
         using var client = new SmtpClient();
-        await client.ConnectAsync(endpoint.Address.ToString(), endpoint.Port, SecureSocketOptions.None);
+        if (trust is not null)
+        {
+            client.ServerCertificateValidationCallback = (_, certificate, _, _) => certificate?.GetCertHashString() == trust.Thumbprint;
+        }
+
+        await client.ConnectAsync(endpoint.Address.ToString(), endpoint.Port, trust is null ? SecureSocketOptions.None : SecureSocketOptions.StartTls);
         var mime = await MimeMessage.LoadAsync(new MemoryStream(message));
         await client.SendAsync(mime, new MailboxAddress("", "mailer-daemon@mx1.example.net"), [new MailboxAddress("", recipient)]);
+        bool secure = client.IsSecure;
         await client.DisconnectAsync(true);
+        return secure;
     }
 
     /// <summary>

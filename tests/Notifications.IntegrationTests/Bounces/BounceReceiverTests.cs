@@ -1,5 +1,7 @@
 using MailKit.Net.Smtp;
+using System.Security.Cryptography.X509Certificates;
 using Notifications.IntegrationTests.Infrastructure;
+using Notifications.IntegrationTests.Infrastructure.Receivers;
 using Notifications.IntegrationTests.Suppression;
 using Notifications.UnitTests.Bounces;
 
@@ -102,5 +104,24 @@ public sealed class BounceReceiverTests
         await BounceProbe.SendAsync(endpoint, BounceCorpus.Read("exim-failed.eml", id), BounceCorpus.Codec.For(id));
         Assert.Equal([("bounced", "gone@example.co.uk", "5.0.0")], await BounceProbe.OutcomesAsync(id));
         Assert.Empty(await BounceProbe.OutcomesAsync(id + 1));
+    }
+
+    [Fact]
+    public async Task Receive_OverStartTls_ReportRecorded()
+    {
+        var database = await TestDatabase.CleanAsync();
+        long id = await BounceProbe.SentAsync(database);
+        using var certificate = TestCertificate.Create();
+        string directory = Directory.CreateTempSubdirectory("bounces-tls").FullName;
+        string crt = Path.Combine(directory, "bounces.crt"), key = Path.Combine(directory, "bounces.key");
+        await File.WriteAllTextAsync(crt, certificate.Certificate.ExportCertificatePem());
+        await File.WriteAllTextAsync(key, certificate.Certificate.GetECDsaPrivateKey()!.ExportPkcs8PrivateKeyPem());
+        await using var receiver = await WorkerHost.StartBouncesAsync([.. BounceProbe.Settings, ("Bounces:Certificate", crt), ("Bounces:CertificateKey", key)]);
+
+        bool secure = await BounceProbe.SendAsync(await BounceProbe.EndpointAsync(receiver), BounceCorpus.Read("office365-ndr.eml", id), BounceCorpus.Codec.For(id), certificate.Certificate);
+
+        Assert.True(secure);
+        Assert.Equal([("bounced", "missing@contoso.com", "5.1.10")], await BounceProbe.OutcomesAsync(id));
+        Directory.Delete(directory, recursive: true);
     }
 }

@@ -49,6 +49,27 @@ public sealed class NotificationStoryTests
     }
 
     [Fact]
+    public async Task Read_SentThenBounced_TellsTheBounceAfterDeliveredWithHowLongAfter()
+    {
+        await TestDatabase.CleanAsync();
+        await using var broker = await TestBroker.CreateAsync();
+        long id = await InsertAsync("gone@example.com", null);
+        await ExecuteAsync($"""
+            DELETE FROM {TestDatabase.Schema}.outbox WHERE id = @Id;
+            INSERT INTO {TestDatabase.Schema}.delivery_log (notification_id, status, attempts, updated_at) VALUES (@Id, 'sent', 1, now() - interval '3 minutes');
+            INSERT INTO {TestDatabase.Schema}.notification_outcome (notification_id, outcome, recipient, status, diagnostic)
+            VALUES (@Id, 'bounced', 'gone@example.com', '5.1.1', '550 5.1.1 user unknown')
+            """, id);
+        await using var admin = DeadLetterSeed.Admin(broker);
+
+        var story = await admin.Story.ReadAsync(id, 10, CancellationToken.None);
+
+        Assert.Equal("bounced", story.Status.State);
+        Assert.Equal(["claimed and published", "delivered", "bounced"], story.Steps.Select(s => s.Step));
+        Assert.Equal("bounced 3 min after it was accepted: 550 5.1.1 user unknown (to gone@example.com, status 5.1.1)", story.Steps[2].Detail);
+    }
+
+    [Fact]
     public async Task ShowCommand_DeadLettered_PrintsTheStatusThenTheStoryWithItsGroup()
     {
         await TestDatabase.CleanAsync();
