@@ -22,6 +22,8 @@ public sealed class NotificationStateTests
     [InlineData("maybe_sent", NotificationState.MaybeSent)]
     [InlineData("dead_lettered", NotificationState.DeadLettered)]
     [InlineData("unknown", NotificationState.Unknown)]
+    [InlineData("bounced", NotificationState.Bounced)]
+    [InlineData("complained", NotificationState.Complained)]
     [InlineData("a_state_of_a_newer_database", NotificationState.Other)]
     public void StateOf_TheDatabasesName_TheEnumValue(string name, NotificationState expected) =>
         Assert.Equal(expected, NotificationStatus.StateOf(name));
