@@ -44,7 +44,10 @@ internal sealed class PostgresRetentionStore : IRetentionStore
                 DELETE FROM "{s}".delivery_log AS d USING doomed
                 WHERE d.notification_id = doomed.notification_id
                 RETURNING d.notification_id),
-            {DeleteAttachments(s)}
+            {DeleteAttachments(s)},
+            outcomes AS (
+                DELETE FROM "{s}".notification_outcome AS o USING gone
+                WHERE o.notification_id = gone.notification_id)
             SELECT count(*)::int AS Deleted, max(notification_id) FILTER (WHERE notification_id < {FanOut.FanOutIds.First}) AS MaxNotificationId FROM gone
             """;
         _deleteDeadSql = DeleteOldestSql(s, "dead_letter", key: "id", age: "dead_lettered_at", notificationId: "x.notification_id", attachments: true);

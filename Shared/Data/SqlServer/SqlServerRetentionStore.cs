@@ -35,6 +35,8 @@ internal sealed class SqlServerRetentionStore : IRetentionStore
             OUTPUT DELETED.notification_id INTO @gone
             WHERE status IN ('sent', 'suppressed', 'opted_out', 'live_acked') AND updated_at < @Cutoff;
             {DeleteAttachments(s)}
+            DELETE o FROM [{s}].[notification_outcome] AS o WITH (ROWLOCK)
+            WHERE o.notification_id IN (SELECT notification_id FROM @gone);
             COMMIT TRANSACTION;
             SELECT CAST(COUNT(*) AS int) AS Deleted, MAX(CASE WHEN notification_id < {FanOut.FanOutIds.First} THEN notification_id END) AS MaxNotificationId FROM @gone;
             """;

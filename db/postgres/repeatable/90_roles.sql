@@ -121,6 +121,8 @@ GRANT SELECT ON :"schema".category, :"schema".category_default, :"schema".prefer
 GRANT SELECT, DELETE, UPDATE (created_at) ON :"schema".idempotency_key TO notifications_consumer;
 -- Attached files: read to send, deleted by the retention cleanup with their notification's records.
 GRANT SELECT, DELETE ON :"schema".attachment TO notifications_consumer;
+-- A sent notification's later outcomes (037) go with its delivery-log row in the retention cleanup.
+GRANT SELECT, DELETE ON :"schema".notification_outcome TO notifications_consumer;
 -- The live channel (033, docs/live.md) writes a row's pending notification for the gateway, expiring a subscriber's oldest
 -- past the cap; the retention cleanup removes expired ones.
 GRANT SELECT, INSERT, DELETE, UPDATE (expires_at) ON :"schema".live_pending TO notifications_consumer;
@@ -148,8 +150,8 @@ GRANT SELECT ON :"schema".rejected TO notifications_admin;
 GRANT SELECT, INSERT, UPDATE ON :"schema".admin_job TO notifications_admin;
 -- The overview reads the fleet's rate limits (slowed down or not), never changes them.
 GRANT SELECT ON :"schema".rate_limit TO notifications_admin;
--- A notification's story shows its later outcome (037, docs/bounces.md).
-GRANT SELECT ON :"schema".notification_outcome TO notifications_admin;
+-- A notification's story shows its later outcome (037, docs/bounces.md); the cleanup removes it with the delivery log.
+GRANT SELECT, DELETE ON :"schema".notification_outcome TO notifications_admin;
 
 -- The unsubscribe process: the suppression store's add (INSERT ... ON CONFLICT (address) DO UPDATE ... WHERE on the
 -- old row's removed_at and scope). The upsert needs SELECT on every column it reads, EXCLUDED's (reason, detail)

@@ -78,6 +78,8 @@ GRANT SELECT ON [$(Schema)].[preference] TO [notifications_consumer];
 GRANT UPDATE ([dead_at], [dead_reason]) ON [$(Schema)].[contact_point] TO [notifications_consumer];
 -- Attached files: read to send, deleted by the retention cleanup with their notification's records.
 GRANT SELECT, DELETE ON [$(Schema)].[attachment] TO [notifications_consumer];
+-- A sent notification's later outcomes (037) go with its delivery-log row in the retention cleanup.
+GRANT SELECT, DELETE ON [$(Schema)].[notification_outcome] TO [notifications_consumer];
 -- The live channel (033, docs/live.md) writes a row's pending notification for the gateway, expiring a subscriber's oldest
 -- past the cap; the retention cleanup removes expired ones.
 GRANT SELECT, INSERT, DELETE ON [$(Schema)].[live_pending] TO [notifications_consumer];
@@ -110,8 +112,8 @@ GRANT SELECT ON [$(Schema)].[rejected] TO [notifications_admin];
 GRANT SELECT, INSERT, UPDATE ON [$(Schema)].[admin_job] TO [notifications_admin];
 -- The overview reads the fleet's rate limits (slowed down or not), never changes them.
 GRANT SELECT ON [$(Schema)].[rate_limit] TO [notifications_admin];
--- A notification's story shows its later outcome (037, docs/bounces.md).
-GRANT SELECT ON [$(Schema)].[notification_outcome] TO [notifications_admin];
+-- A notification's story shows its later outcome (037, docs/bounces.md); the cleanup removes it with the delivery log.
+GRANT SELECT, DELETE ON [$(Schema)].[notification_outcome] TO [notifications_admin];
 GO
 -- The unsubscribe process (the public page): the suppression store's add (MERGE on address, matched on removed_at and
 -- scope), nothing else; it reads no address but the one it writes. (INSERT has no column list in SQL Server.)

@@ -121,6 +121,7 @@ internal static class DatabaseRoleGrants
             .. Column("subscriber", "SELECT", "id", "external_id"), .. Table("category", "SELECT"), .. Table("category_default", "SELECT"), .. Table("preference", "SELECT"),
             .. Table("attachment", "SELECT", "DELETE"), .. Table("fanout_job", "SELECT", "DELETE"), .. Table("audience_delivery", "SELECT", "DELETE"),
             .. Table("live_pending", "SELECT", "INSERT", "DELETE"), "column notifications.live_pending.expires_at: UPDATE",
+            .. Table("notification_outcome", "SELECT", "DELETE"),
         ],
         [DatabaseRole.Admin] =
         [
@@ -135,7 +136,7 @@ internal static class DatabaseRoleGrants
             .. Table("attachment", "SELECT", "DELETE"),
             .. Table("fanout_job", "SELECT", "DELETE"), .. Table("audience_delivery", "SELECT", "DELETE"), .. Table("live_pending", "SELECT", "DELETE"),
             .. Table("rejected", "SELECT"), .. Table("admin_job", "SELECT", "INSERT", "UPDATE"), .. Table("rate_limit", "SELECT"),
-            .. Table("notification_outcome", "SELECT"),
+            .. Table("notification_outcome", "SELECT", "DELETE"),
         ],
         [DatabaseRole.Unsubscribe] =
         [

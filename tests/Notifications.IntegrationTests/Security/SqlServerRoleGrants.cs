@@ -74,6 +74,7 @@ internal static class SqlServerRoleGrants
             .. Column("contact_point", "SELECT", "channel", "address", "dead_at", "subscriber_id"), .. Column("contact_point", "UPDATE", "dead_at", "dead_reason"),
             .. Column("subscriber", "SELECT", "id", "external_id"), .. Object("category", "SELECT"), .. Object("category_default", "SELECT"), .. Object("preference", "SELECT"),
             .. Object("attachment", "SELECT", "DELETE"), .. Object("live_pending", "SELECT", "INSERT", "DELETE"), .. Column("live_pending", "UPDATE", "expires_at"),
+            .. Object("notification_outcome", "SELECT", "DELETE"),
         ],
         ["notifications_admin"] =
         [
@@ -84,7 +85,7 @@ internal static class SqlServerRoleGrants
             .. Object("attachment", "SELECT", "DELETE"),
             .. Object("fanout_job", "SELECT", "DELETE"), .. Object("audience_delivery", "SELECT", "DELETE"), .. Object("live_pending", "SELECT", "DELETE"),
             .. Object("rejected", "SELECT"), .. Object("admin_job", "SELECT", "INSERT", "UPDATE"), .. Object("rate_limit", "SELECT"),
-            .. Object("notification_outcome", "SELECT"),
+            .. Object("notification_outcome", "SELECT", "DELETE"),
         ],
         ["notifications_unsubscribe"] =
         [

@@ -58,6 +58,24 @@ public sealed class RetentionTests
     }
 
     [Fact]
+    public async Task Cleanup_OldBouncedNotification_ItsOutcomesGoWithItsDeliveryLogRow()
+    {
+        var db = await TestDatabase.CleanAsync();
+        var ids = await IssuedIdsAsync(db, 2);
+        await SeedLogAsync([ids[0]], "sent", ageDays: 40);
+        await SeedLogAsync([ids[1]], "sent", ageDays: 1);
+        await using var connection = await TestDatabase.OpenAsync();
+        await connection.ExecuteAsync(
+            $"INSERT INTO {S}.notification_outcome (notification_id, outcome, recipient, status) SELECT unnest(@Ids), 'bounced', 'gone@example.com', '5.1.1'",
+            new { Ids = ids.ToArray() });
+        var cleanup = new RetentionCleanup(StatusProbe.Retention(), new RetentionOptions(), TimeProvider.System, NullLogger<RetentionCleanup>.Instance);
+
+        await cleanup.RunAsync(CancellationToken.None);
+
+        Assert.Equal([ids[1]], await connection.QueryAsync<long>($"SELECT notification_id FROM {S}.notification_outcome"));
+    }
+
+    [Fact]
     public async Task Cleanup_RowLockedByAnotherTransaction_IsSkippedNotWaitedFor()
     {
         var db = await TestDatabase.CleanAsync();
