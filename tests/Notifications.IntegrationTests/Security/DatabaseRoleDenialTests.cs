@@ -49,7 +49,7 @@ public sealed class DatabaseRoleDenialTests
         { DatabaseRole.Admin, $"INSERT INTO {S}.delivery_log (notification_id, status) VALUES (-1, 'sent')" },
         { DatabaseRole.Admin, $"UPDATE {S}.delivery_log SET status = 'sent' WHERE false" },
         { DatabaseRole.Admin, $"INSERT INTO {S}.dead_letter (notification_id, reason, attempts) VALUES (-1, 'r', 1)" },
-        { DatabaseRole.Admin, $"SELECT * FROM {S}.rate_limit" },
+        { DatabaseRole.Admin, $"UPDATE {S}.rate_limit SET tat_us = tat_us WHERE false" },
         { DatabaseRole.Admin, $"INSERT INTO {S}.rejected (id, recipient, subject, body, created_at, reason) VALUES (-1, 'a', 's', 'b', now(), 'r')" },
         { DatabaseRole.Admin, $"TRUNCATE {S}.delivery_log" },
         // The unsubscribe worker (the internet-facing one): add or revive a suppression entry, nothing else.
