@@ -9,7 +9,7 @@ namespace Notifications.IntegrationTests.Deployment;
 /// <summary>docker-stack.yml as the docker CLI renders it (<c>docker stack config</c>, no engine needed).</summary>
 public sealed class DockerStackTests
 {
-    private static readonly string[] Services = ["console", "consumer", "gateway", "producer", "rabbitmq-1", "rabbitmq-2", "rabbitmq-3", "sqlserver", "unsubscribe"];
+    private static readonly string[] Services = ["bounces", "console", "consumer", "gateway", "producer", "rabbitmq-1", "rabbitmq-2", "rabbitmq-3", "sqlserver", "unsubscribe"];
     private static readonly string[] Secrets =
     [
         "database_consumer", "database_producer", "database_unsubscribe", "unsubscribe_key", "consumer_RabbitMq__Uri", "producer_RabbitMq__Uri", "Smtp__Password", "mssql_sa_password",
@@ -18,6 +18,7 @@ public sealed class DockerStackTests
         "tls_rabbitmq-1_crt", "tls_rabbitmq-1_key", "tls_rabbitmq-2_crt", "tls_rabbitmq-2_key", "tls_rabbitmq-3_crt", "tls_rabbitmq-3_key",
         "tls_sqlserver_crt", "tls_sqlserver_key",
         "admin_RabbitMq__Uri", "database_admin", "console_operator_password", "tls_console_crt", "tls_console_key",
+        "database_bounces", "bounces_key", "tls_bounces_crt", "tls_bounces_key",
     ];
 
     [Fact]
@@ -37,6 +38,7 @@ public sealed class DockerStackTests
     [InlineData("unsubscribe", "worker")]
     [InlineData("gateway", "worker")]
     [InlineData("console", "worker")]
+    [InlineData("bounces", "worker")]
     [InlineData("rabbitmq-1", "broker")]
     [InlineData("rabbitmq-2", "broker")]
     [InlineData("rabbitmq-3", "broker")]
@@ -76,11 +78,13 @@ public sealed class DockerStackTests
     [InlineData("docker-stack.yml", "unsubscribe", 9466)]
     [InlineData("docker-stack.yml", "gateway", 9467)]
     [InlineData("docker-stack.yml", "console", 9468)]
+    [InlineData("docker-stack.yml", "bounces", 9469)]
     [InlineData("docker-stack.postgres.yml", "producer", 9464)]
     [InlineData("docker-stack.postgres.yml", "consumer", 9465)]
     [InlineData("docker-stack.postgres.yml", "unsubscribe", 9466)]
     [InlineData("docker-stack.postgres.yml", "gateway", 9467)]
     [InlineData("docker-stack.postgres.yml", "console", 9468)]
+    [InlineData("docker-stack.postgres.yml", "bounces", 9469)]
     public async Task StackConfig_Worker_HealthcheckWaitsUntilItReachedBrokerAndDatabase(string file, string service, int port)
     {
         string yaml = await StackYaml.RenderAsync(file);

@@ -13,9 +13,10 @@ public sealed class PostgresStackTests
     {
         string yaml = await StackYaml.RenderAsync("docker-stack.postgres.yml");
 
-        Assert.Equal(["console", "consumer", "gateway", "postgres", "producer", "rabbitmq-1", "rabbitmq-2", "rabbitmq-3", "smtp-sink", "unsubscribe"], StackYaml.Keys(yaml, "services").Order(StringComparer.Ordinal));
+        Assert.Equal(["bounces", "console", "consumer", "gateway", "postgres", "producer", "rabbitmq-1", "rabbitmq-2", "rabbitmq-3", "smtp-sink", "unsubscribe"], StackYaml.Keys(yaml, "services").Order(StringComparer.Ordinal));
         // Every role's login is created at the first start (deploy/local/postgres-entrypoint.sh), the gateway's too.
         Assert.Contains("      - source: postgres_gateway_password", StackYaml.Block(yaml, "services", "postgres"));
+        Assert.Contains("      - source: postgres_bounces_password", StackYaml.Block(yaml, "services", "postgres"));
         Assert.All(StackYaml.Keys(yaml, "secrets"), s => Assert.Contains("    external: true", StackYaml.Block(yaml, "secrets", s)));
         Assert.Contains("      POSTGRES_PASSWORD_FILE: /run/secrets/postgres_password", StackYaml.Block(yaml, "services", "postgres"));
     }
