@@ -66,7 +66,7 @@ internal sealed class SmtpSink : IAsyncDisposable
         // so a sink that fails to bind is retried on a new port.
         for (int attempt = 1; ; attempt++)
         {
-            int port = FreePort();
+            int port = LoopbackPort.Free();
             var sink = new SmtpSink(path, Launch(path, extraArgs, port, dump), port, dump);
             try
             {
@@ -142,6 +142,12 @@ internal sealed class SmtpSink : IAsyncDisposable
 
     /// <summary>The dump files of completed transactions that carry an X-Notification-Id header.</summary>
     public IReadOnlyList<string> MessageFiles() => ScanDump().Select(message => message.File).ToList();
+
+    /// <summary>
+    /// The dump files of all completed mail transactions, with or without an X-Notification-Id header (a DSN has none at
+    /// its top), in the order smtp-sink named them.
+    /// </summary>
+    public IReadOnlyList<string> CompletedFiles() => [.. ScanCompleted().Select(message => message.File).Order(StringComparer.Ordinal)];
 
     public async Task WaitForMessagesAsync(int expected, TimeSpan timeout, CancellationToken ct = default)
     {
@@ -232,18 +238,21 @@ internal sealed class SmtpSink : IAsyncDisposable
         await process.WaitForExitAsync(timeout.Token);
     }
 
+    private List<(string File, long Id)> ScanDump() =>
+        [.. ScanCompleted().Where(message => message.Id is not null).Select(message => (message.File, message.Id!.Value))];
+
     /// <summary>
     /// smtp-sink creates the file at MAIL and writes it in 4 KiB pieces while the transaction runs, then
     /// closes it before it replies to "."; a closed file ends with the dump's empty line. Files are listed
     /// before the sink's open files are looked up, so a file seen closed was complete.
     /// </summary>
-    private List<(string File, long Id)> ScanDump()
+    private List<(string File, long? Id)> ScanCompleted()
     {
         lock (completed)
         {
             List<string> files = Directory.EnumerateFiles(DumpDirectory, "*", SearchOption.AllDirectories).ToList();
             HashSet<string> open = FilesOpenBySink();
-            var messages = new List<(string File, long Id)>();
+            var messages = new List<(string File, long? Id)>();
             foreach (string file in files)
             {
                 if (!completed.TryGetValue(file, out long? id))
@@ -256,10 +265,7 @@ internal sealed class SmtpSink : IAsyncDisposable
                     completed[file] = id = TryReadNotificationId(file);
                 }
 
-                if (id is long notificationId)
-                {
-                    messages.Add((file, notificationId));
-                }
+                messages.Add((file, id));
             }
 
             return messages;
@@ -324,12 +330,5 @@ internal sealed class SmtpSink : IAsyncDisposable
         }
 
         return null;
-    }
-
-    private static int FreePort()
-    {
-        using var listener = new TcpListener(IPAddress.Loopback, 0);
-        listener.Start();
-        return ((IPEndPoint)listener.LocalEndpoint).Port;
     }
 }
