@@ -37,6 +37,8 @@ public static class ConsumerHostingExtensions
             .ValidateDataAnnotations().ValidateOnStart();
         builder.Services.AddOptions<DkimOptions>().BindConfiguration(DkimOptions.SectionName)
             .ValidateDataAnnotations().ValidateOnStart();
+        // Bounces:Domain: the envelope sender of each email becomes its notification's signed return path (docs/bounces.md).
+        builder.Services.AddReturnPath();
         builder.Services.AddRabbitMqOptions().AddNotificationsDatabase("notifications-consumer", DatabaseOptions.ConsumerPoolSize).AddFaultInjection().AddRateLimiting().AddTemplateRendering();
         builder.Services.AddSingleton(TimeProvider.System);
         builder.AddNotificationsOperations(defaultPort: 9465, "notifications-consumer", ConsumerMetrics.MeterName);

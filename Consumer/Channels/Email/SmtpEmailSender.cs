@@ -1,6 +1,7 @@
 using MailKit.Net.Smtp;
 using Microsoft.Extensions.Logging;
 using MimeKit;
+using Notifications.Shared.Bounces;
 
 namespace Notifications.Consumer.Channels.Email;
 
@@ -23,6 +24,7 @@ internal sealed class SmtpEmailSender : IEmailSender
     private readonly MailboxAddress from;
     private readonly bool fromNeedsSmtpUtf8;
     private readonly DkimMessageSigner? dkim;
+    private readonly ReturnPath? returnPath;
     private int busy;
     private bool disposed;
 
@@ -30,11 +32,17 @@ internal sealed class SmtpEmailSender : IEmailSender
     /// <param name="logger">The sender's logger.</param>
     /// <param name="idleReconnected">Called each time an idle connection is found closed and reopened (a metric).</param>
     /// <param name="dkim">Signs each message once it is final, if DKIM is configured.</param>
-    public SmtpEmailSender(SmtpOptions options, ILogger<SmtpEmailSender> logger, Action? idleReconnected = null, DkimMessageSigner? dkim = null)
+    /// <param name="returnPath">
+    /// When set (Bounces:Domain), each message's envelope sender is its notification's signed return path, so that a DSN
+    /// coming back later names the notification; else Smtp:From's address. The From header is Smtp:From either way.
+    /// </param>
+    public SmtpEmailSender(
+        SmtpOptions options, ILogger<SmtpEmailSender> logger, Action? idleReconnected = null, DkimMessageSigner? dkim = null, ReturnPath? returnPath = null)
     {
         ArgumentNullException.ThrowIfNull(options);
         this.options = options;
         this.dkim = dkim;
+        this.returnPath = returnPath;
         this.logger = logger;
         session = new SmtpSession(options, tracker, logger, idleReconnected);
         builder = new MimeMessageBuilder(options.From, options.MessageIdDomain);
@@ -85,6 +93,10 @@ internal sealed class SmtpEmailSender : IEmailSender
         }
     }
 
+    // The return path is ASCII by construction (lowercase letters, digits, '+', '.', and a validated domain): no SMTPUTF8.
+    private MailboxAddress EnvelopeSender(EmailMessage message) =>
+        returnPath is null ? from : new MailboxAddress(string.Empty, returnPath.For(message.NotificationId));
+
     /// <summary>
     /// Runs one transaction. False when a reused session turned out closed by the server before it answered
     /// anything (an idle timeout or a restart): nothing was sent, and the caller reconnects and tries once more.
@@ -110,7 +122,7 @@ internal sealed class SmtpEmailSender : IEmailSender
         tracker.Arm();
         try
         {
-            await Client.SendAsync(format, mime, from, fields.Recipients(to), cancellationToken);
+            await Client.SendAsync(format, mime, EnvelopeSender(message), fields.Recipients(to), cancellationToken);
             return true;
         }
         catch (Exception e) when (staleRetryAllowed && !tracker.ServerReplied && !cancellationToken.IsCancellationRequested

@@ -42,7 +42,8 @@ public sealed partial class SmtpOptions : IValidatableObject
     /// <summary>
     /// The From header and envelope sender: one mailbox, bare (<c>billing@acme.example</c>) or with a display name
     /// (<c>Acme Billing &lt;billing@acme.example&gt;</c>; quote a name with a comma). The header carries the name (a
-    /// non-ASCII one encoded per RFC 2047), MAIL FROM the bare address. Parsed by MimeKit (<see cref="FromAddress"/>).
+    /// non-ASCII one encoded per RFC 2047), MAIL FROM the bare address — unless <c>Bounces:Domain</c> is set: then MAIL FROM is
+    /// each notification's signed return path and this stays the header only. Parsed by MimeKit (<see cref="FromAddress"/>).
     /// </summary>
     [Required]
     public string From { get; set; } = "notifications@localhost";

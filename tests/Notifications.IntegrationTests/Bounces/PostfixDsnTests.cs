@@ -1,12 +1,14 @@
 using MailKit.Net.Smtp;
 using MimeKit;
+using Notifications.Client;
 using Notifications.IntegrationTests.Infrastructure;
 
 namespace Notifications.IntegrationTests.Bounces;
 
 /// <summary>
 /// The private Postfix of the bounce tests does what a receiving server does: it takes a message, then fails to deliver it
-/// and sends a DSN (RFC 3464) to the envelope sender, minutes later in the wild and within seconds here.
+/// and sends a DSN (RFC 3464) to the envelope sender, minutes later in the wild and within seconds here. The consumer's
+/// envelope sender (Bounces:Domain) brings that DSN back to an address that names the notification.
 /// </summary>
 [Collection("services")]
 public sealed class PostfixDsnTests(PostfixWithSink servers) : IClassFixture<PostfixWithSink>
@@ -25,8 +27,8 @@ public sealed class PostfixDsnTests(PostfixWithSink servers) : IClassFixture<Pos
         HeaderList failed = await DeliveryReports.WaitForAsync(servers.Sink, servers.Postfix, sender, "failed", Patience);
         Assert.Equal($"rfc822; {gone}", failed["Final-Recipient"]);
         Assert.StartsWith("5.", failed["Status"], StringComparison.Ordinal);
-        var groups = servers.Sink.CompletedFiles().Select(f => DeliveryReports.ReportTo(f, sender)).OfType<IReadOnlyList<HeaderList>>().Single();
-        Assert.DoesNotContain(groups.Skip(1), g => g["Final-Recipient"]?.Contains(PostfixServer.Delivered, StringComparison.Ordinal) == true);
+        DeliveryReport report = Assert.Single(DeliveryReports.Received(servers.Sink), r => r.EnvelopeRecipient == sender);
+        Assert.Single(report.Recipients);
     }
 
     [Fact]
@@ -40,6 +42,36 @@ public sealed class PostfixDsnTests(PostfixWithSink servers) : IClassFixture<Pos
         Assert.StartsWith("4.", delayed["Status"], StringComparison.Ordinal);
         HeaderList failed = await DeliveryReports.WaitForAsync(servers.Sink, servers.Postfix, sender, "failed", Patience);
         Assert.Equal($"rfc822; {PostfixServer.Unreachable}", failed["Final-Recipient"]);
+    }
+
+    [Fact]
+    public async Task Pipeline_BounceDomainConfigured_PostfixsDsnComesToAReturnPathThatReadsBackToTheBouncedNotification()
+    {
+        await TestDatabase.CleanAsync();
+        await using var broker = await TestBroker.CreateAsync();
+        string gone = PostfixServer.UnknownUser("pipeline-" + Guid.NewGuid().ToString("N")[..8]);
+        long bounced = await TestDatabase.EnqueueAsync(new NewNotification(gone, "Welcome", "Hello."));
+        long delivered = await TestDatabase.EnqueueAsync(new NewNotification(PostfixServer.Delivered, "Welcome", "Hello."));
+
+        (string, string?)[] settings =
+        [
+            ("Smtp:Host", servers.Postfix.Host), ("Smtp:Port", servers.Postfix.Port.ToString(System.Globalization.CultureInfo.InvariantCulture)),
+            .. ReturnPathSettings.Settings,
+        ];
+        await using (await WorkerHost.StartConsumerAsync(broker, servers.Sink, settings))
+        await using (await WorkerHost.StartProducerAsync(broker))
+        {
+            await DeliveryReports.WaitForAsync(servers.Sink, servers.Postfix, ReturnPathSettings.Codec.For(bounced), "failed", Patience);
+        }
+
+        // What a bounce receiver has: the DSN's envelope recipient, read back to the notification without any lookup.
+        DeliveryReport report = Assert.Single(DeliveryReports.Received(servers.Sink),
+            r => r.EnvelopeRecipient.EndsWith("@" + PostfixWithSink.BounceDomain, StringComparison.Ordinal) && r.Recipients.Any(g => g["Final-Recipient"] == $"rfc822; {gone}"));
+        Assert.True(ReturnPathSettings.Codec.TryRead(report.EnvelopeRecipient, out long notificationId));
+        Assert.Equal(bounced, notificationId);
+        Assert.NotEqual(delivered, notificationId);
+        Assert.StartsWith("5.", Assert.Single(report.Recipients)["Status"], StringComparison.Ordinal);
+        Assert.Contains($"from=<{ReturnPathSettings.Codec.For(delivered)}>", servers.Postfix.Log(), StringComparison.Ordinal);
     }
 
     private static string NewSender() => $"bounces+{Guid.NewGuid():N}@{PostfixWithSink.BounceDomain}";

@@ -1,19 +1,23 @@
 using System.Text.RegularExpressions;
 using MimeKit;
 using Notifications.Client;
+using Notifications.IntegrationTests.Bounces;
 using Notifications.IntegrationTests.Infrastructure;
 using Notifications.IntegrationTests.Shutdown;
 
 namespace Notifications.IntegrationTests.Sending;
 
-/// <summary>DKIM: a message signed by the consumer verifies as the receiving server has it; a bad key stops the worker at start.</summary>
+/// <summary>
+/// DKIM: a message signed by the consumer verifies as the receiving server has it, also when its envelope sender is the
+/// notification's return path (Bounces:Domain); a bad key stops the worker at start.
+/// </summary>
 [Collection("services")]
 public sealed class DkimSigningTests
 {
     private static readonly TimeSpan Patience = TimeSpan.FromMinutes(2);
 
     [Fact]
-    public async Task Pipeline_DkimConfigured_SignatureFromTheServersDumpVerifies()
+    public async Task Pipeline_DkimAndBounceDomainConfigured_SignatureVerifiesAndMailFromIsTheNotificationsReturnPath()
     {
         await TestDatabase.CleanAsync();
         await using var broker = await TestBroker.CreateAsync();
@@ -30,7 +34,7 @@ public sealed class DkimSigningTests
         (string, string?)[] settings =
         [
             ("Dkim:Domain", "example.test"), ("Dkim:Selector", "mail2026"), ("Dkim:PrivateKeyFile", key.PrivateKeyFile),
-            .. Suppression.SuppressionProbe.UnsubscribeSettings,
+            .. Suppression.SuppressionProbe.UnsubscribeSettings, .. ReturnPathSettings.Settings,
         ];
         await using (await WorkerHost.StartConsumerAsync(broker, sink, settings))
         await using (await WorkerHost.StartProducerAsync(broker))
@@ -41,6 +45,12 @@ public sealed class DkimSigningTests
         foreach (string file in sink.MessageFiles())
         {
             using MimeMessage received = SinkDump.LoadMessage(file);
+            // The envelope sender names the notification (signed); the From header is Smtp:From's, as without a bounce domain.
+            string mailFrom = Regex.Match(received.Headers["X-Mail-Args"]!, "^<([^>]*)>").Groups[1].Value;
+            Assert.True(ReturnPathSettings.Codec.TryRead(mailFrom, out long notificationId), $"MAIL FROM <{mailFrom}> is not a return path");
+            Assert.Equal(received.Headers["X-Notification-Id"], notificationId.ToString(System.Globalization.CultureInfo.InvariantCulture));
+            Assert.Equal(ReturnPathSettings.Codec.For(notificationId), mailFrom);
+            Assert.Equal("notifications@localhost", Assert.Single(received.From.Mailboxes).Address);
             string signature = received.Headers[HeaderId.DkimSignature]!;
             Assert.Contains("d=example.test", signature, StringComparison.Ordinal);
             Assert.Contains("s=mail2026", signature, StringComparison.Ordinal);
