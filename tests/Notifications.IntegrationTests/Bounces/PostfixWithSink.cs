@@ -21,9 +21,15 @@ public sealed class PostfixWithSink : IAsyncLifetime
         Postfix = await PostfixServer.StartAsync(BounceDomain, Sink.Host, Sink.Port);
     }
 
+    // Also after a failed start (xUnit disposes the fixture then too): whatever did start is stopped.
     public async Task DisposeAsync()
     {
-        await Postfix.DisposeAsync();
-        await Sink.DisposeAsync();
+        await using (Sink)
+        {
+            if (Postfix is not null)
+            {
+                await Postfix.DisposeAsync();
+            }
+        }
     }
 }
