@@ -68,6 +68,8 @@ internal sealed class AdminContext : IAsyncDisposable
 
     public IWebhookEndpointStore WebhookEndpoints => Store<IWebhookEndpointStore>();
 
+    public IOutcomeEventStore OutcomeEvents => Store<IOutcomeEventStore>();
+
     public IAudienceStore Audiences => Store<IAudienceStore>();
 
     public ILivePendingStore Live => Store<ILivePendingStore>();

@@ -5,7 +5,8 @@ using Notifications.Shared.Contract;
 namespace Notifications.Admin;
 
 /// <summary>
-/// <c>webhooks add | list | disable | enable | rotate-secret</c>: the endpoints webhook rows are sent to. A secret is printed
+/// <c>webhooks add | list | disable | enable | rotate-secret | subscribe | unsubscribe</c>: the endpoints webhook rows are sent
+/// to, and the outcome events each takes. A secret is printed
 /// once, when it is made (add, rotate-secret); list never shows one. URLs are shown as scheme, host and port (their path and
 /// query may hold the receiver's token).
 /// </summary>
@@ -19,6 +20,9 @@ internal static class WebhookCommands
         command.Subcommands.Add(Disable(context, console));
         command.Subcommands.Add(Enable(context, console));
         command.Subcommands.Add(Rotate(context, console));
+        command.Subcommands.Add(Subscribe(context, console, "subscribe", WebhookOperations.SubscribeAsync,
+            "Send the endpoint these outcome events (docs/outcome-events.md): what became of each notification"));
+        command.Subcommands.Add(Subscribe(context, console, "unsubscribe", WebhookOperations.UnsubscribeAsync, "Stop sending the endpoint these outcome events"));
         return command;
     }
 
@@ -49,6 +53,7 @@ internal static class WebhookCommands
         {
             await using var admin = context(parsed);
             var endpoints = await admin.DatabaseAsync(() => admin.WebhookEndpoints.ListAsync(ct));
+            var events = await WebhookOperations.SubscriptionsAsync(admin, ct);
             await console.Out.WriteLineAsync($"{endpoints.Count} webhook endpoint{(endpoints.Count == 1 ? "" : "s")}");
             var now = DateTimeOffset.UtcNow;
             foreach (var e in endpoints)
@@ -56,7 +61,8 @@ internal static class WebhookCommands
                 string state = e.DisabledAt is { } at ? $"disabled {Utc(at)}: {e.DisabledReason?.ReplaceLineEndings(" ")}" : "enabled";
                 string secrets = e.SigningSecrets(now).Count == 2 ? $"2 secrets (previous until {Utc(e.PreviousSecretUntil!.Value)})" : "1 secret";
                 await console.Out.WriteLineAsync(
-                    $"{e.Name,-24}  {WebhookOperations.Shown(e.Url)}  {secrets}{(e.AllowPrivate ? ", private allowed" : "")}, since {Utc(e.CreatedAt)}; {state}");
+                    $"{e.Name,-24}  {WebhookOperations.Shown(e.Url)}  {secrets}{(e.AllowPrivate ? ", private allowed" : "")}, since {Utc(e.CreatedAt)}; {state}"
+                    + (events.Contains(e.Name) ? $"; events: {string.Join(" ", events[e.Name])}" : ""));
             }
 
             return ExitCodes.Success;
@@ -101,6 +107,21 @@ internal static class WebhookCommands
             await console.Out.WriteLineAsync($"New signing secret (shown once; give it to the receiver): {rotated.Secret}");
             return ExitCodes.Success;
         });
+        return command;
+    }
+
+    private static Command Subscribe(
+        Func<ParseResult, AdminContext> context, AdminConsole console, string verb,
+        Func<AdminContext, string, IReadOnlyList<string>, CancellationToken, Task<string>> operation, string description)
+    {
+        var name = Name("The endpoint");
+        var types = new Argument<string[]>("event-types")
+        {
+            Description = $"One or more of: {string.Join(" ", Notifications.Shared.Outcomes.OutcomeEventTypes.All)}",
+            Arity = ArgumentArity.OneOrMore,
+        };
+        var command = new Command(verb, description) { name, types };
+        command.SetAction((parsed, ct) => SayAsync(context(parsed), console, admin => operation(admin, parsed.GetValue(name)!, parsed.GetValue(types)!, ct)));
         return command;
     }
 

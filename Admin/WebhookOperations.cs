@@ -3,6 +3,7 @@ using System.Net.Sockets;
 using System.Security.Cryptography;
 using Notifications.Shared.Contract;
 using Notifications.Shared.Data;
+using Notifications.Shared.Outcomes;
 
 namespace Notifications.Admin;
 
@@ -47,6 +48,21 @@ internal static class WebhookOperations
     public static Task<string> EnableAsync(AdminContext admin, string name, CancellationToken cancellationToken) =>
         SwitchAsync(admin, name, "Enabled", "enabled already", store => store.EnableAsync(name, cancellationToken), cancellationToken);
 
+    /// <summary>
+    /// Subscribes the endpoint to outcome event types (docs/outcome-events.md); consumers see it within
+    /// <c>Webhooks:RefreshInterval</c>. A type it takes already is said, not an error.
+    /// </summary>
+    public static Task<string> SubscribeAsync(AdminContext admin, string name, IReadOnlyList<string> types, CancellationToken cancellationToken) =>
+        ChangeSubscriptionsAsync(admin, name, types, "Subscribed", "subscribed already", (e, t) => admin.OutcomeEvents.SubscribeAsync(e, t, cancellationToken), cancellationToken);
+
+    /// <summary>Ends the endpoint's subscriptions to those types; one it did not have is said, not an error.</summary>
+    public static Task<string> UnsubscribeAsync(AdminContext admin, string name, IReadOnlyList<string> types, CancellationToken cancellationToken) =>
+        ChangeSubscriptionsAsync(admin, name, types, "Unsubscribed", "not subscribed", (e, t) => admin.OutcomeEvents.UnsubscribeAsync(e, t, cancellationToken), cancellationToken);
+
+    /// <summary>Each endpoint's subscribed event types.</summary>
+    public static async Task<ILookup<string, string>> SubscriptionsAsync(AdminContext admin, CancellationToken cancellationToken) =>
+        (await admin.DatabaseAsync(() => admin.OutcomeEvents.ListSubscriptionsAsync(cancellationToken))).ToLookup(s => s.Endpoint, s => s.EventType);
+
     /// <summary>The URL's path and query may hold the receiver's token: shown as scheme, host and port only, like a secret.</summary>
     public static string Shown(string url) => Uri.TryCreate(url, UriKind.Absolute, out var parsed) ? WebhookUrlRedaction.Redact(parsed) : "(not a URL)";
 
@@ -63,6 +79,33 @@ internal static class WebhookOperations
         }
 
         return $"{done} webhook endpoint {name}.";
+    }
+
+    private static async Task<string> ChangeSubscriptionsAsync(
+        AdminContext admin, string name, IReadOnlyList<string> types, string done, string unchanged, Func<string, string, Task<bool>> change,
+        CancellationToken cancellationToken)
+    {
+        CheckName(name);
+        if (types.Count == 0 || types.Any(t => !OutcomeEventTypes.IsKnown(t)))
+        {
+            string given = types.Count == 0 ? "no event type given" : $"unknown event type '{types.First(t => !OutcomeEventTypes.IsKnown(t))}'";
+            throw new AdminException($"{given}: name one or more of {string.Join(", ", OutcomeEventTypes.All)}", ExitCodes.Usage);
+        }
+
+        if (await admin.DatabaseAsync(() => admin.WebhookEndpoints.FindAsync(name, cancellationToken)) is null)
+        {
+            throw Unknown(name);
+        }
+
+        var changed = new List<string>();
+        var same = new List<string>();
+        foreach (string type in types.Distinct(StringComparer.Ordinal))
+        {
+            (await admin.DatabaseAsync(() => change(name, type)) ? changed : same).Add(type);
+        }
+
+        string said = changed.Count == 0 ? $"Nothing changed for webhook endpoint {name}" : $"{done} webhook endpoint {name}: {string.Join(", ", changed)}";
+        return same.Count == 0 ? said + "." : $"{said}; {unchanged}: {string.Join(", ", same)}.";
     }
 
     // The command line's parser checked it already; the console's form did not.

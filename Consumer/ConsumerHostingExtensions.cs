@@ -13,6 +13,7 @@ using Notifications.Consumer.Infrastructure;
 using Notifications.Consumer.Pipeline;
 using Notifications.Consumer.RateLimiting;
 using Notifications.Consumer.Relay;
+using Notifications.Consumer.Outcomes;
 using Notifications.Consumer.Suppression;
 using Notifications.Consumer.Telemetry;
 using Notifications.Consumer.Templates;
@@ -60,6 +61,7 @@ public static class ConsumerHostingExtensions
         builder.Services.AddHostedService<ConsumerMonitorService>();
         builder.Services.AddRetentionCleanup();
         builder.Services.AddSuppression();
+        builder.Services.AddOutcomeEvents();
         builder.Services.AddSingleton<Preferences.PreferenceCheck>();
         // In-flight handlers get ConsumerOptions.ShutdownTimeout; the host must wait a little longer.
         builder.Services.Configure<HostOptions>(o => o.ShutdownTimeout = TimeSpan.FromSeconds(30));

@@ -45,7 +45,8 @@ internal sealed class ConsumerService(
     DeadLetterInbox.InboxRecorder inbox,
     Channels.Live.LiveRoute live,
     Channels.Live.LiveFallback liveFallback,
-    IHostApplicationLifetime lifetime) : BackgroundService
+    IHostApplicationLifetime lifetime,
+    Outcomes.OutcomeEventWriter outcomes) : BackgroundService
 {
     private readonly ConsumerOptions _options = options.Value;
     private readonly RabbitMqOptions _rabbit = rabbitOptions.Value;
@@ -61,7 +62,7 @@ internal sealed class ConsumerService(
         using var stall = RecoveryStallGuard.Attach(connection, _logger, time, _rabbit.RecoveryStallAfter, RecoveryStallGuard.StopWorker(lifetime));
         var recovery = ConnectionRecoveryWatch.Attach(connection);
         health.BrokerConnected(connection);
-        await using var deadLetters = new DeadLetterRecorder(deadLetterStore, _options.LogBatchSize);
+        await using var deadLetters = new DeadLetterRecorder(deadLetterStore, _options.LogBatchSize, outcomes);
         await using var outbound = new OutboundPublisher(connection, _rabbit, time, deadLetters, faults);
         using var liveRoute = live.Attach(outbound);
         await using var log = new DeliveryLog(logStore, _options.LogBatchSize, infrastructure);
@@ -72,9 +73,9 @@ internal sealed class ConsumerService(
         // behind the backlog's statements (FleetRateLimiter.SpendAsync).
         await using var admittedLog = new DeliveryLog(logStore, _options.LogBatchSize, infrastructure);
         var inFlight = new InFlightNotifications();
-        var handler = new DeliveryHandler(log, inFlight, outbound, outlets, lanes, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>(), suppression, preferences, infrastructure, liveFallback);
-        var admittedHandler = new DeliveryHandler(admittedLog, inFlight, outbound, outlets, lanes, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>(), suppression, preferences, infrastructure, liveFallback);
-        var urgentHandler = new DeliveryHandler(urgentLog, inFlight, outbound, outlets, lanes, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>(), suppression, preferences, infrastructure, liveFallback);
+        var handler = new DeliveryHandler(log, inFlight, outbound, outlets, lanes, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>(), suppression, preferences, infrastructure, liveFallback, outcomes);
+        var admittedHandler = new DeliveryHandler(admittedLog, inFlight, outbound, outlets, lanes, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>(), suppression, preferences, infrastructure, liveFallback, outcomes);
+        var urgentHandler = new DeliveryHandler(urgentLog, inFlight, outbound, outlets, lanes, _options, _rabbit, stats, time, faults, loggers.CreateLogger<DeliveryHandler>(), suppression, preferences, infrastructure, liveFallback, outcomes);
         // One lane each: the standard lane (normal and bulk, Channels x Prefetch, Handlers) and the urgent lane
         // (one channel, UrgentPrefetch, UrgentHandlers), with separate in-process work queues, so urgent
         // deliveries never wait behind the standard lane's prefetched backlog nor for its handlers.

@@ -2,6 +2,7 @@ using System.Diagnostics;
 using Microsoft.Extensions.Logging;
 using Notifications.Consumer.Channels;
 using Notifications.Consumer.Infrastructure;
+using Notifications.Consumer.Outcomes;
 using Notifications.Consumer.Preferences;
 using Notifications.Consumer.RateLimiting;
 using Notifications.Consumer.Relay;
@@ -11,6 +12,7 @@ using Notifications.Consumer.Suppression;
 using Notifications.Consumer.Telemetry;
 using Notifications.Shared.Contract;
 using Notifications.Shared.Hosting;
+using Notifications.Shared.Outcomes;
 using Polly.CircuitBreaker;
 using Polly.Timeout;
 
@@ -29,7 +31,8 @@ namespace Notifications.Consumer.Pipeline;
 internal sealed class DeliveryHandler(
     DeliveryLog log, InFlightNotifications inFlight, OutboundPublisher outbound, ChannelRegistry channels, RateLimitLanes lanes,
     ConsumerOptions options, RabbitMqOptions rabbit, ConsumerStats stats, TimeProvider time, FaultInjector faults, ILogger<DeliveryHandler> logger,
-    SuppressionList suppression, PreferenceCheck preferences, InfrastructureBreaker infrastructure, LiveFallback liveFallback)
+    SuppressionList suppression, PreferenceCheck preferences, InfrastructureBreaker infrastructure, LiveFallback liveFallback,
+    OutcomeEventWriter outcomes)
 {
     private readonly DeliverySettler settle = new(outbound, infrastructure, rabbit, stats, logger);
     private readonly HandBackSettler handBack = new(log, outbound, infrastructure, rabbit, stats, logger);
@@ -125,6 +128,13 @@ internal sealed class DeliveryHandler(
             // Not even a look at the delivery log: the broker keeps the message, in its place (the relay's breaker, which stops
             // the consumer) or parked in a delay queue (its destination's breaker or pause, while the others' messages go on).
             await settle.RejectedAsync(delivery, breaker, Later(breaker.RejectsFor, pausedFor), cancellationToken);
+            return;
+        }
+
+        if (await infrastructure.RunAsync(ct => outcomes.MustWaitAsync(message, ct), cancellationToken))
+        {
+            // A later event (a bounce) before its earlier one (the delivery) reached the endpoint: parked until about then.
+            await settle.WaitAsync(delivery, Later(breaker.RejectsFor, rabbit.RetryDelays[0]), cancellationToken);
             return;
         }
 
@@ -344,6 +354,8 @@ internal sealed class DeliveryHandler(
     private async Task SuppressedAsync(Delivery delivery, NotificationMessage message, string key, CancellationToken cancellationToken)
     {
         await infrastructure.RunAsync(ct => suppression.RecordSuppressedAsync(message, delivery.Attempt, ct), cancellationToken);
+        await infrastructure.RunAsync(
+            ct => outcomes.WriteAsync(message, OutcomeEventTypes.Suppressed, OutcomeEventBody.Detail(("suppressed_by", key)), ct), cancellationToken);
         ConsumerLog.Suppressed(logger, message.Id, key);
         await delivery.AckAsync();
     }
@@ -352,6 +364,7 @@ internal sealed class DeliveryHandler(
     private async Task OptedOutAsync(Delivery delivery, NotificationMessage message, string reason, CancellationToken cancellationToken)
     {
         await infrastructure.RunAsync(ct => preferences.RecordAsync(message, delivery.Attempt, reason, ct), cancellationToken);
+        await infrastructure.RunAsync(ct => outcomes.WriteAsync(message, OutcomeEventTypes.OptedOut, OutcomeEventBody.Detail(("reason", reason)), ct), cancellationToken);
         ConsumerLog.OptedOut(logger, message.Id, reason);
         await delivery.AckAsync();
     }
@@ -383,7 +396,8 @@ internal sealed class DeliveryHandler(
     private async Task LoggedAndAckedAsync(Delivery delivery, Send send, CancellationToken cancellationToken)
     {
         long logStarted = Stopwatch.GetTimestamp();
-        await log.RecordSentAsync(send.NotificationId, send.Outgoing.CreatedAt, delivery.Attempt, cancellationToken);
+        var outcome = await outcomes.DeliveredAsync(send.Message, delivery.Attempt, cancellationToken);
+        await log.RecordSentAsync(send.NotificationId, send.Outgoing.CreatedAt, delivery.Attempt, outcome, cancellationToken);
         long ackStarted = Stopwatch.GetTimestamp();
         await delivery.AckAsync();
         Delivered(send.Outgoing, new DeliveryTimings(delivery.Source.Lane.Tag, logStarted, ackStarted));

@@ -1,6 +1,7 @@
 using Notifications.Consumer.Infrastructure;
 using Notifications.Consumer.Telemetry;
 using Notifications.Shared.Data;
+using Notifications.Shared.Outcomes;
 
 namespace Notifications.Consumer.Pipeline;
 
@@ -43,9 +44,13 @@ internal sealed class DeliveryLog : IAsyncDisposable
     public Task<bool> IsSentAsync(long id, CancellationToken cancellationToken) =>
         _infrastructure.RunAsync(ct => _findSent.SubmitAsync(id, ct), cancellationToken);
 
-    /// <summary>Records the notification as sent, with its outbox insert time (the delivery SLO's start) and the attempt that succeeded.</summary>
-    public Task RecordSentAsync(long id, DateTimeOffset createdAt, int attempt, CancellationToken cancellationToken) =>
-        _infrastructure.RunAsync(ct => _recordSent.SubmitAsync(new SentNotification(id, createdAt == default ? null : createdAt, attempt), ct), cancellationToken);
+    /// <summary>
+    /// Records the notification as sent, with its outbox insert time (the delivery SLO's start) and the attempt that succeeded.
+    /// </summary>
+    /// With its delivered event, if an endpoint takes one (<paramref name="outcome"/>), in the same statement's transaction.
+    public Task RecordSentAsync(long id, DateTimeOffset createdAt, int attempt, OutcomeEvent? outcome, CancellationToken cancellationToken) =>
+        _infrastructure.RunAsync(
+            ct => _recordSent.SubmitAsync(new SentNotification(id, createdAt == default ? null : createdAt, attempt) { Outcome = outcome }, ct), cancellationToken);
 
     /// <summary>At-most-once: true if this caller now owns the single send of the notification.</summary>
     public Task<bool> TryMarkSendingAsync(long id, CancellationToken cancellationToken) =>

@@ -1,3 +1,4 @@
+using Notifications.Consumer.Outcomes;
 using Notifications.Consumer.Pipeline;
 using Notifications.Consumer.Telemetry;
 using Notifications.Shared.Data;
@@ -13,7 +14,7 @@ namespace Notifications.Consumer.Settling;
 /// lookups of redelivered copies (a consumer taking over a killed one's prefetch windows looks up every item at once).
 /// A failure throws: the handler then gives the message back to the queue instead of dead-lettering it unrecorded.
 /// </summary>
-internal sealed class DeadLetterRecorder(IDeadLetterStore store, int maxBatch) : IAsyncDisposable
+internal sealed class DeadLetterRecorder(IDeadLetterStore store, int maxBatch, OutcomeEventWriter outcomes) : IAsyncDisposable
 {
     private static readonly IReadOnlySet<DeadLetterRecord> None = new HashSet<DeadLetterRecord>();
     private readonly CoalescingBatcher<DeadLetterRecord> _record =
@@ -31,6 +32,8 @@ internal sealed class DeadLetterRecorder(IDeadLetterStore store, int maxBatch) :
             ContentType = delivery.ContentType,
             Body = delivery.Body,
         };
+        // The event first: a failure of either throws and the message comes back, and the event is made once.
+        await outcomes.DeadLetteredAsync(delivery, reason, cancellationToken);
         await _record.SubmitAsync(record, cancellationToken);
         return record;
     }

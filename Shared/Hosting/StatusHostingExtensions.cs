@@ -13,7 +13,7 @@ namespace Notifications.Shared.Hosting;
 /// <summary>DI wiring of the notification status: dead-letter records, the status function, the retention cleanup.</summary>
 public static class StatusHostingExtensions
 {
-    /// <summary>The dead-letter, status, suppression, webhook endpoint and retention stores of the configured provider, and the cleanup (not scheduled).</summary>
+    /// <summary>The dead-letter, status, suppression, webhook endpoint, outcome event and retention stores of the configured provider, and the cleanup (not scheduled).</summary>
     public static IServiceCollection AddNotificationStatusStores(this IServiceCollection services)
     {
         services.AddSingleton<IDeadLetterStore>(sp => Options(sp).Provider switch
@@ -40,6 +40,11 @@ public static class StatusHostingExtensions
         {
             DatabaseProvider.Postgres => new PostgresWebhookEndpointStore(sp.GetRequiredService<NpgsqlDataSource>(), Options(sp)),
             _ => new SqlServerWebhookEndpointStore(Options(sp)),
+        });
+        services.AddSingleton<IOutcomeEventStore>(sp => Options(sp).Provider switch
+        {
+            DatabaseProvider.Postgres => new PostgresOutcomeEventStore(sp.GetRequiredService<NpgsqlDataSource>(), Options(sp)),
+            _ => new SqlServerOutcomeEventStore(Options(sp)),
         });
         services.AddSingleton<IAudienceStore>(sp => Options(sp).Provider switch
         {

@@ -1,5 +1,6 @@
 using Dapper;
 using Notifications.Shared.Hosting;
+using Notifications.Shared.Outcomes;
 using Npgsql;
 
 namespace Notifications.Shared.Data.Postgres;
@@ -8,6 +9,7 @@ namespace Notifications.Shared.Data.Postgres;
 internal sealed class PostgresDeliveryLogStore : IDeliveryLogStore
 {
     private readonly NpgsqlDataSource _dataSource;
+    private readonly OutcomeEvents _outcomes;
     private readonly int _timeoutSeconds;
     private readonly string _findSentSql;
     private readonly string _recordSentSql;
@@ -20,6 +22,7 @@ internal sealed class PostgresDeliveryLogStore : IDeliveryLogStore
     public PostgresDeliveryLogStore(NpgsqlDataSource dataSource, DatabaseOptions options)
     {
         _dataSource = dataSource;
+        _outcomes = new OutcomeEvents(options);
         _timeoutSeconds = (int)options.CommandTimeout.TotalSeconds;
         string s = options.Schema;
         _findSentSql = $"""
@@ -71,8 +74,16 @@ internal sealed class PostgresDeliveryLogStore : IDeliveryLogStore
             CreatedAts = distinct.Select(n => n.CreatedAt?.UtcDateTime).ToArray(),
             Attempts = distinct.Select(n => n.Attempts).ToArray(),
         };
+        var outcomes = sent.Where(n => n.Outcome is not null).Select(n => n.Outcome!).ToArray();
         await using var connection = await _dataSource.OpenConnectionAsync(cancellationToken);
-        await connection.ExecuteAsync(new CommandDefinition(_recordSentSql, parameters, commandTimeout: _timeoutSeconds, cancellationToken: cancellationToken));
+        // The batch's delivered events in the rows' transaction: without subscribers, the one statement as before.
+        await using var transaction = outcomes.Length == 0 ? null : await connection.BeginTransactionAsync(cancellationToken);
+        await connection.ExecuteAsync(new CommandDefinition(_recordSentSql, parameters, transaction, _timeoutSeconds, cancellationToken: cancellationToken));
+        if (transaction is not null)
+        {
+            await _outcomes.WriteAsync(connection, transaction, outcomes, cancellationToken);
+            await transaction.CommitAsync(cancellationToken);
+        }
     }
 
     public async Task<IReadOnlySet<long>> TryMarkSendingAsync(IReadOnlyCollection<long> ids, CancellationToken cancellationToken) =>

@@ -1,6 +1,7 @@
 using Dapper;
 using Microsoft.Data.SqlClient;
 using Notifications.Shared.Hosting;
+using Notifications.Shared.Outcomes;
 
 namespace Notifications.Shared.Data.SqlServer;
 
@@ -11,11 +12,13 @@ namespace Notifications.Shared.Data.SqlServer;
 internal sealed class SqlServerDeliveryLogStore : IDeliveryLogStore
 {
     private readonly string _connectionString;
+    private readonly OutcomeEvents _outcomes;
     private readonly int _timeoutSeconds;
 
     public SqlServerDeliveryLogStore(DatabaseOptions options)
     {
         _connectionString = options.ConnectionString;
+        _outcomes = new OutcomeEvents(options);
         _timeoutSeconds = (int)options.CommandTimeout.TotalSeconds;
         string s = options.Schema;
         const string ids = "(SELECT DISTINCT id FROM OPENJSON(@Ids) WITH (id bigint '$'))";
@@ -90,8 +93,17 @@ internal sealed class SqlServerDeliveryLogStore : IDeliveryLogStore
     {
         // [{"id":1,"createdAt":"2025-01-01T00:00:00.000+00:00","attempts":1},...]: OPENJSON reads it into rows.
         string json = System.Text.Json.JsonSerializer.Serialize(sent.Select(n => new { id = n.Id, createdAt = n.CreatedAt, attempts = n.Attempts }));
+        var outcomes = sent.Where(n => n.Outcome is not null).Select(n => n.Outcome!).ToArray();
         await using var connection = new SqlConnection(_connectionString);
-        await connection.ExecuteAsync(new CommandDefinition(RecordSentSql, new { Sent = json }, commandTimeout: _timeoutSeconds, cancellationToken: cancellationToken));
+        await connection.OpenAsync(cancellationToken);
+        // The batch's delivered events in the rows' transaction: without subscribers, the one statement as before.
+        await using var transaction = outcomes.Length == 0 ? null : await connection.BeginTransactionAsync(cancellationToken);
+        await connection.ExecuteAsync(new CommandDefinition(RecordSentSql, new { Sent = json }, transaction, _timeoutSeconds, cancellationToken: cancellationToken));
+        if (transaction is not null)
+        {
+            await _outcomes.WriteAsync(connection, transaction, outcomes, cancellationToken);
+            await transaction.CommitAsync(cancellationToken);
+        }
     }
 
     public async Task<IReadOnlySet<long>> TryMarkSendingAsync(IReadOnlyCollection<long> ids, CancellationToken cancellationToken) =>

@@ -10,7 +10,8 @@
 --                           registry (subscribers, contact points, subscriptions, preferences; categories read only)
 --   notifications_producer  Producer/: claims (DELETE ... RETURNING) outbox rows, counts the backlog, records rejects
 --   notifications_consumer  Consumer/: the delivery log, dead letters, rate limits, suppression, templates (read),
---                           webhook endpoints (read, disable), the retention cleanup, preferences (read); never the outbox
+--                           webhook endpoints (read, disable), the retention cleanup, preferences (read); the outbox
+--                           only to insert outcome events (docs/outcome-events.md)
 --   notifications_admin     Admin/ (scripts/admin): status, purge, cleanup, dead-letter records, suppression,
 --                           templates, webhook endpoints; never writes the outbox, the delivery log's 'sent' rows
 --                           or dead letters
@@ -126,6 +127,12 @@ GRANT SELECT, DELETE ON :"schema".notification_outcome TO notifications_consumer
 -- The live channel (033, docs/live.md) writes a row's pending notification for the gateway, expiring a subscriber's oldest
 -- past the cap; the retention cleanup removes expired ones.
 GRANT SELECT, INSERT, DELETE, UPDATE (expires_at) ON :"schema".live_pending TO notifications_consumer;
+-- Outcome events (038, docs/outcome-events.md): an event is an outbox row of the webhook channel, inserted with its
+-- outcome_event row in one transaction (the delivered ones in the delivery log's batch); the subscriptions are read.
+GRANT INSERT ON :"schema".outbox TO notifications_consumer;
+GRANT USAGE ON SEQUENCE :"schema".outbox_id_seq TO notifications_consumer;
+GRANT SELECT, INSERT, DELETE ON :"schema".outcome_event TO notifications_consumer;
+GRANT SELECT ON :"schema".webhook_event_subscription TO notifications_consumer;
 
 -- The admin tool: status and purge (outbox count and DELETE), the delivery window, release of 'sending' marks and
 -- the cleanup (DELETE on the delivery log, dead letters and keys), dead-letter records, and the catalogues.
@@ -138,6 +145,8 @@ GRANT SELECT, UPDATE ON :"schema".retention TO notifications_admin;
 GRANT SELECT, INSERT, UPDATE ON :"schema".suppression TO notifications_admin;
 GRANT SELECT, INSERT ON :"schema".template TO notifications_admin;
 GRANT SELECT, INSERT, UPDATE ON :"schema".webhook_endpoint TO notifications_admin;
+GRANT SELECT, INSERT, DELETE ON :"schema".webhook_event_subscription TO notifications_admin;
+GRANT SELECT, DELETE ON :"schema".outcome_event TO notifications_admin;
 -- The audience registry: read (subscribers show, topics list), categories and their defaults put, operators' edits.
 GRANT SELECT, INSERT, UPDATE, DELETE ON :"schema".subscriber, :"schema".contact_point, :"schema".topic, :"schema".subscription,
       :"schema".category, :"schema".category_default, :"schema".preference TO notifications_admin;

@@ -55,13 +55,17 @@ GRANT SELECT ON [$(Schema)].[category] TO [notifications_producer];
 GRANT SELECT ON [$(Schema)].[category_default] TO [notifications_producer];
 GRANT SELECT ON [$(Schema)].[preference] TO [notifications_producer];
 GO
--- The consumer: never the outbox.
+-- The consumer: the outbox only to insert outcome events (038, docs/outcome-events.md; OUTPUT INSERTED.id reads the id).
 GRANT SELECT, INSERT, UPDATE, DELETE ON [$(Schema)].[delivery_log] TO [notifications_consumer];
 GRANT SELECT, INSERT, DELETE ON [$(Schema)].[dead_letter] TO [notifications_consumer];
 GRANT SELECT, INSERT, UPDATE ON [$(Schema)].[rate_limit] TO [notifications_consumer];
 GRANT SELECT, INSERT, UPDATE ON [$(Schema)].[suppression] TO [notifications_consumer];
 GRANT SELECT ON [$(Schema)].[template] TO [notifications_consumer];
 GRANT SELECT, UPDATE ON [$(Schema)].[webhook_endpoint] TO [notifications_consumer];
+GRANT INSERT ON [$(Schema)].[outbox] TO [notifications_consumer];
+GRANT SELECT ON [$(Schema)].[outbox] ([id]) TO [notifications_consumer];
+GRANT SELECT, INSERT, DELETE ON [$(Schema)].[outcome_event] TO [notifications_consumer];
+GRANT SELECT ON [$(Schema)].[webhook_event_subscription] TO [notifications_consumer];
 GRANT SELECT, UPDATE ON [$(Schema)].[retention] TO [notifications_consumer];
 -- The retention cleanup removes fan-outs finished longer ago than the delivery log's records (docs/fan-out.md).
 GRANT SELECT, DELETE ON [$(Schema)].[fanout_job] TO [notifications_consumer];
@@ -95,6 +99,8 @@ GRANT SELECT, UPDATE ON [$(Schema)].[retention] TO [notifications_admin];
 GRANT SELECT, INSERT, UPDATE ON [$(Schema)].[suppression] TO [notifications_admin];
 GRANT SELECT, INSERT ON [$(Schema)].[template] TO [notifications_admin];
 GRANT SELECT, INSERT, UPDATE ON [$(Schema)].[webhook_endpoint] TO [notifications_admin];
+GRANT SELECT, INSERT, DELETE ON [$(Schema)].[webhook_event_subscription] TO [notifications_admin];
+GRANT SELECT, DELETE ON [$(Schema)].[outcome_event] TO [notifications_admin];
 -- The audience registry: read (subscribers show, topics list), categories and their defaults put, operators' edits.
 GRANT SELECT, INSERT, UPDATE, DELETE ON [$(Schema)].[subscriber] TO [notifications_admin];
 GRANT SELECT, INSERT, UPDATE, DELETE ON [$(Schema)].[contact_point] TO [notifications_admin];

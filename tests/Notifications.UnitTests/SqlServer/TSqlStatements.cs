@@ -51,6 +51,7 @@ internal static class TSqlStatements
                      new SqlServerSuppressionStore(Options),
                      new SqlServerTemplateStore(Options),
                      new SqlServerWebhookEndpointStore(Options),
+                     new SqlServerOutcomeEventStore(Options), new Notifications.Shared.Outcomes.OutcomeEvents(Options),
                      new SqlServerAudienceStore(Options),
                      new SqlServerPreferenceStore(Options),
                      new SqlServerFanOutStore(Options),
