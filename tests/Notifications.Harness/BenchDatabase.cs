@@ -20,7 +20,7 @@ internal sealed class BenchDatabase(string connectionString) : IAsyncDisposable
         string.Create(CultureInfo.InvariantCulture, $"Hello,\n\norder {n} is on its way.\n"));
 
     public Task ResetAsync() =>
-        ExecuteAsync("TRUNCATE notifications.outbox, notifications.delivery_log, notifications.rejected");
+        ExecuteAsync("TRUNCATE notifications.outbox, notifications.delivery_log, notifications.rejected, notifications.outcome_event");
 
     /// <summary>
     /// Bulk-loads <paramref name="rows"/> rows with one binary COPY (seconds for a million, not hours); with
@@ -166,6 +166,9 @@ internal sealed class BenchDatabase(string connectionString) : IAsyncDisposable
     }
 
     public Task<long> CountOutboxAsync() => ScalarAsync("SELECT count(*) FROM notifications.outbox");
+
+    /// <summary>Outcome events made (<c>--outcome-events</c>): one per email delivered, written in the delivery log's batches.</summary>
+    public Task<long> CountOutcomeEventsAsync() => ScalarAsync("SELECT count(*) FROM notifications.outcome_event");
 
     public Task<long> CountSentAsync() => ScalarAsync("SELECT count(*) FROM notifications.delivery_log WHERE status = 'sent'");
 

@@ -12,6 +12,7 @@ internal sealed class DeliveryTarget : IAsyncDisposable
 {
     private readonly SmtpSinkProcess? _sink;
     private readonly ReceiverProcess? _receiver;
+    private ReceiverProcess? _events;
 
     private DeliveryTarget(BenchChannel channel, SmtpSinkProcess? sink, ReceiverProcess? receiver, Dictionary<string, string>? consumerVariables)
     {
@@ -35,7 +36,8 @@ internal sealed class DeliveryTarget : IAsyncDisposable
     public bool Counts => _sink is not null || _receiver is not null;
 
     /// <summary>The sink's or receiver's process, for its CPU.</summary>
-    public IEnumerable<int> Pids => _sink is not null ? [_sink.Id] : _receiver is not null ? [_receiver.Id] : [];
+    public IEnumerable<int> Pids => (_sink is not null ? [_sink.Id] : _receiver is not null ? [_receiver.Id] : (int[])[])
+        .Concat(_events is not null ? [_events.Id] : []);
 
     /// <summary>
     /// Starts the run's target; with <paramref name="recordArrivals"/> (fan-out) the push server keeps each delivery's first
@@ -64,8 +66,27 @@ internal sealed class DeliveryTarget : IAsyncDisposable
 
             default:
                 var sink = options.Sender == "smtp" ? await SmtpSinkProcess.StartAsync(env.SmtpSink, options.SmtpPort, recordArrivals) : null;
-                return new DeliveryTarget(BenchChannel.Email, sink, null, null);
+                var email = new DeliveryTarget(BenchChannel.Email, sink, null, null);
+                if (options.OutcomeEvents)
+                {
+                    email._events = await StartEventsReceiverAsync(env, options, runDirectory);
+                    email.ConsumerVariables["SSL_CERT_FILE"] = email._events.CertificateFile;
+                }
+
+                return email;
         }
+    }
+
+    /// <summary>With <c>--outcome-events</c>: the distinct events the events receiver accepted so far; else null.</summary>
+    public async Task<long?> EventsReceivedAsync() => _events is null ? null : (await _events.CountsAsync()).Distinct;
+
+    // An endpoint of its own each run (the table outlives the outbox's reset), subscribed to the delivered events only.
+    private static async Task<ReceiverProcess> StartEventsReceiverAsync(BenchEnvironment env, HarnessOptions options, string runDirectory)
+    {
+        string name = "bench-events-" + Guid.NewGuid().ToString("N")[..12];
+        string secret = await WebhookEndpointRegistration.RegisterAsync(env, options.Queue, name, ReceiverUrls.Webhook(options.ReceiverPort, name));
+        await WebhookEndpointRegistration.SubscribeAsync(env, options.Queue, name, "notification.delivered");
+        return await ReceiverProcess.StartAsync(NotificationChannels.Webhook, options.ReceiverPort, ["--secret", secret], runDirectory);
     }
 
     /// <summary>Notifications received: the sink's messages, or the distinct ids the receiver accepted.</summary>
@@ -89,6 +110,11 @@ internal sealed class DeliveryTarget : IAsyncDisposable
     public async ValueTask DisposeAsync()
     {
         _sink?.Dispose();
+        if (_events is not null)
+        {
+            await _events.DisposeAsync();
+        }
+
         if (_receiver is not null)
         {
             await _receiver.DisposeAsync();

@@ -116,6 +116,12 @@ internal sealed class HarnessOptions
     /// <summary><c>receiver push</c>: also keep each delivery's first arrival (<c>GET /_receiver/arrivals</c>), for <c>fanout</c>.</summary>
     public bool Arrivals { get; private set; }
 
+    /// <summary>
+    /// (run, sweep; email) An endpoint at a webhook receiver process on <see cref="ReceiverPort"/> subscribed to
+    /// <c>notification.delivered</c> (docs/outcome-events.md): each email's delivery also writes its event.
+    /// </summary>
+    public bool OutcomeEvents { get; private set; }
+
     /// <summary>The <c>fanout</c> mode's options (registry size, page size, <c>--single</c>).</summary>
     public FanOutBenchOptions FanOut { get; } = new();
 
@@ -181,6 +187,12 @@ internal sealed class HarnessOptions
                 continue;
             }
 
+            if (key == "--outcome-events")
+            {
+                options.OutcomeEvents = true;
+                continue;
+            }
+
             if (key == "--arrivals")
             {
                 options.Arrivals = true;
@@ -203,6 +215,11 @@ internal sealed class HarnessOptions
         if (options.Template && (options.Baseline || options.Mode is not ("run" or "sweep")))
         {
             throw new ArgumentException("--template belongs to the run and sweep modes, without --baseline (the original consumer renders no templates)");
+        }
+
+        if (options.OutcomeEvents && (options.Baseline || options.Mode is not ("run" or "sweep") || options.Channel != NotificationChannels.Email))
+        {
+            throw new ArgumentException("--outcome-events belongs to the run and sweep modes with --channel email, without --baseline");
         }
 
         options.CheckChannel();

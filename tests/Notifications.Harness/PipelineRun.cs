@@ -71,6 +71,12 @@ internal sealed class PipelineRun(BenchEnvironment env, HarnessOptions options, 
         await fleet.StopProducersAsync();
         await fleet.WaitConsumersAsync(TimeSpan.FromSeconds(60));
         var reports = fleet.ConsumerReports();
+        if (await target.EventsReceivedAsync() is { } eventsReceived)
+        {
+            // Events queue in the outbox behind the run's backlog (claimed in id order): made in the window, mostly sent after it.
+            Console.WriteLine($"  outcome events: {await db.CountOutcomeEventsAsync():N0} delivered events made, {eventsReceived:N0} accepted by the events receiver so far");
+        }
+
         if (reports.Count != options.Consumers)
         {
             throw new InvalidOperationException($"only {reports.Count} of {options.Consumers} consumers wrote a report; see {runDirectory}");

@@ -7,6 +7,7 @@ namespace Notifications.Harness;
 /// Registers a webhook run's endpoint as an operator does, with the admin tool: <c>webhooks add NAME URL --allow-private</c>
 /// (the receiver listens on loopback, which the endpoint check refuses unless allowed), and reads the signing secret
 /// (<c>whsec_...</c>) from what the tool prints, for the receiver to verify with. The secret is not written to the run's files.
+/// Subscribes an endpoint to outcome events the same way (<c>webhooks subscribe</c>).
 /// </summary>
 internal static partial class WebhookEndpointRegistration
 {
@@ -14,9 +15,21 @@ internal static partial class WebhookEndpointRegistration
 
     public static async Task<string> RegisterAsync(BenchEnvironment env, string queue, string name, Uri url)
     {
+        string output = await RunAdminAsync(env, queue, ["webhooks", "add", name, url.ToString(), "--allow-private"]);
+        var secret = Secret().Match(output);
+        return secret.Success
+            ? secret.Value
+            : throw new InvalidOperationException($"admin webhooks add {name} printed no signing secret (whsec_...), so the receiver cannot verify: {output}");
+    }
+
+    /// <summary>Subscribes the endpoint to outcome events: <c>webhooks subscribe NAME TYPE...</c>.</summary>
+    public static Task SubscribeAsync(BenchEnvironment env, string queue, string name, params string[] types) =>
+        RunAdminAsync(env, queue, ["webhooks", "subscribe", name, .. types]);
+
+    private static async Task<string> RunAdminAsync(BenchEnvironment env, string queue, string[] command)
+    {
         var info = new ProcessStartInfo("dotnet") { UseShellExecute = false, RedirectStandardOutput = true, RedirectStandardError = true };
-        string[] arguments = [env.AdminDll, "webhooks", "add", name, url.ToString(), "--allow-private"];
-        foreach (string argument in arguments)
+        foreach (string argument in (string[])[env.AdminDll, .. command])
         {
             info.ArgumentList.Add(argument);
         }
@@ -35,17 +48,14 @@ internal static partial class WebhookEndpointRegistration
         }
 
         string output = await stdout + await stderr;
-        string command = $"admin webhooks add {name} {url} --allow-private";
+        string said = "admin " + string.Join(' ', command);
         if (admin.ExitCode != 0)
         {
-            throw new InvalidOperationException($"{command} exited {admin.ExitCode}: {Redacted(output)}");
+            throw new InvalidOperationException($"{said} exited {admin.ExitCode}: {Redacted(output)}");
         }
 
-        var secret = Secret().Match(output);
-        Console.WriteLine($"  registered the webhook endpoint: {command}");
-        return secret.Success
-            ? secret.Value
-            : throw new InvalidOperationException($"{command} printed no signing secret (whsec_...), so the receiver cannot verify: {output}");
+        Console.WriteLine($"  ran {said}");
+        return output;
     }
 
     private static string Redacted(string output) => Secret().Replace(output, "whsec_***");

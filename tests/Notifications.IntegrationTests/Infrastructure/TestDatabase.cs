@@ -22,6 +22,8 @@ internal sealed class TestDatabase
         await connection.ExecuteAsync($"TRUNCATE {Schema}.live_pending");
         // What bounce and complaint reports said of sent notifications (037).
         await connection.ExecuteAsync($"TRUNCATE {Schema}.notification_outcome");
+        // Outcome events made (038); the subscriptions go with their endpoints.
+        await connection.ExecuteAsync($"TRUNCATE {Schema}.outcome_event");
         // The client keeps a template's variables 10 s (TemplateCatalog): a test's templates are not the last test's.
         Notifications.Client.TemplateCatalog.Clear();
         await connection.ExecuteAsync($"UPDATE {Schema}.retention SET lease_until = '-infinity', holder = NULL, last_run_at = NULL, max_deleted_id = NULL");
