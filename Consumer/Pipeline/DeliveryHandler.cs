@@ -134,7 +134,7 @@ internal sealed class DeliveryHandler(
         if (await infrastructure.RunAsync(ct => outcomes.MustWaitAsync(message, ct), cancellationToken))
         {
             // A later event (a bounce) before its earlier one (the delivery) reached the endpoint: parked until about then.
-            await settle.WaitAsync(delivery, Later(breaker.RejectsFor, rabbit.RetryDelays[0]), cancellationToken);
+            await settle.WaitAsync(delivery, Later(breaker.RejectsFor, rabbit.RetryDelays is [var first, ..] ? first : TimeSpan.FromSeconds(1)), cancellationToken);
             return;
         }
 

@@ -5,7 +5,7 @@ using Notifications.IntegrationTests.Operations;
 
 namespace Notifications.IntegrationTests.Webhooks;
 
-/// <summary><c>scripts/admin webhooks add|list|disable|enable|rotate-secret</c> as the built tool, its own process, against the test database.</summary>
+/// <summary><c>scripts/admin webhooks add|list|disable|enable|rotate-secret|subscribe|unsubscribe</c> as the built tool, its own process, against the test database.</summary>
 [Collection("services")]
 public sealed partial class WebhookAdminTests
 {
@@ -65,6 +65,31 @@ public sealed partial class WebhookAdminTests
         var (exit, _, error) = await RunAsync("webhooks", command, "nobody");
 
         Assert.Equal((1, "error: no webhook endpoint is named 'nobody' ('webhooks list' shows them)\n"), (exit, error));
+    }
+
+    [Fact]
+    public async Task WebhookCommands_SubscribeListUnsubscribe_TableAndOutputAgree()
+    {
+        await DeleteEndpointsAsync();
+        Assert.Equal(0, (await RunAsync("webhooks", "add", "app", "http://127.0.0.1:8099/in", "--allow-private")).ExitCode);
+
+        var subscribe = await RunAsync("webhooks", "subscribe", "app", "notification.delivered", "notification.bounced");
+        Assert.Equal((0, "Subscribed webhook endpoint app: notification.delivered, notification.bounced.\n"), (subscribe.ExitCode, subscribe.Output));
+        var again = await RunAsync("webhooks", "subscribe", "app", "notification.bounced");
+        Assert.Equal("Nothing changed for webhook endpoint app; subscribed already: notification.bounced.\n", again.Output);
+        Assert.Contains("; events: notification.bounced notification.delivered", (await RunAsync("webhooks", "list")).Output, StringComparison.Ordinal);
+
+        var unsubscribe = await RunAsync("webhooks", "unsubscribe", "app", "notification.bounced");
+        Assert.Equal((0, "Unsubscribed webhook endpoint app: notification.bounced.\n"), (unsubscribe.ExitCode, unsubscribe.Output));
+        await using var connection = await TestDatabase.OpenAsync();
+        Assert.Equal(["notification.delivered"], await connection.QueryAsync<string>(
+            $"SELECT event_type FROM {TestDatabase.Schema}.webhook_event_subscription WHERE endpoint = 'app'"));
+
+        var unknownType = await RunAsync("webhooks", "subscribe", "app", "notification.opened");
+        Assert.Equal(2, unknownType.ExitCode);
+        Assert.Contains("unknown event type 'notification.opened': name one or more of notification.delivered, ", unknownType.Error, StringComparison.Ordinal);
+        var unknownEndpoint = await RunAsync("webhooks", "subscribe", "nobody", "notification.delivered");
+        Assert.Equal((1, "error: no webhook endpoint is named 'nobody' ('webhooks list' shows them)\n"), (unknownEndpoint.ExitCode, unknownEndpoint.Error));
     }
 
     private static async Task DeleteEndpointsAsync()
