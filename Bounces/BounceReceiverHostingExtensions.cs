@@ -6,6 +6,7 @@ using Notifications.Bounces.Effects;
 using Notifications.Bounces.Reports;
 using Notifications.Bounces.Smtp;
 using Notifications.Shared.Hosting;
+using Notifications.Shared.Outcomes;
 using Npgsql;
 
 namespace Notifications.Bounces;
@@ -35,6 +36,8 @@ public static class BounceReceiverHostingExtensions
             _ => new SqlServerBounceDatabase(Database(sp)),
         });
         services.AddSingleton<BounceParser>();
+        // The outcome events' one writer (docs/outcome-events.md): a bounce or complaint recorded is an event in the same transaction.
+        services.AddSingleton(sp => new OutcomeEvents(Database(sp)));
         services.AddSingleton<BounceEffects>();
         services.AddSingleton<BounceReportWriter>();
         services.AddSingleton<BounceMailboxFilter>();

@@ -2,8 +2,10 @@ using System.Data.Common;
 using Dapper;
 using Microsoft.Extensions.Options;
 using Notifications.Bounces.Reports;
+using Notifications.Shared.Contract;
 using Notifications.Shared.Data;
 using Notifications.Shared.Hosting;
+using Notifications.Shared.Outcomes;
 
 namespace Notifications.Bounces.Effects;
 
@@ -12,10 +14,13 @@ namespace Notifications.Bounces.Effects;
 /// (<c>notification_outcome</c>; the same DSN twice records nothing the second time), and the suppression entry it calls
 /// for through the project's suppression store: a bounce <c>hard_bounce</c> (all mail), a complaint <c>complaint</c> (bulk
 /// mail: a password reset still goes), and the <see cref="BounceReceiverOptions.SoftBounceLimit"/>-th deferral within
-/// <see cref="BounceReceiverOptions.SoftBounceWindow"/> <c>soft_bounce</c> (all mail).
+/// <see cref="BounceReceiverOptions.SoftBounceWindow"/> <c>soft_bounce</c> (all mail). A bounce or a complaint recorded is
+/// also an outcome event (<c>notification.bounced</c>, <c>.complained</c>) for the endpoints subscribed to it, in the same
+/// transaction (<see cref="OutcomeEvents"/>, docs/outcome-events.md); a deferral is none.
 /// </summary>
 internal sealed class BounceEffects(
-    IBounceDatabase database, ISuppressionStore suppressions, IOptions<BounceReceiverOptions> options, IOptions<DatabaseOptions> databaseOptions, TimeProvider time)
+    IBounceDatabase database, ISuppressionStore suppressions, OutcomeEvents events, IOptions<BounceReceiverOptions> options,
+    IOptions<DatabaseOptions> databaseOptions, TimeProvider time)
 {
     private const int MaxStatus = 32;
     private const int MaxDiagnostic = 1000;
@@ -43,6 +48,7 @@ internal sealed class BounceEffects(
             }
         }
 
+        await events.WriteAsync(connection, transaction, Events(id, applied), cancellationToken);
         return applied;
     }
 
@@ -74,6 +80,18 @@ internal sealed class BounceEffects(
         return deferred < settings.SoftBounceLimit ? (null, null, null)
             : (SuppressionReasons.SoftBounce, SuppressionReasons.AllScope,
                $"{deferred} notifications deferred within {settings.SoftBounceWindow.TotalDays:0.#} days, the latest {id}: {said}");
+    }
+
+    private List<OutcomeEvent> Events(long id, List<AppliedOutcome> applied)
+    {
+        var now = time.GetUtcNow();
+        return applied
+            .Select(a => a.Outcome)
+            .Where(o => o.Outcome is Outcomes.Bounced or Outcomes.Complained)
+            .Select(o => new OutcomeEvent(
+                id, o.Outcome == Outcomes.Bounced ? OutcomeEventTypes.Bounced : OutcomeEventTypes.Complained, NotificationChannels.Email, o.Recipient, now,
+                OutcomeEventBody.Detail(("status", o.Status), ("diagnostic", Cut(o.Diagnostic, MaxDiagnostic)))))
+            .ToList();
     }
 
     private static string? Cut(string? text, int length) => text is { Length: > 0 } && text.Length > length ? text[..length] : text;

@@ -182,5 +182,12 @@ GRANT SELECT (notification_id) ON :"schema".delivery_log TO notifications_bounce
 GRANT SELECT, INSERT ON :"schema".notification_outcome TO notifications_bounces;
 GRANT INSERT (address, reason, scope, detail), SELECT (address, reason, scope, detail, removed_at),
       UPDATE (reason, scope, detail, since, changed_at, removed_at) ON :"schema".suppression TO notifications_bounces;
+-- A bounce or complaint recorded is an outcome event for the endpoints subscribed to it (038, docs/outcome-events.md):
+-- a webhook outbox row and its outcome_event row, written by Shared/Outcomes/OutcomeEvents in the report's transaction.
+GRANT INSERT ON :"schema".outbox TO notifications_bounces;
+GRANT USAGE ON SEQUENCE :"schema".outbox_id_seq TO notifications_bounces;
+GRANT SELECT, INSERT ON :"schema".outcome_event TO notifications_bounces;
+GRANT SELECT ON :"schema".webhook_event_subscription TO notifications_bounces;
+GRANT SELECT (name, disabled_at) ON :"schema".webhook_endpoint TO notifications_bounces;
 
 COMMIT;

@@ -143,4 +143,10 @@ GRANT SELECT, INSERT ON [$(Schema)].[notification_outcome] TO [notifications_bou
 GRANT INSERT ON [$(Schema)].[suppression] TO [notifications_bounces];
 GRANT SELECT ([address], [scope], [removed_at]) ON [$(Schema)].[suppression] TO [notifications_bounces];
 GRANT UPDATE ([reason], [scope], [detail], [since], [changed_at], [removed_at]) ON [$(Schema)].[suppression] TO [notifications_bounces];
+-- A bounce or complaint recorded is an outcome event for the endpoints subscribed to it (038, docs/outcome-events.md).
+GRANT INSERT ON [$(Schema)].[outbox] TO [notifications_bounces];
+GRANT SELECT ON [$(Schema)].[outbox] ([id]) TO [notifications_bounces];
+GRANT SELECT, INSERT ON [$(Schema)].[outcome_event] TO [notifications_bounces];
+GRANT SELECT ON [$(Schema)].[webhook_event_subscription] TO [notifications_bounces];
+GRANT SELECT ON [$(Schema)].[webhook_endpoint] ([name], [disabled_at]) TO [notifications_bounces];
 GO

@@ -30,7 +30,9 @@ public sealed class DatabaseRoleDenialTests
         // The consumer: never the outbox, never the rejects.
         { DatabaseRole.Consumer, $"DELETE FROM {S}.outbox WHERE false" },
         { DatabaseRole.Consumer, $"SELECT id FROM {S}.outbox" },
-        { DatabaseRole.Consumer, $"INSERT INTO {S}.outbox (recipient, subject, body) VALUES ('a@example.com', 's', 'b')" },
+        // It inserts outcome events' outbox rows (038), never changes one.
+        { DatabaseRole.Consumer, $"UPDATE {S}.outbox SET subject = subject WHERE false" },
+        { DatabaseRole.Consumer, $"UPDATE {S}.outcome_event SET endpoint = endpoint WHERE false" },
         { DatabaseRole.Consumer, $"INSERT INTO {S}.rejected (id, recipient, subject, body, created_at, reason) VALUES (-1, 'a', 's', 'b', now(), 'r')" },
         { DatabaseRole.Consumer, $"INSERT INTO {S}.template (name, locale, version, subject, text_body) VALUES ('t', 'en', 1, 's', 'b')" },
         { DatabaseRole.Consumer, $"INSERT INTO {S}.webhook_endpoint (name, url, secret) VALUES ('w', 'https://example.com', 's')" },
@@ -82,6 +84,8 @@ public sealed class DatabaseRoleDenialTests
         { DatabaseRole.Bounces, $"UPDATE {S}.notification_outcome SET status = status WHERE false" },
         { DatabaseRole.Bounces, $"DELETE FROM {S}.suppression WHERE false" },
         { DatabaseRole.Bounces, $"SELECT id FROM {S}.outbox" },
+        { DatabaseRole.Bounces, $"SELECT secret FROM {S}.webhook_endpoint" },
+        { DatabaseRole.Bounces, $"DELETE FROM {S}.outcome_event WHERE false" },
         { DatabaseRole.Bounces, $"SELECT * FROM {S}.notification_status(1)" },
         // No role changes the schema: that is the migrator's (the owner's) alone.
         { DatabaseRole.App, $"CREATE TABLE {S}.intruder (id int)" },

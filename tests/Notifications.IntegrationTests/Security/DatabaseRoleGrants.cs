@@ -122,6 +122,9 @@ internal static class DatabaseRoleGrants
             .. Table("attachment", "SELECT", "DELETE"), .. Table("fanout_job", "SELECT", "DELETE"), .. Table("audience_delivery", "SELECT", "DELETE"),
             .. Table("live_pending", "SELECT", "INSERT", "DELETE"), "column notifications.live_pending.expires_at: UPDATE",
             .. Table("notification_outcome", "SELECT", "DELETE"),
+            // Outcome events (038): a webhook outbox row and its outcome_event row; the subscriptions read.
+            "table notifications.outbox: INSERT", "sequence notifications.outbox_id_seq: USAGE",
+            .. Table("outcome_event", "SELECT", "INSERT", "DELETE"), .. Table("webhook_event_subscription", "SELECT"),
         ],
         [DatabaseRole.Admin] =
         [
@@ -137,6 +140,7 @@ internal static class DatabaseRoleGrants
             .. Table("fanout_job", "SELECT", "DELETE"), .. Table("audience_delivery", "SELECT", "DELETE"), .. Table("live_pending", "SELECT", "DELETE"),
             .. Table("rejected", "SELECT"), .. Table("admin_job", "SELECT", "INSERT", "UPDATE"), .. Table("rate_limit", "SELECT"),
             .. Table("notification_outcome", "SELECT", "DELETE"),
+            .. Table("webhook_event_subscription", "SELECT", "INSERT", "DELETE"), .. Table("outcome_event", "SELECT", "DELETE"),
         ],
         [DatabaseRole.Unsubscribe] =
         [
@@ -159,6 +163,10 @@ internal static class DatabaseRoleGrants
             .. Column("suppression", "INSERT", "address", "reason", "scope", "detail"),
             .. Column("suppression", "SELECT", "address", "reason", "scope", "detail", "removed_at"),
             .. Column("suppression", "UPDATE", "reason", "scope", "detail", "since", "changed_at", "removed_at"),
+            // Outcome events (038): a bounce or complaint recorded is one, in the report's transaction.
+            "table notifications.outbox: INSERT", "sequence notifications.outbox_id_seq: USAGE",
+            .. Table("outcome_event", "SELECT", "INSERT"), .. Table("webhook_event_subscription", "SELECT"),
+            .. Column("webhook_endpoint", "SELECT", "name", "disabled_at"),
         ],
     };
 

@@ -75,6 +75,7 @@ internal static class SqlServerRoleGrants
             .. Column("subscriber", "SELECT", "id", "external_id"), .. Object("category", "SELECT"), .. Object("category_default", "SELECT"), .. Object("preference", "SELECT"),
             .. Object("attachment", "SELECT", "DELETE"), .. Object("live_pending", "SELECT", "INSERT", "DELETE"), .. Column("live_pending", "UPDATE", "expires_at"),
             .. Object("notification_outcome", "SELECT", "DELETE"),
+            "object outbox: INSERT", "column outbox.id: SELECT", .. Object("outcome_event", "SELECT", "INSERT", "DELETE"), .. Object("webhook_event_subscription", "SELECT"),
         ],
         ["notifications_admin"] =
         [
@@ -86,6 +87,7 @@ internal static class SqlServerRoleGrants
             .. Object("fanout_job", "SELECT", "DELETE"), .. Object("audience_delivery", "SELECT", "DELETE"), .. Object("live_pending", "SELECT", "DELETE"),
             .. Object("rejected", "SELECT"), .. Object("admin_job", "SELECT", "INSERT", "UPDATE"), .. Object("rate_limit", "SELECT"),
             .. Object("notification_outcome", "SELECT", "DELETE"),
+            .. Object("webhook_event_subscription", "SELECT", "INSERT", "DELETE"), .. Object("outcome_event", "SELECT", "DELETE"),
         ],
         ["notifications_unsubscribe"] =
         [
@@ -99,6 +101,8 @@ internal static class SqlServerRoleGrants
             .. Column("delivery_log", "SELECT", "notification_id"), .. Object("notification_outcome", "SELECT", "INSERT"),
             "object suppression: INSERT", .. Column("suppression", "SELECT", "address", "scope", "removed_at"),
             .. Column("suppression", "UPDATE", "reason", "scope", "detail", "since", "changed_at", "removed_at"),
+            "object outbox: INSERT", "column outbox.id: SELECT", .. Object("outcome_event", "SELECT", "INSERT"), .. Object("webhook_event_subscription", "SELECT"),
+            .. Column("webhook_endpoint", "SELECT", "name", "disabled_at"),
         ],
         ["public"] = [],
     };
