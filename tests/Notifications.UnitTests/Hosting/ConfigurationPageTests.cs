@@ -21,6 +21,7 @@ public sealed partial class ConfigurationPageTests
         typeof(Notifications.Unsubscribe.UnsubscribeServerOptions).Assembly,
         typeof(Notifications.Gateway.GatewayHostingExtensions).Assembly,
         typeof(Notifications.OperatorConsole.ConsoleOptions).Assembly,
+        typeof(Notifications.Bounces.BounceReceiverHostingExtensions).Assembly,
     ];
 
     private static readonly string Page = RepositoryFile.Read("docs", "configuration.md");
