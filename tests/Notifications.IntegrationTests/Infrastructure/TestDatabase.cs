@@ -22,8 +22,9 @@ internal sealed class TestDatabase
         await connection.ExecuteAsync($"TRUNCATE {Schema}.live_pending");
         // What bounce and complaint reports said of sent notifications (037).
         await connection.ExecuteAsync($"TRUNCATE {Schema}.notification_outcome");
-        // Outcome events made (038); the subscriptions go with their endpoints.
-        await connection.ExecuteAsync($"TRUNCATE {Schema}.outcome_event");
+        // Outcome events made and the subscriptions (038): a test's subscription left behind would make every later test's
+        // consumer write events into the outbox (the endpoints themselves stay: webhook tests remove theirs).
+        await connection.ExecuteAsync($"TRUNCATE {Schema}.outcome_event, {Schema}.webhook_event_subscription");
         // The client keeps a template's variables 10 s (TemplateCatalog): a test's templates are not the last test's.
         Notifications.Client.TemplateCatalog.Clear();
         await connection.ExecuteAsync($"UPDATE {Schema}.retention SET lease_until = '-infinity', holder = NULL, last_run_at = NULL, max_deleted_id = NULL");

@@ -59,7 +59,7 @@ public sealed class SuppressionAdminTests
     [Theory]
     [InlineData("suppression add fcm:bad*token", "address: invalid FCM registration token")]
     [InlineData("suppression add nobody", "address: 'nobody' is neither an address (user@example.com), a domain (@example.com) nor a push recipient (fcm:<token>, apns:<token>)")]
-    [InlineData("suppression add a@example.com --reason bored", "--reason must be one of hard_bounce, complaint, unsubscribed, manual, unregistered, not 'bored'")]
+    [InlineData("suppression add a@example.com --reason bored", "--reason must be one of hard_bounce, complaint, unsubscribed, manual, unregistered, soft_bounce, not 'bored'")]
     [InlineData("suppression list --limit 0", "--limit must be a whole number of at least 1, not '0'")]
     [InlineData("suppression remove", "Required argument missing for command: 'remove'")]
     [InlineData("suppression add @", "address: '@' has no domain after '@'")]
