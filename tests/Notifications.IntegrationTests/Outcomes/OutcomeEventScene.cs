@@ -5,6 +5,7 @@ using Notifications.IntegrationTests.Infrastructure.Receivers;
 using Notifications.IntegrationTests.Webhooks;
 using Notifications.Shared.Hosting;
 using Notifications.Shared.Outcomes;
+using Npgsql;
 
 namespace Notifications.IntegrationTests.Outcomes;
 
@@ -45,6 +46,8 @@ internal static class OutcomeEventScene
         await using var transaction = await connection.BeginTransactionAsync();
         await new OutcomeEvents(new DatabaseOptions { Schema = TestDatabase.Schema }).WriteAsync(connection, transaction, events, CancellationToken.None);
         await transaction.CommitAsync();
+        // Not kept idle in the pool as the consumer's login: tests that count that login's connections would see it.
+        NpgsqlConnection.ClearPool(connection);
     }
 
     /// <summary>The event a request carried.</summary>
