@@ -12,7 +12,7 @@ internal static class StoryOutput
             await output.WriteLineAsync($"  recipient:   {OneLine(recipient)}");
         }
 
-        await output.WriteLineAsync($"  trace id:    {story.TraceId ?? "not kept (only while the row waits in the outbox, if the app gave one)"}");
+        await output.WriteLineAsync($"  trace id:    {story.TraceId ?? "not kept (the notification was not traced, or was not sent and has left the outbox)"}");
         if (story.Steps.Count == 0)
         {
             return;

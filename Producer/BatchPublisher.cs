@@ -42,7 +42,7 @@ internal sealed class BatchPublisher(
         // fan-out stage publishes its deliveries (docs/fan-out.md).
         var (rows, jobs, refused) = SplitAudienceRows(claim.Rows);
         long publishStarted = Stopwatch.GetTimestamp();
-        var rejects = await PublishAsync(channel, rows, batch, timeout.Token);
+        var rejects = await PublishAsync(channel, rows, batch, timeout.Token, claimStarted);
         rejects.AddRange(refused);
         metrics.Confirmed(rows.Count - rejects.Count, lane, publishStarted);
         faults.Reached("before-commit");
@@ -93,15 +93,15 @@ internal sealed class BatchPublisher(
     /// <summary>
     /// Publishes <paramref name="rows"/> on <paramref name="channel"/> in envelopes, each to its lane's queue, and waits for
     /// every confirm; returns the rows too large for the broker, unpublished, with the reason. The claim's batch and a
-    /// fan-out page both end here.
+    /// fan-out page both end here; the claim's messages carry when it was claimed (<paramref name="claimedAt"/>).
     /// </summary>
     internal async Task<List<(OutboxRow Row, string Reason)>> PublishAsync(
-        IChannel channel, IReadOnlyList<OutboxRow> rows, Activity? batch, CancellationToken timeout)
+        IChannel channel, IReadOnlyList<OutboxRow> rows, Activity? batch, CancellationToken timeout, DateTimeOffset? claimedAt = null)
     {
         var publishes = new List<Task>(rows.Count);
         var spans = ProducerTracing.Enabled ? new List<(Activity Span, Task Confirm)>(rows.Count) : null;
         var rejects = new List<(OutboxRow Row, string Reason)>();
-        var envelope = new EnvelopeBuilder(_options.EnvelopeSize, _options.MaxMessageBytes);
+        var envelope = new EnvelopeBuilder(_options.EnvelopeSize, _options.MaxMessageBytes, claimedAt);
         try
         {
             foreach (var row in rows)

@@ -10,9 +10,10 @@ namespace Notifications.Producer;
 /// <summary>
 /// Gathers the serialized rows of one claim into AMQP messages: up to <c>size</c> rows bound for the same queue
 /// and within <c>maxBytes</c> travel as one envelope (<see cref="EnvelopeSerializer"/>); a message of one row is
-/// the plain single-notification message, exactly as with envelopes off.
+/// the plain single-notification message, exactly as with envelopes off. Each message is stamped with when it was
+/// published and, for an outbox claim's rows, when they were claimed (<see cref="PublishedAtHeader"/>).
 /// </summary>
-internal sealed class EnvelopeBuilder(int size, int maxBytes)
+internal sealed class EnvelopeBuilder(int size, int maxBytes, DateTimeOffset? claimedAt = null)
 {
     private readonly List<byte[]> _bodies = new(Math.Min(size, 1024));
     private readonly List<OutboxRow> _rows = new(Math.Min(size, 1024));
@@ -74,7 +75,7 @@ internal sealed class EnvelopeBuilder(int size, int maxBytes)
             }
         }
 
-        properties.Headers = PublishedAtHeader.Stamp(properties.Headers, TimeProvider.System);
+        properties.Headers = PublishedAtHeader.Stamp(properties.Headers, TimeProvider.System, claimedAt);
         var taken = (_queue, body, properties, _spans.Select(s => s.Span).ToArray());
         _rows.Clear();
         _bodies.Clear();

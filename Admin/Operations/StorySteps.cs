@@ -11,9 +11,9 @@ internal static class StorySteps
     /// <summary>What the schema does not keep (docs/console.md, "What a story cannot tell").</summary>
     public static readonly IReadOnlyList<string> NotKept =
     [
-        "when the producer claimed and published it: the claim deletes the outbox row and records no time (a fan-out job's start is its claim)",
-        "each failed attempt's failure: a retry carries only the attempt count; a dead letter keeps the last failure",
-        "the trace id once claimed: it travels in the message's headers, not in a table",
+        "when the producer claimed and published one not sent (dead-lettered, suppressed, opted out) or sent before these times were kept: the claim deletes the outbox row, the message carries the times to the delivery log (a fan-out job's start is its claim)",
+        "the failures of attempts made before failed attempts were kept: a dead letter keeps the last failure",
+        "the trace id of one not sent, once claimed: it travels in the message's headers; the delivery log and each failed attempt keep it",
         "the recipient of a claimed email, webhook or push row (a fan-out delivery keeps its address; a dead letter its message)",
     ];
 
@@ -44,9 +44,19 @@ internal static class StorySteps
             steps.Add(new("published", Utc(delivery.JobCreatedAt),
                 Invariant($"a delivery of notification {delivery.ParentId} to subscriber {delivery.Subscriber ?? "(erased)"}, {delivery.Channel ?? "-"} {delivery.Address ?? ""}").TrimEnd()));
         }
+        else if (records.Log is { ClaimedAt: not null } or { PublishedAt: not null })
+        {
+            steps.Add(new("claimed", Utc(records.Log.ClaimedAt), "claimed from the outbox by the producer"));
+            steps.Add(new("published", Utc(records.Log.PublishedAt), "handed to the broker, confirmed"));
+        }
         else if (records.Outbox is null && records.Rejected is null && !status.IsUnknown)
         {
             steps.Add(new("claimed and published", null, "claimed from the outbox and handed to the broker (when: not kept)"));
+        }
+
+        foreach (var attempt in records.Attempts)
+        {
+            steps.Add(new(Invariant($"attempt {attempt.Attempt} failed"), Utc(attempt.FailedAt), Invariant($"tried again: {attempt.Reason}")));
         }
 
         foreach (var dead in records.DeadLetters)
@@ -56,7 +66,7 @@ internal static class StorySteps
 
         if (records.Log is { } log)
         {
-            if (log.Attempts is > 1)
+            if (log.Attempts is > 1 && records.Attempts.Count == 0)
             {
                 steps.Add(new("attempts", null, Invariant($"{log.Attempts - 1} failed attempt(s) first (their failures are not kept)")));
             }
@@ -69,7 +79,8 @@ internal static class StorySteps
             steps.Add(new(outcome.Outcome, Utc(outcome.ReportedAt), Later(outcome, records.Log)));
         }
 
-        string? traceId = records.Outbox?.TraceParent is { Length: 55 } traceparent ? traceparent[3..35] : null;
+        string? traceId = records.Log?.TraceId ?? records.Attempts.LastOrDefault(a => a.TraceId is not null)?.TraceId
+            ?? (records.Outbox?.TraceParent is { Length: 55 } traceparent ? traceparent[3..35] : null);
         string? recipient = records.Outbox?.Recipient ?? records.Rejected?.Recipient ?? records.Delivery?.Address ?? records.FanOut?.Audience;
         return new NotificationStoryRecord(status, steps, traceId, recipient, live, deliveries, NotKept);
     }
@@ -91,6 +102,8 @@ internal static class StorySteps
     };
 
     private static DateTimeOffset Utc(DateTime value) => new(DateTime.SpecifyKind(value, DateTimeKind.Utc));
+
+    private static DateTimeOffset? Utc(DateTime? value) => value is { } v ? Utc(v) : null;
 
     private static string Invariant(FormattableString text) => text.ToString(CultureInfo.InvariantCulture);
 }

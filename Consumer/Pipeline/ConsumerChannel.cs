@@ -4,6 +4,7 @@ using Notifications.Consumer.Infrastructure;
 using Notifications.Consumer.Settling;
 using Notifications.Consumer.Telemetry;
 using Notifications.Shared.Contract;
+using Notifications.Shared.Messaging;
 using RabbitMQ.Client;
 using RabbitMQ.Client.Events;
 
@@ -120,12 +121,16 @@ internal sealed class ConsumerChannel : IAsyncDisposable
         var headers = properties.Headers;
         int attempt = Headers.ReadInt(headers, Headers.Attempt, 1);
         _metrics?.Received(headers, attempt, Lane.Tag);
+        var claimedAt = PublishedAtHeader.Read(headers, PublishedAtHeader.ClaimedName);
+        var publishedAt = PublishedAtHeader.Read(headers, PublishedAtHeader.Name);
 
         // The message as it came (the body's memory belongs to the client only until the callback returns: copy it).
         Delivery Whole(System.Diagnostics.ActivityContext context) => new(this, deliveryTag, generation, body.ToArray(), properties.ContentType,
             properties.Type, attempt, redelivered, headers is null ? null : new Dictionary<string, object?>(headers), context)
         {
             MessageId = properties.MessageId,
+            ClaimedAt = claimedAt,
+            PublishedAt = publishedAt,
         };
 
         if (properties.Type != EnvelopeSerializer.EnvelopeType)
@@ -161,6 +166,8 @@ internal sealed class ConsumerChannel : IAsyncDisposable
                 Invalid = item.Error,
                 Envelope = envelope,
                 EnvelopeIndex = i,
+                ClaimedAt = claimedAt,
+                PublishedAt = publishedAt,
             };
         }
 

@@ -47,6 +47,23 @@ internal sealed record Delivery(
     /// <summary>Its place in <see cref="Envelope"/>.</summary>
     public int EnvelopeIndex { get; init; }
 
+    /// <summary>When the producer claimed it (<c>x-claimed-at</c> of the message it came in), if stamped.</summary>
+    public DateTimeOffset? ClaimedAt { get; init; }
+
+    /// <summary>When the producer published it (<c>x-published-at</c> of the message it came in), if stamped.</summary>
+    public DateTimeOffset? PublishedAt { get; init; }
+
+    /// <summary>
+    /// The trace its handling belongs to (32 lowercase hex digits): the one it continues, else the current span's (a message
+    /// that brought none), else the message's <c>traceparent</c> read now (this consumer traces nothing); null: untraced.
+    /// </summary>
+    public string? TraceId()
+    {
+        var context = TraceContext != default ? TraceContext
+            : System.Diagnostics.Activity.Current?.Context ?? Shared.Messaging.TraceContextHeader.Extract(Headers as IDictionary<string, object?>);
+        return context.TraceId == default ? null : context.TraceId.ToHexString();
+    }
+
     /// <summary>True for an envelope item not settled yet: whatever ends it, the envelope settles it (see <see cref="EnvelopeSettlement"/>).</summary>
     public bool SettlesWithEnvelope => Envelope is { } envelope && !envelope.IsSettled(EnvelopeIndex);
 

@@ -34,7 +34,7 @@ internal sealed class DeliveryHandler(
     SuppressionList suppression, PreferenceCheck preferences, InfrastructureBreaker infrastructure, LiveFallback liveFallback,
     OutcomeEventWriter outcomes)
 {
-    private readonly DeliverySettler settle = new(outbound, infrastructure, rabbit, stats, logger);
+    private readonly DeliverySettler settle = new(outbound, infrastructure, rabbit, stats, logger, log);
     private readonly HandBackSettler handBack = new(log, outbound, infrastructure, rabbit, stats, logger);
 
     public async Task HandleAsync(Delivery delivery, HandlerSenders senders, CancellationToken cancellationToken)
@@ -397,7 +397,7 @@ internal sealed class DeliveryHandler(
     {
         long logStarted = Stopwatch.GetTimestamp();
         var outcome = await outcomes.DeliveredAsync(send.Message, delivery.Attempt, cancellationToken);
-        await log.RecordSentAsync(send.NotificationId, send.Outgoing.CreatedAt, delivery.Attempt, outcome, cancellationToken);
+        await log.RecordSentAsync(send.NotificationId, send.Outgoing.CreatedAt, delivery, outcome, cancellationToken);
         long ackStarted = Stopwatch.GetTimestamp();
         await delivery.AckAsync();
         Delivered(send.Outgoing, new DeliveryTimings(delivery.Source.Lane.Tag, logStarted, ackStarted));

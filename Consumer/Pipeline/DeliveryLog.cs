@@ -23,6 +23,8 @@ internal sealed class DeliveryLog : IAsyncDisposable
     private readonly CoalescingBatcher<long> _markHandingBack;
     private readonly CoalescingBatcher<long> _releaseHandedBack;
     private readonly CoalescingBatcher<MaybeSentNotification> _recordMaybeSent;
+    private readonly CoalescingBatcher<FailedAttempt> _recordFailed;
+    private static readonly IReadOnlySet<FailedAttempt> NoneFailed = new HashSet<FailedAttempt>();
 
     public DeliveryLog(IDeliveryLogStore store, int maxBatch, InfrastructureBreaker infrastructure)
     {
@@ -38,6 +40,8 @@ internal sealed class DeliveryLog : IAsyncDisposable
             tracing: ConsumerTracing.Source, spanName: "delivery log release handed back");
         _recordMaybeSent = new(async (maybeSent, ct) => { await store.RecordMaybeSentAsync(maybeSent, ct); return NoneMaybeSent; }, maxBatch, concurrency: 1,
             tracing: ConsumerTracing.Source, spanName: "delivery log record maybe sent");
+        _recordFailed = new(async (failed, ct) => { await store.RecordFailedAttemptsAsync(failed, ct); return NoneFailed; }, maxBatch, concurrency: 1,
+            tracing: ConsumerTracing.Source, spanName: "delivery log record failed attempt");
     }
 
     /// <summary>Whether the notification was already sent (at-least-once duplicate check).</summary>
@@ -45,12 +49,21 @@ internal sealed class DeliveryLog : IAsyncDisposable
         _infrastructure.RunAsync(ct => _findSent.SubmitAsync(id, ct), cancellationToken);
 
     /// <summary>
-    /// Records the notification as sent, with its outbox insert time (the delivery SLO's start) and the attempt that succeeded.
+    /// Records the notification as sent, with its outbox insert time (the delivery SLO's start), the attempt that succeeded,
+    /// and what its story tells (claimed, published, its trace) from <paramref name="delivery"/>. With its delivered event,
+    /// if an endpoint takes one (<paramref name="outcome"/>), in the same statement's transaction.
     /// </summary>
-    /// With its delivered event, if an endpoint takes one (<paramref name="outcome"/>), in the same statement's transaction.
-    public Task RecordSentAsync(long id, DateTimeOffset createdAt, int attempt, OutcomeEvent? outcome, CancellationToken cancellationToken) =>
-        _infrastructure.RunAsync(
-            ct => _recordSent.SubmitAsync(new SentNotification(id, createdAt == default ? null : createdAt, attempt) { Outcome = outcome }, ct), cancellationToken);
+    public Task RecordSentAsync(long id, DateTimeOffset createdAt, Delivery delivery, OutcomeEvent? outcome, CancellationToken cancellationToken)
+    {
+        var sent = new SentNotification(id, createdAt == default ? null : createdAt, delivery.Attempt)
+        {
+            Outcome = outcome,
+            ClaimedAt = delivery.ClaimedAt,
+            PublishedAt = delivery.PublishedAt,
+            TraceId = delivery.TraceId(),
+        };
+        return _infrastructure.RunAsync(ct => _recordSent.SubmitAsync(sent, ct), cancellationToken);
+    }
 
     /// <summary>At-most-once: true if this caller now owns the single send of the notification.</summary>
     public Task<bool> TryMarkSendingAsync(long id, CancellationToken cancellationToken) =>
@@ -72,6 +85,10 @@ internal sealed class DeliveryLog : IAsyncDisposable
     public Task RecordMaybeSentAsync(long id, int attempt, string reason, CancellationToken cancellationToken) =>
         _infrastructure.RunAsync(ct => _recordMaybeSent.SubmitAsync(new MaybeSentNotification(id, attempt, reason), ct), cancellationToken);
 
+    /// <summary>A failed attempt that is tried again, for the notification's story (the failure path only).</summary>
+    public Task RecordFailedAttemptAsync(long id, Delivery delivery, string reason, CancellationToken cancellationToken) =>
+        _infrastructure.RunAsync(ct => _recordFailed.SubmitAsync(new FailedAttempt(id, delivery.Attempt, reason, delivery.TraceId()), ct), cancellationToken);
+
     public async ValueTask DisposeAsync()
     {
         await _findSent.DisposeAsync();
@@ -81,5 +98,6 @@ internal sealed class DeliveryLog : IAsyncDisposable
         await _markHandingBack.DisposeAsync();
         await _releaseHandedBack.DisposeAsync();
         await _recordMaybeSent.DisposeAsync();
+        await _recordFailed.DisposeAsync();
     }
 }

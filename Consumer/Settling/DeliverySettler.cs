@@ -12,10 +12,11 @@ namespace Notifications.Consumer.Settling;
 /// published), a requeue while the relay's breaker is open or a park while a destination turns sends away, a forward to a
 /// rate-limit lane. Each publishes its copy with a confirm before the original is acked. A copy the broker (or the dead
 /// letter's record, the database) does not take for now is tried again until it goes through, the original kept meanwhile,
-/// unspent (<see cref="InfrastructureBreaker"/>); one that fails otherwise gives the original back after a pause.
+/// unspent (<see cref="InfrastructureBreaker"/>); one that fails otherwise gives the original back after a pause. A retry
+/// records its failed attempt in the delivery log first (the notification's story).
 /// </summary>
 internal sealed class DeliverySettler(
-    OutboundPublisher outbound, InfrastructureBreaker infrastructure, RabbitMqOptions rabbit, ConsumerStats stats, ILogger logger)
+    OutboundPublisher outbound, InfrastructureBreaker infrastructure, RabbitMqOptions rabbit, ConsumerStats stats, ILogger logger, DeliveryLog log)
 {
     public async Task RetryOrDeadLetterAsync(Delivery delivery, string reason, CancellationToken cancellationToken)
     {
@@ -27,6 +28,7 @@ internal sealed class DeliverySettler(
 
         try
         {
+            await RecordFailedAttemptAsync(log, delivery, reason, cancellationToken);
             await infrastructure.RunAsync(ct => outbound.RetryAsync(delivery, delivery.Attempt, ct), cancellationToken);
             stats.AddRetried();
             await delivery.AckAsync();
@@ -72,6 +74,10 @@ internal sealed class DeliverySettler(
 
         return true;
     }
+
+    /// <summary>The failed attempt of a notification that is tried again, for its story; a message without an id has none.</summary>
+    public static Task RecordFailedAttemptAsync(DeliveryLog log, Delivery delivery, string reason, CancellationToken cancellationToken) =>
+        DeadLetterKey.NotificationIdOf(delivery) is { } id ? log.RecordFailedAttemptAsync(id, delivery, reason, cancellationToken) : Task.CompletedTask;
 
     // The retry or dead letter failed for a reason that is neither the database's nor the broker's (those are waited out):
     // return the original to the queue after a pause (or, if the channel is gone too, the broker requeues it on its own).

@@ -35,10 +35,26 @@ internal sealed class HandBackSettler(
             : outbound.ParkAsync(delivery, parkFor, ct), cancellationToken);
 
     /// <summary>Not sent, for <paramref name="reason"/>: a retry through its delay queue, or after the last attempt a dead letter.</summary>
-    public Task RetryAsync(Delivery delivery, long notificationId, string reason, CancellationToken cancellationToken) =>
-        delivery.Attempt > rabbit.RetryDelays.Length
-            ? HandBackAsync(notificationId, ct => DeadLetterAsync(delivery, $"gave up after {delivery.Attempt} attempts: {reason}", ct), cancellationToken)
-            : HandBackAsync(notificationId, ct => RetryCopyAsync(delivery, delivery.Attempt, ct), cancellationToken);
+    public async Task RetryAsync(Delivery delivery, long notificationId, string reason, CancellationToken cancellationToken)
+    {
+        if (delivery.Attempt > rabbit.RetryDelays.Length)
+        {
+            await HandBackAsync(notificationId, ct => DeadLetterAsync(delivery, $"gave up after {delivery.Attempt} attempts: {reason}", ct), cancellationToken);
+            return;
+        }
+
+        try
+        {
+            await DeliverySettler.RecordFailedAttemptAsync(log, delivery, reason, cancellationToken);
+        }
+        catch (Exception ex) when (!cancellationToken.IsCancellationRequested)
+        {
+            // Acked already: the copy matters more than the story's line.
+            ConsumerLog.FailedAttemptNotRecorded(logger, notificationId, ex);
+        }
+
+        await HandBackAsync(notificationId, ct => RetryCopyAsync(delivery, delivery.Attempt, ct), cancellationToken);
+    }
 
     /// <summary>
     /// Aborted at shutdown before the message was handed over: a retry (through the last delay queue at the latest; a dead

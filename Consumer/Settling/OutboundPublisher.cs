@@ -281,6 +281,20 @@ internal sealed class OutboundPublisher(IConnection connection, RabbitMqOptions 
         await failed.RetireAsync();
     }
 
-    private static Dictionary<string, object?> CopyHeaders(Delivery delivery) =>
-        delivery.Headers is null ? [] : new Dictionary<string, object?>(delivery.Headers);
+    // An envelope item's own headers lack its envelope's stamps: its copy carries them on, for the notification's story.
+    private static Dictionary<string, object?> CopyHeaders(Delivery delivery)
+    {
+        var headers = delivery.Headers is null ? [] : new Dictionary<string, object?>(delivery.Headers);
+        Restamp(headers, PublishedAtHeader.ClaimedName, delivery.ClaimedAt);
+        Restamp(headers, PublishedAtHeader.Name, delivery.PublishedAt);
+        return headers;
+    }
+
+    private static void Restamp(Dictionary<string, object?> headers, string name, DateTimeOffset? at)
+    {
+        if (at is { } stamp)
+        {
+            headers.TryAdd(name, stamp.ToUnixTimeMilliseconds());
+        }
+    }
 }

@@ -63,6 +63,9 @@ internal static partial class ConsumerLog
     [LoggerMessage(4019, LogLevel.Warning, "Notification {NotificationId}: maybe delivered, and why could not be recorded on its 'sending' mark; the mark stays, its status says in_flight")]
     public static partial void MaybeSentNotRecorded(ILogger logger, long notificationId, Exception exception);
 
+    [LoggerMessage(4026, LogLevel.Warning, "Notification {NotificationId}: its failed attempt could not be recorded for its story; it is tried again all the same")]
+    public static partial void FailedAttemptNotRecorded(ILogger logger, long notificationId, Exception exception);
+
     [LoggerMessage(4017, LogLevel.Warning, "Envelope {DeliveryTag}: its {Items} unsettled or parked item(s) could not be put back into the work queue or a delay queue before the consumer stopped; the envelope goes back whole and the delivery log sorts out its items")]
     public static partial void EnvelopeReturnFailed(ILogger logger, ulong deliveryTag, int items, Exception exception);
 

@@ -43,4 +43,10 @@ public interface IDeliveryLogStore
     /// stay (<c>notification_status</c> answers <c>maybe_sent</c>). An id without a 'sending' mark is left as it is.
     /// </summary>
     Task RecordMaybeSentAsync(IReadOnlyCollection<MaybeSentNotification> maybeSent, CancellationToken cancellationToken);
+
+    /// <summary>
+    /// Records failed attempts that are tried again (the failure path only, never a send that succeeds); an attempt already
+    /// recorded (a redelivered copy of it) keeps its first row.
+    /// </summary>
+    Task RecordFailedAttemptsAsync(IReadOnlyCollection<FailedAttempt> failed, CancellationToken cancellationToken);
 }

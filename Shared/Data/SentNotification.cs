@@ -13,4 +13,13 @@ public readonly record struct SentNotification(long Id, DateTimeOffset? CreatedA
     /// in their transaction (docs/outcome-events.md); null: none.
     /// </summary>
     public OutcomeEvent? Outcome { get; init; }
+
+    /// <summary>When the producer claimed it (the message's <c>x-claimed-at</c>); null if the message had no stamp.</summary>
+    public DateTimeOffset? ClaimedAt { get; init; }
+
+    /// <summary>When the producer published it (the message's <c>x-published-at</c>); null if the message had no stamp.</summary>
+    public DateTimeOffset? PublishedAt { get; init; }
+
+    /// <summary>The trace its handling belonged to (32 lowercase hex digits); null when it was not traced.</summary>
+    public string? TraceId { get; init; }
 }

@@ -2,7 +2,7 @@ namespace Notifications.Shared.Data.Operations;
 
 /// <summary>
 /// Every row the database keeps of one notification, read together: the outbox row (while it waits), its delivery-log row,
-/// its dead letters, its rejection, its fan-out job (an audience row) or the job it is a delivery of, and its later outcomes (bounces, complaints). Rows read by both
+/// its dead letters, its rejection, its fan-out job (an audience row) or the job it is a delivery of, its later outcomes (bounces, complaints) and its failed attempts. Rows read by both
 /// dialects' stores; instants as UTC.
 /// </summary>
 public sealed class NotificationRecords
@@ -27,4 +27,7 @@ public sealed class NotificationRecords
 
     /// <summary>What bounce and complaint reports said of it after it was sent, oldest first (at most 20; docs/bounces.md).</summary>
     public IReadOnlyList<StoryOutcomeRow> Outcomes { get; init; } = [];
+
+    /// <summary>Its failed attempts that were tried again, first first (at most 20).</summary>
+    public IReadOnlyList<StoryAttemptRow> Attempts { get; init; } = [];
 }

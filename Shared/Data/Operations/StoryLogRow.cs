@@ -14,4 +14,13 @@ public sealed class StoryLogRow
 
     /// <summary>The <c>reason</c> column.</summary>
     public string? Reason { get; init; }
+
+    /// <summary>The <c>claimed_at</c> column: when the producer claimed it (null: the message had no stamp).</summary>
+    public DateTime? ClaimedAt { get; init; }
+
+    /// <summary>The <c>published_at</c> column: when the producer published it (null: the message had no stamp).</summary>
+    public DateTime? PublishedAt { get; init; }
+
+    /// <summary>The <c>trace_id</c> column: the trace the consumer's handling belonged to.</summary>
+    public string? TraceId { get; init; }
 }

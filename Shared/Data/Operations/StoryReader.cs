@@ -2,7 +2,7 @@ using Dapper;
 
 namespace Notifications.Shared.Data.Operations;
 
-/// <summary>Reads the seven result sets of a story's one round trip, in both dialects' order.</summary>
+/// <summary>Reads the eight result sets of a story's one round trip, in both dialects' order.</summary>
 internal static class StoryReader
 {
     public static async Task<NotificationRecords> ReadAsync(SqlMapper.GridReader results) => new()
@@ -14,5 +14,6 @@ internal static class StoryReader
         FanOut = await results.ReadSingleOrDefaultAsync<StoryFanOutRow>(),
         Delivery = await results.ReadSingleOrDefaultAsync<StoryDeliveryRow>(),
         Outcomes = (await results.ReadAsync<StoryOutcomeRow>()).AsList(),
+        Attempts = (await results.ReadAsync<StoryAttemptRow>()).AsList(),
     };
 }

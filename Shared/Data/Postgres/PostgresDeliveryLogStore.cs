@@ -18,6 +18,7 @@ internal sealed class PostgresDeliveryLogStore : IDeliveryLogStore
     private readonly string _markHandingBackSql;
     private readonly string _releaseHandedBackSql;
     private readonly string _recordMaybeSentSql;
+    private readonly string _recordFailedSql;
 
     public PostgresDeliveryLogStore(NpgsqlDataSource dataSource, DatabaseOptions options)
     {
@@ -29,11 +30,16 @@ internal sealed class PostgresDeliveryLogStore : IDeliveryLogStore
             SELECT notification_id FROM "{s}".delivery_log WHERE notification_id = ANY(@Ids) AND status = 'sent'
             """;
         _recordSentSql = $"""
-            INSERT INTO "{s}".delivery_log (notification_id, status, created_at, attempts)
-            SELECT id, 'sent', created_at, attempts FROM unnest(@Ids, @CreatedAts, @Attempts) AS sent(id, created_at, attempts)
+            INSERT INTO "{s}".delivery_log (notification_id, status, created_at, attempts, claimed_at, published_at, trace_id)
+            SELECT id, 'sent', created_at, attempts, claimed_at, published_at, trace_id
+            FROM unnest(@Ids, @CreatedAts, @Attempts, @ClaimedAts, @PublishedAts, @TraceIds)
+                AS sent(id, created_at, attempts, claimed_at, published_at, trace_id)
             ON CONFLICT (notification_id) DO UPDATE
                 SET status = 'sent', updated_at = now(), created_at = COALESCE(EXCLUDED.created_at, delivery_log.created_at),
-                    attempts = COALESCE(EXCLUDED.attempts, delivery_log.attempts)
+                    attempts = COALESCE(EXCLUDED.attempts, delivery_log.attempts),
+                    claimed_at = COALESCE(EXCLUDED.claimed_at, delivery_log.claimed_at),
+                    published_at = COALESCE(EXCLUDED.published_at, delivery_log.published_at),
+                    trace_id = COALESCE(EXCLUDED.trace_id, delivery_log.trace_id)
             """;
         // A 'handing_back' mark is taken over: its row is locked while its hand-back's release deletes it, and the insert
         // goes ahead once that delete is committed.
@@ -59,6 +65,11 @@ internal sealed class PostgresDeliveryLogStore : IDeliveryLogStore
             FROM unnest(@Ids, @Attempts, @Reasons) AS m(id, attempts, reason)
             WHERE d.notification_id = m.id AND d.status = 'sending'
             """;
+        _recordFailedSql = $"""
+            INSERT INTO "{s}".delivery_attempt (notification_id, attempt, reason, trace_id)
+            SELECT id, attempt, reason, trace_id FROM unnest(@Ids, @Attempts, @Reasons, @TraceIds) AS f(id, attempt, reason, trace_id)
+            ON CONFLICT (notification_id, attempt) DO NOTHING
+            """;
     }
 
     public async Task<IReadOnlySet<long>> FindSentAsync(IReadOnlyCollection<long> ids, CancellationToken cancellationToken) =>
@@ -73,6 +84,9 @@ internal sealed class PostgresDeliveryLogStore : IDeliveryLogStore
             Ids = distinct.Select(n => n.Id).ToArray(),
             CreatedAts = distinct.Select(n => n.CreatedAt?.UtcDateTime).ToArray(),
             Attempts = distinct.Select(n => n.Attempts).ToArray(),
+            ClaimedAts = distinct.Select(n => n.ClaimedAt?.UtcDateTime).ToArray(),
+            PublishedAts = distinct.Select(n => n.PublishedAt?.UtcDateTime).ToArray(),
+            TraceIds = distinct.Select(n => n.TraceId).ToArray(),
         };
         var outcomes = sent.Where(n => n.Outcome is not null).Select(n => n.Outcome!).ToArray();
         await using var connection = await _dataSource.OpenConnectionAsync(cancellationToken);
@@ -110,6 +124,19 @@ internal sealed class PostgresDeliveryLogStore : IDeliveryLogStore
         };
         await using var connection = await _dataSource.OpenConnectionAsync(cancellationToken);
         await connection.ExecuteAsync(new CommandDefinition(_recordMaybeSentSql, parameters, commandTimeout: _timeoutSeconds, cancellationToken: cancellationToken));
+    }
+
+    public async Task RecordFailedAttemptsAsync(IReadOnlyCollection<FailedAttempt> failed, CancellationToken cancellationToken)
+    {
+        var parameters = new
+        {
+            Ids = failed.Select(f => f.Id).ToArray(),
+            Attempts = failed.Select(f => f.Attempt).ToArray(),
+            Reasons = failed.Select(f => f.StoredReason).ToArray(),
+            TraceIds = failed.Select(f => f.TraceId).ToArray(),
+        };
+        await using var connection = await _dataSource.OpenConnectionAsync(cancellationToken);
+        await connection.ExecuteAsync(new CommandDefinition(_recordFailedSql, parameters, commandTimeout: _timeoutSeconds, cancellationToken: cancellationToken));
     }
 
     private async Task<IEnumerable<long>> QueryAsync(string sql, IReadOnlyCollection<long> ids, CancellationToken cancellationToken)

@@ -51,7 +51,9 @@ internal sealed class PostgresNotificationSearchStore : INotificationSearchStore
         ReadSql = $"""
             SELECT recipient AS Recipient, channel AS Channel, created_at AS CreatedAt, not_before AS NotBefore, traceparent AS TraceParent
             FROM "{s}".outbox WHERE id = @Id;
-            SELECT status AS Status, updated_at AS UpdatedAt, attempts AS Attempts, reason AS Reason FROM "{s}".delivery_log WHERE notification_id = @Id;
+            SELECT status AS Status, updated_at AS UpdatedAt, attempts AS Attempts, reason AS Reason, claimed_at AS ClaimedAt,
+                   published_at AS PublishedAt, trace_id AS TraceId
+            FROM "{s}".delivery_log WHERE notification_id = @Id;
             SELECT dead_lettered_at AS DeadLetteredAt, attempts AS Attempts, reason AS Reason, reason_class AS ReasonClass
             FROM "{s}".dead_letter WHERE notification_id = @Id ORDER BY dead_lettered_at, id LIMIT 20;
             SELECT recipient AS Recipient, created_at AS CreatedAt, rejected_at AS RejectedAt, reason AS Reason FROM "{s}".rejected WHERE id = @Id;
@@ -62,6 +64,8 @@ internal sealed class PostgresNotificationSearchStore : INotificationSearchStore
             LEFT JOIN "{s}".subscriber AS b ON b.id = a.subscriber_id WHERE a.id = @Id;
             SELECT outcome AS Outcome, recipient AS Recipient, status AS Status, diagnostic AS Diagnostic, reported_at AS ReportedAt
             FROM "{s}".notification_outcome WHERE notification_id = @Id ORDER BY reported_at LIMIT 20;
+            SELECT attempt AS Attempt, failed_at AS FailedAt, reason AS Reason, trace_id AS TraceId
+            FROM "{s}".delivery_attempt WHERE notification_id = @Id ORDER BY attempt LIMIT 20;
             """;
     }
 

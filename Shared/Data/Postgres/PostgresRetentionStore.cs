@@ -146,11 +146,15 @@ internal sealed class PostgresRetentionStore : IRetentionStore
         SELECT count(*)::int AS Deleted, max(notification_id) FILTER (WHERE notification_id < {FanOut.FanOutIds.First}) AS MaxNotificationId FROM gone
         """;
 
-    // A notification's attached files go with its last record (sent, suppressed or dead-lettered), in the same statement.
+    // A notification's attached files and failed attempts go with its last record (sent, suppressed or dead-lettered), in the
+    // same statement.
     private static string DeleteAttachments(string schema) => $"""
         files AS (
             DELETE FROM "{schema}".attachment AS a USING gone
-            WHERE a.notification_id = gone.notification_id)
+            WHERE a.notification_id = gone.notification_id),
+        attempts AS (
+            DELETE FROM "{schema}".delivery_attempt AS f USING gone
+            WHERE f.notification_id = gone.notification_id)
         """;
 
     private async Task<RetentionBatch> DeleteAsync(string sql, DateTimeOffset cutoff, int batchSize, CancellationToken cancellationToken)

@@ -28,12 +28,16 @@ internal sealed class SqlServerDeliveryLogStore : IDeliveryLogStore
             """;
         RecordSentSql = $"""
             MERGE [{s}].[delivery_log] WITH (HOLDLOCK) AS t
-            USING (SELECT id, MAX(created_at) AS created_at, MAX(attempts) AS attempts
-                   FROM OPENJSON(@Sent) WITH (id bigint '$.id', created_at datetimeoffset(3) '$.createdAt', attempts int '$.attempts')
+            USING (SELECT id, MAX(created_at) AS created_at, MAX(attempts) AS attempts, MAX(claimed_at) AS claimed_at,
+                          MAX(published_at) AS published_at, MAX(trace_id) AS trace_id
+                   FROM OPENJSON(@Sent) WITH (id bigint '$.id', created_at datetimeoffset(3) '$.createdAt', attempts int '$.attempts',
+                        claimed_at datetimeoffset(3) '$.claimedAt', published_at datetimeoffset(3) '$.publishedAt', trace_id char(32) '$.traceId')
                    GROUP BY id) AS src ON t.notification_id = src.id
             WHEN MATCHED THEN UPDATE SET status = 'sent', updated_at = SYSUTCDATETIME(), created_at = COALESCE(src.created_at, t.created_at),
-                                         attempts = COALESCE(src.attempts, t.attempts)
-            WHEN NOT MATCHED THEN INSERT (notification_id, status, created_at, attempts) VALUES (src.id, 'sent', src.created_at, src.attempts);
+                                         attempts = COALESCE(src.attempts, t.attempts), claimed_at = COALESCE(src.claimed_at, t.claimed_at),
+                                         published_at = COALESCE(src.published_at, t.published_at), trace_id = COALESCE(src.trace_id, t.trace_id)
+            WHEN NOT MATCHED THEN INSERT (notification_id, status, created_at, attempts, claimed_at, published_at, trace_id)
+                VALUES (src.id, 'sent', src.created_at, src.attempts, src.claimed_at, src.published_at, src.trace_id);
             """;
         // A 'handing_back' mark is taken over first, then the ids without a row are inserted; both kinds are returned.
         MarkSendingSql = $"""
@@ -70,6 +74,14 @@ internal sealed class SqlServerDeliveryLogStore : IDeliveryLogStore
                   GROUP BY id) AS m ON d.notification_id = m.id
             WHERE d.status = 'sending';
             """;
+        RecordFailedSql = $"""
+            INSERT INTO [{s}].[delivery_attempt] (notification_id, attempt, reason, trace_id)
+            SELECT f.id, f.attempt, MAX(f.reason), MAX(f.trace_id)
+            FROM OPENJSON(@Failed) WITH (id bigint '$.id', attempt int '$.attempt', reason nvarchar(1000) '$.reason', trace_id char(32) '$.traceId') AS f
+            WHERE NOT EXISTS (SELECT 1 FROM [{s}].[delivery_attempt] AS a WITH (UPDLOCK, HOLDLOCK)
+                              WHERE a.notification_id = f.id AND a.attempt = f.attempt)
+            GROUP BY f.id, f.attempt;
+            """;
     }
 
     internal string FindSentSql { get; }
@@ -86,13 +98,18 @@ internal sealed class SqlServerDeliveryLogStore : IDeliveryLogStore
 
     internal string RecordMaybeSentSql { get; }
 
+    internal string RecordFailedSql { get; }
+
     public async Task<IReadOnlySet<long>> FindSentAsync(IReadOnlyCollection<long> ids, CancellationToken cancellationToken) =>
         (await QueryAsync(FindSentSql, ids, cancellationToken)).ToHashSet();
 
     public async Task RecordSentAsync(IReadOnlyCollection<SentNotification> sent, CancellationToken cancellationToken)
     {
         // [{"id":1,"createdAt":"2025-01-01T00:00:00.000+00:00","attempts":1},...]: OPENJSON reads it into rows.
-        string json = System.Text.Json.JsonSerializer.Serialize(sent.Select(n => new { id = n.Id, createdAt = n.CreatedAt, attempts = n.Attempts }));
+        string json = System.Text.Json.JsonSerializer.Serialize(sent.Select(n => new
+        {
+            id = n.Id, createdAt = n.CreatedAt, attempts = n.Attempts, claimedAt = n.ClaimedAt, publishedAt = n.PublishedAt, traceId = n.TraceId,
+        }));
         var outcomes = sent.Where(n => n.Outcome is not null).Select(n => n.Outcome!).ToArray();
         await using var connection = new SqlConnection(_connectionString);
         await connection.OpenAsync(cancellationToken);
@@ -124,6 +141,14 @@ internal sealed class SqlServerDeliveryLogStore : IDeliveryLogStore
         string json = System.Text.Json.JsonSerializer.Serialize(maybeSent.Select(n => new { id = n.Id, attempts = n.Attempts, reason = n.StoredReason }));
         await using var connection = new SqlConnection(_connectionString);
         await connection.ExecuteAsync(new CommandDefinition(RecordMaybeSentSql, new { MaybeSent = json }, commandTimeout: _timeoutSeconds, cancellationToken: cancellationToken));
+    }
+
+    public async Task RecordFailedAttemptsAsync(IReadOnlyCollection<FailedAttempt> failed, CancellationToken cancellationToken)
+    {
+        // [{"id":1,"attempt":1,"reason":"...","traceId":null},...]: OPENJSON reads it into rows.
+        string json = System.Text.Json.JsonSerializer.Serialize(failed.Select(f => new { id = f.Id, attempt = f.Attempt, reason = f.StoredReason, traceId = f.TraceId }));
+        await using var connection = new SqlConnection(_connectionString);
+        await connection.ExecuteAsync(new CommandDefinition(RecordFailedSql, new { Failed = json }, commandTimeout: _timeoutSeconds, cancellationToken: cancellationToken));
     }
 
     private async Task<IEnumerable<long>> QueryAsync(string sql, IReadOnlyCollection<long> ids, CancellationToken cancellationToken)

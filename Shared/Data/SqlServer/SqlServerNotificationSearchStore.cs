@@ -31,7 +31,9 @@ internal sealed class SqlServerNotificationSearchStore : INotificationSearchStor
             SELECT recipient AS Recipient, channel AS Channel, CAST(SWITCHOFFSET(created_at, '+00:00') AS datetime2(3)) AS CreatedAt,
                    CAST(SWITCHOFFSET(not_before, '+00:00') AS datetime2(3)) AS NotBefore, traceparent AS TraceParent
             FROM [{s}].[outbox] WHERE id = @Id;
-            SELECT status AS Status, CAST(SWITCHOFFSET(updated_at, '+00:00') AS datetime2(3)) AS UpdatedAt, attempts AS Attempts, reason AS Reason
+            SELECT status AS Status, CAST(SWITCHOFFSET(updated_at, '+00:00') AS datetime2(3)) AS UpdatedAt, attempts AS Attempts, reason AS Reason,
+                   CAST(SWITCHOFFSET(claimed_at, '+00:00') AS datetime2(3)) AS ClaimedAt,
+                   CAST(SWITCHOFFSET(published_at, '+00:00') AS datetime2(3)) AS PublishedAt, trace_id AS TraceId
             FROM [{s}].[delivery_log] WHERE notification_id = @Id;
             SELECT TOP (20) CAST(SWITCHOFFSET(dead_lettered_at, '+00:00') AS datetime2(3)) AS DeadLetteredAt, attempts AS Attempts, reason AS Reason,
                    reason_class AS ReasonClass
@@ -49,6 +51,8 @@ internal sealed class SqlServerNotificationSearchStore : INotificationSearchStor
             SELECT TOP (20) outcome AS Outcome, recipient AS Recipient, status AS Status, diagnostic AS Diagnostic,
                    CAST(SWITCHOFFSET(reported_at, '+00:00') AS datetime2(3)) AS ReportedAt
             FROM [{s}].[notification_outcome] WHERE notification_id = @Id ORDER BY reported_at;
+            SELECT TOP (20) attempt AS Attempt, CAST(SWITCHOFFSET(failed_at, '+00:00') AS datetime2(3)) AS FailedAt, reason AS Reason, trace_id AS TraceId
+            FROM [{s}].[delivery_attempt] WHERE notification_id = @Id ORDER BY attempt;
             """;
     }
 

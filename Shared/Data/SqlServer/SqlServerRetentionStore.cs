@@ -91,10 +91,13 @@ internal sealed class SqlServerRetentionStore : IRetentionStore
 
     internal string LeaseSql { get; }
 
-    // A notification's attached files go with its last record (sent, suppressed or dead-lettered), in the same transaction.
+    // A notification's attached files and failed attempts go with its last record (sent, suppressed or dead-lettered), in the
+    // same transaction.
     private static string DeleteAttachments(string s) => $"""
         DELETE a FROM [{s}].[attachment] AS a WITH (ROWLOCK)
         WHERE a.notification_id IN (SELECT notification_id FROM @gone);
+        DELETE f FROM [{s}].[delivery_attempt] AS f WITH (ROWLOCK)
+        WHERE f.notification_id IN (SELECT notification_id FROM @gone);
         """;
 
     internal string DeleteDeliveryLogSql { get; }

@@ -133,11 +133,14 @@ GRANT INSERT ON :"schema".outbox TO notifications_consumer;
 GRANT USAGE ON SEQUENCE :"schema".outbox_id_seq TO notifications_consumer;
 GRANT SELECT, INSERT, DELETE ON :"schema".outcome_event TO notifications_consumer;
 GRANT SELECT ON :"schema".webhook_event_subscription TO notifications_consumer;
+-- A notification's story (039): each failed attempt is recorded on the retry path; the retention cleanup deletes them.
+GRANT SELECT, INSERT, DELETE ON :"schema".delivery_attempt TO notifications_consumer;
 
 -- The admin tool: status and purge (outbox count and DELETE), the delivery window, release of 'sending' marks and
 -- the cleanup (DELETE on the delivery log, dead letters and keys), dead-letter records, and the catalogues.
 GRANT SELECT, DELETE ON :"schema".outbox TO notifications_admin;
 GRANT SELECT, DELETE, UPDATE (updated_at) ON :"schema".delivery_log TO notifications_admin;
+GRANT SELECT, DELETE ON :"schema".delivery_attempt TO notifications_admin;
 GRANT SELECT, DELETE, UPDATE (dead_lettered_at) ON :"schema".dead_letter TO notifications_admin;
 GRANT SELECT, DELETE, UPDATE (created_at) ON :"schema".idempotency_key TO notifications_admin;
 GRANT SELECT, DELETE ON :"schema".attachment TO notifications_admin;

@@ -88,10 +88,13 @@ GRANT SELECT, DELETE ON [$(Schema)].[notification_outcome] TO [notifications_con
 -- past the cap; the retention cleanup removes expired ones.
 GRANT SELECT, INSERT, DELETE ON [$(Schema)].[live_pending] TO [notifications_consumer];
 GRANT UPDATE ON [$(Schema)].[live_pending] ([expires_at]) TO [notifications_consumer];
+-- A notification's story (039): each failed attempt is recorded on the retry path; the retention cleanup deletes them.
+GRANT SELECT, INSERT, DELETE ON [$(Schema)].[delivery_attempt] TO [notifications_consumer];
 GO
 -- The admin tool: status and purge, the delivery window, release and cleanup, dead-letter records, the catalogues.
 GRANT SELECT, DELETE ON [$(Schema)].[outbox] TO [notifications_admin];
 GRANT SELECT, DELETE ON [$(Schema)].[delivery_log] TO [notifications_admin];
+GRANT SELECT, DELETE ON [$(Schema)].[delivery_attempt] TO [notifications_admin];
 GRANT SELECT, DELETE ON [$(Schema)].[dead_letter] TO [notifications_admin];
 GRANT SELECT, DELETE ON [$(Schema)].[idempotency_key] TO [notifications_admin];
 GRANT SELECT, DELETE ON [$(Schema)].[attachment] TO [notifications_admin];

@@ -33,6 +33,32 @@ public sealed class ConsoleStoryPageTests(ConsoleFixture fixture) : IClassFixtur
         Assert.Contains("id=\"not-kept\"", story, StringComparison.Ordinal);
     }
 
+    [Fact]
+    public async Task Story_SentAfterAFailedAttempt_ShowsClaimedPublishedTheFailureAndTheTraceId()
+    {
+        await TestDatabase.CleanAsync();
+        await using (var connection = await TestDatabase.OpenAsync())
+        {
+            // The rows the consumer writes (NotificationStoryPipelineTests runs them for real): the sent row with the message's
+            // stamps and trace, and the failed first attempt.
+            await connection.ExecuteAsync($"""
+                INSERT INTO {TestDatabase.Schema}.delivery_log (notification_id, status, attempts, claimed_at, published_at, trace_id)
+                VALUES (4712, 'sent', 2, now() - interval '3 seconds', now() - interval '2 seconds', '4bf92f3577b34da6a3ce929d0e0e4736');
+                INSERT INTO {TestDatabase.Schema}.delivery_attempt (notification_id, attempt, reason, failed_at)
+                VALUES (4712, 1, 'smtp transient failure 450: 4.2.0 mailbox busy', now() - interval '1 second');
+                """);
+        }
+
+        using var viewer = new ConsoleClient(fixture.Console);
+        await viewer.SignInWithProviderAsync(OidcProviderProcess.Viewer);
+
+        string story = await viewer.Http.GetStringAsync("/notifications/4712");
+
+        Assert.Matches("data-step=\"claimed\"(.|\n)*data-step=\"published\"(.|\n)*data-step=\"attempt 1 failed\"(.|\n)*data-step=\"delivered\"", story);
+        Assert.Contains("tried again: smtp transient failure 450: 4.2.0 mailbox busy", story, StringComparison.Ordinal);
+        Assert.Contains("<td id=\"trace-id\">4bf92f3577b34da6a3ce929d0e0e4736</td>", story, StringComparison.Ordinal);
+    }
+
     [Theory]
     [InlineData("'; DROP TABLE notifications.outbox; --")]
     [InlineData("a\0b")]

@@ -45,7 +45,7 @@ public sealed class NotificationStoryTests
         Assert.Contains("2 failed attempt(s)", story.Steps[1].Detail, StringComparison.Ordinal);
         Assert.Equal("sent on attempt 3", story.Steps[2].Detail);
         Assert.Null(story.TraceId);
-        Assert.Contains(story.NotKept, n => n.StartsWith("the trace id once claimed", StringComparison.Ordinal));
+        Assert.Contains(story.NotKept, n => n.StartsWith("the trace id of one not sent", StringComparison.Ordinal));
     }
 
     [Fact]

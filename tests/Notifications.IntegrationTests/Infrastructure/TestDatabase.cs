@@ -25,6 +25,8 @@ internal sealed class TestDatabase
         // Outcome events made and the subscriptions (038): a test's subscription left behind would make every later test's
         // consumer write events into the outbox (the endpoints themselves stay: webhook tests remove theirs).
         await connection.ExecuteAsync($"TRUNCATE {Schema}.outcome_event, {Schema}.webhook_event_subscription");
+        // Failed attempts of a notification's story (039).
+        await connection.ExecuteAsync($"TRUNCATE {Schema}.delivery_attempt");
         // The client keeps a template's variables 10 s (TemplateCatalog): a test's templates are not the last test's.
         Notifications.Client.TemplateCatalog.Clear();
         await connection.ExecuteAsync($"UPDATE {Schema}.retention SET lease_until = '-infinity', holder = NULL, last_run_at = NULL, max_deleted_id = NULL");

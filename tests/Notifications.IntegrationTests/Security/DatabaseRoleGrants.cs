@@ -125,12 +125,14 @@ internal static class DatabaseRoleGrants
             // Outcome events (038): a webhook outbox row and its outcome_event row; the subscriptions read.
             "table notifications.outbox: INSERT", "sequence notifications.outbox_id_seq: USAGE",
             .. Table("outcome_event", "SELECT", "INSERT", "DELETE"), .. Table("webhook_event_subscription", "SELECT"),
+            // A notification's story (039): failed attempts written on the retry path, deleted by the retention cleanup.
+            .. Table("delivery_attempt", "SELECT", "INSERT", "DELETE"),
         ],
         [DatabaseRole.Admin] =
         [
             .. Everyone,
             .. Table("outbox", "SELECT", "DELETE"),
-            .. Table("delivery_log", "SELECT", "DELETE"), "column notifications.delivery_log.updated_at: UPDATE",
+            .. Table("delivery_log", "SELECT", "DELETE"), "column notifications.delivery_log.updated_at: UPDATE", .. Table("delivery_attempt", "SELECT", "DELETE"),
             .. Table("dead_letter", "SELECT", "DELETE"), "column notifications.dead_letter.dead_lettered_at: UPDATE",
             .. Table("idempotency_key", "SELECT", "DELETE"), "column notifications.idempotency_key.created_at: UPDATE",
             .. Table("retention", "SELECT", "UPDATE"), .. Table("suppression", "SELECT", "INSERT", "UPDATE"), .. Table("template", "SELECT", "INSERT"),

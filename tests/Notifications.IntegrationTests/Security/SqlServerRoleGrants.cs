@@ -76,10 +76,11 @@ internal static class SqlServerRoleGrants
             .. Object("attachment", "SELECT", "DELETE"), .. Object("live_pending", "SELECT", "INSERT", "DELETE"), .. Column("live_pending", "UPDATE", "expires_at"),
             .. Object("notification_outcome", "SELECT", "DELETE"),
             "object outbox: INSERT", "column outbox.id: SELECT", .. Object("outcome_event", "SELECT", "INSERT", "DELETE"), .. Object("webhook_event_subscription", "SELECT"),
+            .. Object("delivery_attempt", "SELECT", "INSERT", "DELETE"),
         ],
         ["notifications_admin"] =
         [
-            .. Object("outbox", "SELECT", "DELETE"), .. Object("delivery_log", "SELECT", "DELETE"), .. Object("dead_letter", "SELECT", "DELETE"),
+            .. Object("outbox", "SELECT", "DELETE"), .. Object("delivery_log", "SELECT", "DELETE"), .. Object("delivery_attempt", "SELECT", "DELETE"), .. Object("dead_letter", "SELECT", "DELETE"),
             .. Object("idempotency_key", "SELECT", "DELETE"), .. Object("retention", "SELECT", "UPDATE"), .. Object("suppression", "SELECT", "INSERT", "UPDATE"),
             .. Object("template", "SELECT", "INSERT"), .. Object("webhook_endpoint", "SELECT", "INSERT", "UPDATE"), "object notification_status: SELECT",
             .. Registry.SelectMany(t => Object(t, "SELECT", "INSERT", "UPDATE", "DELETE")),

@@ -76,6 +76,25 @@ public sealed class RetentionTests
     }
 
     [Fact]
+    public async Task Cleanup_OldSentAndDeadLettered_TheirFailedAttemptsGoWithThem_RecentOnesStay()
+    {
+        var db = await TestDatabase.CleanAsync();
+        var ids = await IssuedIdsAsync(db, 3);
+        await SeedLogAsync([ids[0]], "sent", ageDays: 40);
+        await SeedDeadLettersAsync([ids[1]], ageDays: 40);
+        await SeedLogAsync([ids[2]], "sent", ageDays: 1);
+        await using var connection = await TestDatabase.OpenAsync();
+        await connection.ExecuteAsync(
+            $"INSERT INTO {S}.delivery_attempt (notification_id, attempt, reason) SELECT unnest(@Ids), 1, 'smtp transient failure 450'",
+            new { Ids = ids.ToArray() });
+        var cleanup = new RetentionCleanup(StatusProbe.Retention(), new RetentionOptions(), TimeProvider.System, NullLogger<RetentionCleanup>.Instance);
+
+        await cleanup.RunAsync(CancellationToken.None);
+
+        Assert.Equal([ids[2]], await connection.QueryAsync<long>($"SELECT notification_id FROM {S}.delivery_attempt"));
+    }
+
+    [Fact]
     public async Task Cleanup_RowLockedByAnotherTransaction_IsSkippedNotWaitedFor()
     {
         var db = await TestDatabase.CleanAsync();

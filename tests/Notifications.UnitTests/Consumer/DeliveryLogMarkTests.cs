@@ -95,5 +95,7 @@ public sealed class DeliveryLogMarkTests
         public Task ReleaseHandedBackAsync(IReadOnlyCollection<long> ids, CancellationToken cancellationToken) => Task.CompletedTask;
 
         public Task RecordMaybeSentAsync(IReadOnlyCollection<MaybeSentNotification> maybeSent, CancellationToken cancellationToken) => Task.CompletedTask;
+
+        public Task RecordFailedAttemptsAsync(IReadOnlyCollection<FailedAttempt> failed, CancellationToken cancellationToken) => Task.CompletedTask;
     }
 }

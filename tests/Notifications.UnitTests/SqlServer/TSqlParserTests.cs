@@ -56,7 +56,7 @@ public sealed class TSqlParserTests
             "SqlServerOutboxStore.ClaimSql", "SqlServerOutboxStore.ClaimDueSql", "SqlServerOutboxStore.RejectSql", "SqlServerOutboxStore.CountSql",
             "SqlServerDeliveryLogStore.FindSentSql", "SqlServerDeliveryLogStore.RecordSentSql",
             "SqlServerDeliveryLogStore.MarkSendingSql", "SqlServerDeliveryLogStore.ReleaseSql", "SqlServerDeliveryLogStore.RecordMaybeSentSql",
-            "SqlServerDeliveryLogStore.MarkHandingBackSql", "SqlServerDeliveryLogStore.ReleaseHandedBackSql",
+            "SqlServerDeliveryLogStore.MarkHandingBackSql", "SqlServerDeliveryLogStore.ReleaseHandedBackSql", "SqlServerDeliveryLogStore.RecordFailedSql",
             "SqlServerOperationsStore.WindowSql", "SqlServerOperationsStore.PurgeSql", "SqlServerOperationsStore.RateLimitsSql",
             "SqlServerDeadLetterStore.RecordSql",
             "SqlServerDeadLetterStore.RemoveSql", "SqlServerDeadLetterStore.FindSql", "SqlServerDeadLetterStore.FindRecordedSql", "SqlServerDeadLetterStore.RemoveAllSql",
