@@ -90,7 +90,7 @@ internal static class StatusCommand
         await output.WriteLineAsync("Rate limits (rate_limit):");
         foreach (var limit in limits)
         {
-            await output.WriteLineAsync($"  {limit.Name,-20} {StatusFormat.RateLimit(limit)}");
+            await output.WriteLineAsync($"  {limit.Name,-20} {StatusFormat.ConfiguredRate(limit),-10} {StatusFormat.RateLimit(limit)}");
         }
     }
 

@@ -16,15 +16,17 @@ internal sealed class PostgresRateLimitStore : IRateLimitStore
         _timeoutSeconds = (int)options.CommandTimeout.TotalSeconds;
         string s = options.Schema;
         const string now = "(extract(epoch FROM clock_timestamp()) * 1000000)::bigint";
-        // The interval in force: longer by slow_factor until slow_until_us.
+        // The interval in force: longer by slow_factor until slow_until_us. The configured one is written on every lease
+        // (interval_us): operators read the rate beside the row.
         const string interval = "CASE WHEN r.slow_until_us > c.now_us THEN (@IntervalUs * r.slow_factor)::bigint ELSE @IntervalUs END";
         LeaseSql = $"""
             WITH c AS (SELECT {now} AS now_us)
-            INSERT INTO "{s}".rate_limit AS r (name, tat_us)
-            SELECT @Key, c.now_us + @Count * @IntervalUs FROM c
+            INSERT INTO "{s}".rate_limit AS r (name, tat_us, interval_us)
+            SELECT @Key, c.now_us + @Count * @IntervalUs, @IntervalUs FROM c
             ON CONFLICT (name) DO UPDATE
                 SET tat_us = GREATEST(r.tat_us, (SELECT now_us FROM c) - @GraceUs)
-                    + @Count * (SELECT {interval} FROM c)
+                    + @Count * (SELECT {interval} FROM c),
+                    interval_us = @IntervalUs
             RETURNING r.tat_us AS TatUs, (SELECT now_us FROM c) AS NowUs, (SELECT {interval} FROM c) AS IntervalUs
             """;
         SlowDownSql = $"""

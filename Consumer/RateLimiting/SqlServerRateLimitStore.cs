@@ -22,8 +22,9 @@ internal sealed class SqlServerRateLimitStore : IRateLimitStore
             USING (SELECT @Key AS name) AS src ON r.name = src.name
             WHEN MATCHED THEN UPDATE SET tat_us =
                 (CASE WHEN r.tat_us > @now - @GraceUs THEN r.tat_us ELSE @now - @GraceUs END)
-                + @Count * (CASE WHEN r.slow_until_us > @now THEN CAST(@IntervalUs * r.slow_factor AS bigint) ELSE @IntervalUs END)
-            WHEN NOT MATCHED THEN INSERT (name, tat_us) VALUES (@Key, @now + @Count * @IntervalUs)
+                + @Count * (CASE WHEN r.slow_until_us > @now THEN CAST(@IntervalUs * r.slow_factor AS bigint) ELSE @IntervalUs END),
+                interval_us = @IntervalUs
+            WHEN NOT MATCHED THEN INSERT (name, tat_us, interval_us) VALUES (@Key, @now + @Count * @IntervalUs, @IntervalUs)
             OUTPUT INSERTED.tat_us AS TatUs, @now AS NowUs,
                 CASE WHEN INSERTED.slow_until_us > @now THEN CAST(@IntervalUs * INSERTED.slow_factor AS bigint) ELSE @IntervalUs END AS IntervalUs;
             """;

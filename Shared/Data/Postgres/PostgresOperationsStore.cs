@@ -36,7 +36,7 @@ internal sealed class PostgresOperationsStore : IOperationsStore
         // One row a limit (the relay and each limited domain): a few, read by the primary key's order.
         _rateLimitsSql = $"""
             SELECT name AS Name, slow_factor AS SlowFactor, slow_until_us AS SlowUntilUs, tat_us AS TatUs,
-                   (extract(epoch FROM clock_timestamp()) * 1000000)::bigint AS NowUs
+                   (extract(epoch FROM clock_timestamp()) * 1000000)::bigint AS NowUs, interval_us AS IntervalUs
             FROM "{s}".rate_limit ORDER BY name LIMIT @Limit
             """;
     }
@@ -55,9 +55,9 @@ internal sealed class PostgresOperationsStore : IOperationsStore
     public async Task<IReadOnlyList<RateLimitState>> ListRateLimitsAsync(int limit, CancellationToken cancellationToken)
     {
         await using var connection = await _dataSource.OpenConnectionAsync(cancellationToken);
-        var rows = await connection.QueryAsync<(string Name, double SlowFactor, long SlowUntilUs, long TatUs, long NowUs)>(
+        var rows = await connection.QueryAsync<(string Name, double SlowFactor, long SlowUntilUs, long TatUs, long NowUs, long? IntervalUs)>(
             new CommandDefinition(_rateLimitsSql, new { Limit = limit }, commandTimeout: _timeoutSeconds, cancellationToken: cancellationToken));
-        return rows.Select(r => RateLimitState.FromRow(r.Name, r.SlowFactor, r.SlowUntilUs, r.TatUs, r.NowUs)).ToList();
+        return rows.Select(r => RateLimitState.FromRow(r.Name, r.SlowFactor, r.SlowUntilUs, r.TatUs, r.NowUs, r.IntervalUs)).ToList();
     }
 
     public async Task<long> PurgeOutboxAsync(CancellationToken cancellationToken)

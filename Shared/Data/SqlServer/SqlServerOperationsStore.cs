@@ -41,7 +41,7 @@ internal sealed class SqlServerOperationsStore : IOperationsStore
         // One row a limit (the relay and each limited domain): a few, read by the primary key's order.
         RateLimitsSql = $"""
             SELECT TOP (@Limit) name AS Name, slow_factor AS SlowFactor, slow_until_us AS SlowUntilUs, tat_us AS TatUs,
-                   DATEDIFF_BIG(microsecond, CAST('1970-01-01' AS datetime2(7)), SYSUTCDATETIME()) AS NowUs
+                   DATEDIFF_BIG(microsecond, CAST('1970-01-01' AS datetime2(7)), SYSUTCDATETIME()) AS NowUs, interval_us AS IntervalUs
             FROM [{s}].[rate_limit] ORDER BY name;
             """;
     }
@@ -71,9 +71,9 @@ internal sealed class SqlServerOperationsStore : IOperationsStore
     public async Task<IReadOnlyList<RateLimitState>> ListRateLimitsAsync(int limit, CancellationToken cancellationToken)
     {
         await using var connection = new SqlConnection(_connectionString);
-        var rows = await connection.QueryAsync<(string Name, double SlowFactor, long SlowUntilUs, long TatUs, long NowUs)>(
+        var rows = await connection.QueryAsync<(string Name, double SlowFactor, long SlowUntilUs, long TatUs, long NowUs, long? IntervalUs)>(
             new CommandDefinition(RateLimitsSql, new { Limit = limit }, commandTimeout: _timeoutSeconds, cancellationToken: cancellationToken));
-        return rows.Select(r => RateLimitState.FromRow(r.Name, r.SlowFactor, r.SlowUntilUs, r.TatUs, r.NowUs)).ToList();
+        return rows.Select(r => RateLimitState.FromRow(r.Name, r.SlowFactor, r.SlowUntilUs, r.TatUs, r.NowUs, r.IntervalUs)).ToList();
     }
 
     public async Task<long> PurgeOutboxAsync(CancellationToken cancellationToken)

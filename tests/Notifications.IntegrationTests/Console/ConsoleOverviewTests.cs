@@ -15,7 +15,7 @@ namespace Notifications.IntegrationTests.WebConsole;
 /// <summary>
 /// The overview's workers and rate limits: a worker's real operations endpoint (the <see cref="OperationsEndpoint"/> every worker
 /// runs) read for its readiness and breakers, a worker that accepts connections and never answers shown as "no answer", a
-/// breaker closing seen on the next refresh, a slowed-down limit of <c>rate_limit</c>.
+/// breaker closing seen on the next refresh, a slowed-down limit of <c>rate_limit</c> with the rate its last lease configured.
 /// </summary>
 [Collection("services")]
 public sealed class ConsoleOverviewTests
@@ -23,7 +23,7 @@ public sealed class ConsoleOverviewTests
     private const string SlowLimit = "domain:slow.console.test";
 
     [Fact]
-    public async Task Figures_WorkerEndpointAndSilentWorkerAndSlowedLimit_EachShownAndABreakerChangeSeenLive()
+    public async Task Figures_WorkerEndpointAndSilentWorkerAndSlowedLimitWithItsConfiguredRate_EachShownAndABreakerChangeSeenLive()
     {
         await using var worker = await WorkerEndpoint.StartAsync();
         worker.Breakers.Report("relay", "closed");
@@ -40,6 +40,14 @@ public sealed class ConsoleOverviewTests
                 VALUES (@SlowLimit, 0, 4, 0, (extract(epoch FROM clock_timestamp() + interval '1 hour') * 1000000)::bigint)
                 """,
                 new { SlowLimit });
+        }
+
+        // A consumer's lease at 50/s (one send every 20 ms), as the consumer's limiter runs it: it writes the configured rate.
+        await using (var dataSource = Npgsql.NpgsqlDataSource.Create(TestServices.PostgresConnectionString))
+        {
+            var store = new Notifications.Consumer.RateLimiting.PostgresRateLimitStore(
+                dataSource, new Shared.Hosting.DatabaseOptions { ConnectionString = TestServices.PostgresConnectionString, Schema = TestDatabase.Schema });
+            await store.LeaseAsync(SlowLimit, 1, TimeSpan.FromMilliseconds(20), TimeSpan.Zero, CancellationToken.None);
         }
 
         await using var console = await ConsoleHost.StartAsync(new Dictionary<string, string?>
@@ -60,7 +68,7 @@ public sealed class ConsoleOverviewTests
         Assert.Matches("data-worker=\"consumer-1\">\\s*<td>consumer-1</td>\\s*<td class=\"health \" title=\"[^\"]*database: Healthy", figures);
         Assert.Matches("data-worker=\"consumer-2\">\\s*<td>consumer-2</td>\\s*<td class=\"error health\" colspan=\"2\">no answer within 300 ms</td>", figures);
         Assert.Contains($"data-limit=\"{SlowLimit}\"", figures, StringComparison.Ordinal);
-        Assert.Contains("slowed down: interval x4 until", figures, StringComparison.Ordinal);
+        Assert.Matches($"data-limit=\"{SlowLimit}\" class=\"warn\">\\s*<td>{SlowLimit}</td>\\s*<td class=\"configured\">50/s</td>\\s*<td>slowed down: interval x4 until", figures);
 
         worker.Breakers.Report("webhook:orders", "closed");
         await Eventually.WaitAsync(() => viewer.Http.GetStringAsync("/?handler=Figures"),
