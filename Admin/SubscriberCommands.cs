@@ -1,5 +1,6 @@
 using System.CommandLine;
 using System.Globalization;
+using Notifications.Admin.Operations;
 using Notifications.Shared.Contract;
 using Notifications.Shared.Data.Audiences;
 
@@ -21,20 +22,38 @@ internal static class SubscriberCommands
         return command;
     }
 
+    // Found as the console's subscriber page finds one (SubscriberLookup): by the app's id, an email address or a push recipient.
     private static Command Show(Func<ParseResult, AdminContext> context, AdminConsole console)
     {
-        var id = SubscriberId();
-        var command = new Command("show", "Show a subscriber: locale, time zone, contact points (alive or dead, and why), topics, preferences") { id };
+        var text = new Argument<string>("id-or-address")
+        {
+            Description = "The app's user id, or an email address or push recipient (fcm:…, apns:…) of one of its contact points",
+        };
+        var command = new Command("show", "Show a subscriber: locale, time zone, contact points (alive or dead, and why), topics, preferences") { text };
         command.SetAction(async (parsed, ct) =>
         {
             await using var admin = context(parsed);
-            string subscriberId = parsed.GetValue(id)!;
-            var subscriber = await admin.DatabaseAsync(() => admin.Audiences.FindSubscriberAsync(subscriberId, ct)) ?? throw NoSubscriber(subscriberId);
+            var found = await admin.DatabaseAsync(() => admin.Subscribers.SearchAsync(parsed.GetValue(text), ct));
+            if (found.Subscriber is not { } subscriber)
+            {
+                throw new AdminException(found.Message ?? Shared(found), ExitCodes.Failed);
+            }
+
             await WriteAsync(console, subscriber);
+            if (found.Pending > 0)
+            {
+                const int cap = SubscriberLookup.PendingCap;
+                string pending = found.Pending > cap ? FormattableString.Invariant($"{cap:N0}+") : FormattableString.Invariant($"{found.Pending:N0}");
+                await console.Out.WriteLineAsync($"live: {pending} notification(s) pending, not acked by its apps");
+            }
+
             return ExitCodes.Success;
         });
         return command;
     }
+
+    private static string Shared(SubscriberSearchResult found) =>
+        $"{found.Matches.Count}{(found.MoreMatches ? "+" : "")} subscribers share that address: {string.Join(", ", found.Matches)}; show one by its id";
 
     // opt-out / opt-in ID CATEGORY CHANNEL: the preference row the app writes, written by an operator for the person.
     private static Command SetPreference(Func<ParseResult, AdminContext> context, AdminConsole console, bool enabled)

@@ -101,18 +101,49 @@ public sealed class AudienceAdminTests
     }
 
     [Fact]
-    public async Task SubscribersShow_UnknownOrBadId_Exit1OrExit2WithWhy()
+    public async Task SubscribersShow_UnknownOrBadText_Exit1WithWhy()
     {
         await TestDatabase.CleanAsync();
         await using var broker = await TestBroker.CreateAsync();
 
         var unknown = await AdminRun.InProcessAsync(broker, "", "subscribers", "show", "nobody");
         var bad = await AdminRun.InProcessAsync(broker, "", "subscribers", "show", "has space");
+        var control = await AdminRun.InProcessAsync(broker, "", "subscribers", "show", "a\u0007b");
 
-        Assert.Equal(1, unknown.ExitCode);
-        Assert.Contains("there is no subscriber 'nobody'", unknown.Error, StringComparison.Ordinal);
-        Assert.Equal(2, bad.ExitCode);
-        Assert.Contains("invalid subscriber id: 'has space'", bad.Error, StringComparison.Ordinal);
+        Assert.Equal((1, 1, 1), (unknown.ExitCode, bad.ExitCode, control.ExitCode));
+        Assert.Contains("not found: no subscriber has the id or address 'nobody'", unknown.Error, StringComparison.Ordinal);
+        Assert.Contains("not found: no subscriber has the id or address 'has space'", bad.Error, StringComparison.Ordinal);
+        Assert.Contains("not found: no subscriber id or address is like that", control.Error, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task SubscribersShow_ByEmailOrPushRecipient_TheSameSubscriber_ASharedAddressListsTheIds()
+    {
+        await TestDatabase.CleanAsync();
+        await using var broker = await TestBroker.CreateAsync();
+        await using (var connection = await TestDatabase.OpenAsync())
+        {
+            string s = TestDatabase.Schema;
+            await connection.ExecuteAsync($"""
+                INSERT INTO {s}.subscriber (external_id) VALUES ('bo-1'), ('bo-2');
+                INSERT INTO {s}.contact_point (subscriber_id, channel, address, app_id)
+                SELECT id, 'push', 'fcm:tok-bo', 'com.example.shop' FROM {s}.subscriber WHERE external_id = 'bo-1'
+                UNION ALL SELECT id, 'email', 'bo@example.com', NULL FROM {s}.subscriber WHERE external_id = 'bo-1'
+                UNION ALL SELECT id, 'email', 'family@example.com', NULL FROM {s}.subscriber;
+                """);
+        }
+
+        var byEmail = await AdminRun.InProcessAsync(broker, "", "subscribers", "show", "Bo@Example.com");
+        var byToken = await AdminRun.InProcessAsync(broker, "", "subscribers", "show", "fcm:tok-bo");
+        var shared = await AdminRun.InProcessAsync(broker, "", "subscribers", "show", "family@example.com");
+
+        Assert.True(byEmail.ExitCode == 0, byEmail.Error);
+        Assert.StartsWith("Subscriber bo-1:", byEmail.Output, StringComparison.Ordinal);
+        Assert.Equal(byEmail.Output, byToken.Output);
+        Assert.Equal(1, shared.ExitCode);
+        Assert.Contains("2 subscribers share that address: ", shared.Error, StringComparison.Ordinal);
+        Assert.Contains("bo-1", shared.Error, StringComparison.Ordinal);
+        Assert.Contains("bo-2", shared.Error, StringComparison.Ordinal);
     }
 
     [Fact]
