@@ -15,8 +15,11 @@ public sealed class NotificationStoryPipelineTests
 {
     private const string TraceId = "4bf92f3577b34da6a3ce929d0e0e4736";
 
-    [Fact]
-    public async Task Read_SentAfterARefusedAttempt_TellsClaimedPublishedTheFailureDeliveredAndTheTrace()
+    // At least once the retry is scheduled by the settler; at most once (the message acked before the send) by the hand-back.
+    [Theory]
+    [InlineData("AtLeastOnce")]
+    [InlineData("AtMostOnce")]
+    public async Task Read_SentAfterARefusedAttempt_TellsClaimedPublishedTheFailureDeliveredAndTheTrace(string mode)
     {
         await TestDatabase.CleanAsync();
         // Delays long enough for the server's restart to be done before the retry comes (a retry that still finds it down
@@ -26,7 +29,7 @@ public sealed class NotificationStoryPipelineTests
         using var spans = new ConsumerSpans();
         long id = await InsertAsync($"00-{TraceId}-00f067aa0ba902b7-01");
 
-        await using (await WorkerHost.StartConsumerAsync(broker, sink))
+        await using (await WorkerHost.StartConsumerAsync(broker, sink, ("Consumer:DeliveryMode", mode)))
         await using (await WorkerHost.StartProducerAsync(broker))
         {
             await Eventually.WaitAsync(() => CountAttemptsAsync(id), n => n > 0, TimeSpan.FromMinutes(1), "a failed attempt recorded");
