@@ -1,4 +1,5 @@
 using Microsoft.Extensions.DependencyInjection;
+using Notifications.Shared.Outcomes;
 
 namespace Notifications.Consumer.Outcomes;
 

@@ -4,6 +4,8 @@ using Microsoft.Extensions.Options;
 using Notifications.Consumer.Channels.Webhook;
 using Notifications.Consumer.Telemetry;
 using Notifications.Shared.Data;
+using Notifications.Shared.Hosting;
+using Notifications.Shared.Outcomes;
 
 namespace Notifications.Consumer.Outcomes;
 

@@ -3,6 +3,7 @@ using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 using Notifications.Consumer.Telemetry;
 using Notifications.Shared.Data;
+using Notifications.Shared.Hosting;
 
 namespace Notifications.Consumer.Suppression;
 

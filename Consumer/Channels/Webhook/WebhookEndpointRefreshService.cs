@@ -2,6 +2,7 @@ using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 using Notifications.Shared.Data;
+using Notifications.Shared.Hosting;
 
 namespace Notifications.Consumer.Channels.Webhook;
 

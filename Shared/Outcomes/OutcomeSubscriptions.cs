@@ -1,15 +1,16 @@
-namespace Notifications.Consumer.Outcomes;
+namespace Notifications.Shared.Outcomes;
 
 /// <summary>
 /// The event types some enabled endpoint subscribes to, as the last refresh read them (one immutable set, replaced whole):
-/// the hot path asks it, never the table. Until the first refresh succeeded a caller waits for it, so a consumer that
+/// the hot path asks it, never the table (the consumer's deliveries, the gateway's acks). Until the first refresh succeeded a caller waits for it, so a consumer that
 /// starts with a backlog does not deliver its first notifications without their events.
 /// </summary>
-internal sealed class OutcomeSubscriptions
+public sealed class OutcomeSubscriptions
 {
     private readonly TaskCompletionSource _loaded = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private volatile IReadOnlySet<string> _types = new HashSet<string>();
 
+    /// <summary>Whether a refresh has succeeded once.</summary>
     public bool IsLoaded => _loaded.Task.IsCompleted;
 
     /// <summary>Whether an endpoint takes events of <paramref name="type"/>.</summary>
