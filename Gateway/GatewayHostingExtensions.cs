@@ -4,12 +4,13 @@ using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Options;
 using Notifications.Shared.Hosting;
 using Notifications.Shared.Observability;
+using Notifications.Shared.Outcomes;
 
 namespace Notifications.Gateway;
 
 /// <summary>
-/// DI wiring of the gateway: the database, the broker, the token check, the node's presence, the public server and the
-/// operations endpoint.
+/// DI wiring of the gateway: the database, the broker, the token check, the node's presence, the outcome events, the public
+/// server and the operations endpoint.
 /// </summary>
 public static class GatewayHostingExtensions
 {
@@ -42,6 +43,9 @@ public static class GatewayHostingExtensions
             sp.GetRequiredService<PresenceBoard>().Serve(presence.Snapshot);
             return presence;
         });
+        // The outcome event types subscribed (an ack writes notification.acked only when one is), and the expiry sweep.
+        services.AddSingleton<OutcomeSubscriptions>();
+        services.AddHostedService<LiveOutcomeService>();
         services.AddSingleton<LivePendingRows>();
         // Its background loop unbinds the subscribers that did not come back (Gateway:UnbindAfter).
         services.AddHostedService(sp => sp.GetRequiredService<Presence>());

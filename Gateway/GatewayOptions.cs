@@ -61,4 +61,11 @@ internal sealed class GatewayOptions
     /// </summary>
     [Range(typeof(TimeSpan), "00:00:00", "01:00:00")]
     public TimeSpan UnbindAfter { get; set; } = TimeSpan.FromSeconds(30);
+
+    /// <summary>
+    /// How often the gateway reads which outcome event types endpoints subscribe to (an ack's <c>notification.acked</c>) and
+    /// reports the live notifications that expired unacked (<c>notification.expired</c>; docs/outcome-events.md).
+    /// </summary>
+    [Range(typeof(TimeSpan), "00:00:00.050", "00:10:00")]
+    public TimeSpan OutcomeInterval { get; set; } = TimeSpan.FromSeconds(2);
 }

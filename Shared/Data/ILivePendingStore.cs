@@ -32,9 +32,19 @@ public interface ILivePendingStore
 
     /// <summary>
     /// Apps acked <paramref name="acks"/>, in one statement: each row that was its subscriber's and pending is gone; returns
-    /// those acks (an ack of another subscriber's id, or of one gone already, is not among them).
+    /// those acks (an ack of another subscriber's id, or of one gone already, is not among them). With
+    /// <paramref name="withEvents"/>, each row gone is a <c>notification.acked</c> outcome event, written in the same
+    /// transaction (<see cref="Outcomes.OutcomeEvents"/>); without, the delete is all.
     /// </summary>
-    Task<IReadOnlySet<LiveAck>> AckAsync(IReadOnlyList<LiveAck> acks, CancellationToken cancellationToken);
+    Task<IReadOnlySet<LiveAck>> AckAsync(IReadOnlyList<LiveAck> acks, bool withEvents, CancellationToken cancellationToken);
+
+    /// <summary>
+    /// Marks the rows that expired unacked and were not reported yet, expired at or after <paramref name="since"/>, oldest
+    /// first, at most <paramref name="max"/>: each is reported once (rows another sweep holds are left to it). With
+    /// <paramref name="withEvents"/>, each is a <c>notification.expired</c> outcome event, written in the same transaction.
+    /// Returns their expiry times.
+    /// </summary>
+    Task<IReadOnlyList<DateTimeOffset>> ReportExpiredAsync(DateTimeOffset since, int max, bool withEvents, CancellationToken cancellationToken);
 
     /// <summary>Live notification <paramref name="id"/>'s row, or null when it has none (not live, acked, or removed).</summary>
     Task<LivePendingState?> FindAsync(long id, CancellationToken cancellationToken);

@@ -1,5 +1,6 @@
 using Dapper;
 using Notifications.Shared.Hosting;
+using Notifications.Shared.Outcomes;
 using Npgsql;
 
 namespace Notifications.Shared.Data.Postgres;
@@ -8,6 +9,7 @@ namespace Notifications.Shared.Data.Postgres;
 internal sealed class PostgresLivePendingStore(NpgsqlDataSource dataSource, DatabaseOptions options) : ILivePendingStore
 {
     private readonly int _timeoutSeconds = (int)options.CommandTimeout.TotalSeconds;
+    private readonly OutcomeEvents _events = new(options);
 
     // Two statements, one implicit transaction (Npgsql sends them as one batch): the second sees the rows the first added, so
     // a subscriber keeps its newest @Cap unexpired rows even when one batch brings more than that.
@@ -44,6 +46,18 @@ internal sealed class PostgresLivePendingStore(NpgsqlDataSource dataSource, Data
         USING unnest(@Subscribers, @Ids) AS a(subscriber_id, notification_id)
         WHERE p.subscriber_id = a.subscriber_id AND p.notification_id = a.notification_id
         RETURNING p.subscriber_id AS Subscriber, p.notification_id AS Id
+        """;
+
+    // From where the last sweep ended on the live_pending_expires index; rows another gateway's sweep holds are left to it.
+    private readonly string _reportExpiredSql = $"""
+        WITH due AS (
+            SELECT notification_id FROM "{options.Schema}".live_pending
+            WHERE expires_at >= @Since AND expires_at <= now() AND expiry_reported_at IS NULL
+            ORDER BY expires_at
+            LIMIT @Max FOR UPDATE SKIP LOCKED)
+        UPDATE "{options.Schema}".live_pending AS p SET expiry_reported_at = now()
+        FROM due WHERE p.notification_id = due.notification_id
+        RETURNING p.notification_id AS Id, p.subscriber_id AS Subscriber, p.expires_at AS ExpiresAt
         """;
 
     private readonly string _findSql = $"""
@@ -137,19 +151,36 @@ internal sealed class PostgresLivePendingStore(NpgsqlDataSource dataSource, Data
         return (await connection.QueryAsync<long>(Command(_markSentSql, new { Ids = ids.ToArray() }, cancellationToken))).AsList();
     }
 
-    public async Task<IReadOnlySet<LiveAck>> AckAsync(IReadOnlyList<LiveAck> acks, CancellationToken cancellationToken)
+    public async Task<IReadOnlySet<LiveAck>> AckAsync(IReadOnlyList<LiveAck> acks, bool withEvents, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(acks);
         await using var connection = await dataSource.OpenConnectionAsync(cancellationToken);
-        var gone = await connection.QueryAsync<(string Subscriber, long Id)>(Command(_ackSql, new
+        await using var transaction = withEvents ? await connection.BeginTransactionAsync(cancellationToken) : null;
+        var gone = (await connection.QueryAsync<(string Subscriber, long Id)>(Command(_ackSql, new
         {
             Subscribers = acks.Select(a => a.Subscriber).ToArray(), Ids = acks.Select(a => a.Id).ToArray(),
-        }, cancellationToken));
-        return gone.Select(g => new LiveAck(g.Subscriber, g.Id)).ToHashSet();
+        }, cancellationToken, transaction))).Select(g => new LiveAck(g.Subscriber, g.Id)).ToHashSet();
+        if (transaction is not null)
+        {
+            await LiveOutcomeEvents.CommitAsync(_events, connection, transaction, LiveOutcomeEvents.Acked(gone, DateTimeOffset.UtcNow), cancellationToken);
+        }
+
+        return gone;
     }
 
-    private CommandDefinition Command(string sql, object? parameters, CancellationToken cancellationToken) =>
-        new(sql, parameters, commandTimeout: _timeoutSeconds, cancellationToken: cancellationToken);
+    public async Task<IReadOnlyList<DateTimeOffset>> ReportExpiredAsync(DateTimeOffset since, int max, bool withEvents, CancellationToken cancellationToken)
+    {
+        await using var connection = await dataSource.OpenConnectionAsync(cancellationToken);
+        await using var transaction = await connection.BeginTransactionAsync(cancellationToken);
+        var expired = (await connection.QueryAsync<(long Id, string Subscriber, DateTime ExpiresAt)>(
+            Command(_reportExpiredSql, new { Since = since.UtcDateTime, Max = max }, cancellationToken, transaction)))
+            .Select(r => new LiveExpiry(r.Id, r.Subscriber, Utc(r.ExpiresAt))).ToList();
+        await LiveOutcomeEvents.CommitAsync(_events, connection, transaction, withEvents ? LiveOutcomeEvents.Expired(expired) : [], cancellationToken);
+        return expired.Select(e => e.ExpiresAt).ToList();
+    }
+
+    private CommandDefinition Command(string sql, object? parameters, CancellationToken cancellationToken, System.Data.Common.DbTransaction? transaction = null) =>
+        new(sql, parameters, transaction, _timeoutSeconds, cancellationToken: cancellationToken);
 
     private static DateTimeOffset Utc(DateTime value) => new(DateTime.SpecifyKind(value, DateTimeKind.Utc));
 

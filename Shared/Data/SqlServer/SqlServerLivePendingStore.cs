@@ -2,6 +2,7 @@ using System.Text.Json;
 using Dapper;
 using Microsoft.Data.SqlClient;
 using Notifications.Shared.Hosting;
+using Notifications.Shared.Outcomes;
 
 namespace Notifications.Shared.Data.SqlServer;
 
@@ -10,9 +11,11 @@ internal sealed class SqlServerLivePendingStore : ILivePendingStore
 {
     private readonly string _connectionString;
     private readonly int _timeoutSeconds;
+    private readonly OutcomeEvents _events;
 
     public SqlServerLivePendingStore(DatabaseOptions options)
     {
+        _events = new OutcomeEvents(options);
         _connectionString = options.ConnectionString;
         _timeoutSeconds = (int)options.CommandTimeout.TotalSeconds;
         string s = options.Schema;
@@ -60,6 +63,17 @@ internal sealed class SqlServerLivePendingStore : ILivePendingStore
             JOIN OPENJSON(@Acks) WITH (subscriber varchar(128) '$.subscriber', id bigint '$.id') AS a
               ON p.subscriber_id = a.subscriber AND p.notification_id = a.id;
             """;
+        // From where the last sweep ended on IX_live_pending_expires; rows another gateway's sweep holds are left to it (READPAST).
+        ReportExpiredSql = $"""
+            SET NOCOUNT ON;
+            WITH due AS (
+                SELECT TOP (@Max) notification_id, subscriber_id, expires_at, expiry_reported_at
+                FROM [{s}].[live_pending] WITH (UPDLOCK, READPAST, ROWLOCK)
+                WHERE expires_at >= @Since AND expires_at <= SYSDATETIMEOFFSET() AND expiry_reported_at IS NULL
+                ORDER BY expires_at)
+            UPDATE due SET expiry_reported_at = SYSDATETIMEOFFSET()
+            OUTPUT INSERTED.notification_id AS Id, INSERTED.subscriber_id AS Subscriber, INSERTED.expires_at AS ExpiresAt;
+            """;
         FindSql = $"""
             SELECT subscriber_id AS Subscriber, created_at AS CreatedAt, expires_at AS ExpiresAt, sent_at AS SentAt, at_most_once AS AtMostOnce
             FROM [{s}].[live_pending] WHERE notification_id = @Id;
@@ -83,6 +97,8 @@ internal sealed class SqlServerLivePendingStore : ILivePendingStore
     }
 
     internal string FindSql { get; }
+
+    internal string ReportExpiredSql { get; }
 
     internal string CountPendingSql { get; }
 
@@ -160,15 +176,33 @@ internal sealed class SqlServerLivePendingStore : ILivePendingStore
         return (await connection.QueryAsync<long>(Command(MarkSentSql, new { Ids = "[" + string.Join(',', ids) + "]" }, cancellationToken))).AsList();
     }
 
-    public async Task<IReadOnlySet<LiveAck>> AckAsync(IReadOnlyList<LiveAck> acks, CancellationToken cancellationToken)
+    public async Task<IReadOnlySet<LiveAck>> AckAsync(IReadOnlyList<LiveAck> acks, bool withEvents, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(acks);
         string json = JsonSerializer.Serialize(acks.Select(a => new { subscriber = a.Subscriber, id = a.Id }));
         await using var connection = new SqlConnection(_connectionString);
-        var gone = await connection.QueryAsync<(string Subscriber, long Id)>(Command(AckSql, new { Acks = json }, cancellationToken));
-        return gone.Select(g => new LiveAck(g.Subscriber, g.Id)).ToHashSet();
+        await connection.OpenAsync(cancellationToken);
+        await using var transaction = withEvents ? await connection.BeginTransactionAsync(cancellationToken) : null;
+        var gone = (await connection.QueryAsync<(string Subscriber, long Id)>(Command(AckSql, new { Acks = json }, cancellationToken, transaction)))
+            .Select(g => new LiveAck(g.Subscriber, g.Id)).ToHashSet();
+        if (transaction is not null)
+        {
+            await LiveOutcomeEvents.CommitAsync(_events, connection, transaction, LiveOutcomeEvents.Acked(gone, DateTimeOffset.UtcNow), cancellationToken);
+        }
+
+        return gone;
     }
 
-    private CommandDefinition Command(string sql, object? parameters, CancellationToken cancellationToken) =>
-        new(sql, parameters, commandTimeout: _timeoutSeconds, cancellationToken: cancellationToken);
+    public async Task<IReadOnlyList<DateTimeOffset>> ReportExpiredAsync(DateTimeOffset since, int max, bool withEvents, CancellationToken cancellationToken)
+    {
+        await using var connection = new SqlConnection(_connectionString);
+        await connection.OpenAsync(cancellationToken);
+        await using var transaction = await connection.BeginTransactionAsync(cancellationToken);
+        var expired = (await connection.QueryAsync<LiveExpiry>(Command(ReportExpiredSql, new { Since = since, Max = max }, cancellationToken, transaction))).AsList();
+        await LiveOutcomeEvents.CommitAsync(_events, connection, transaction, withEvents ? LiveOutcomeEvents.Expired(expired) : [], cancellationToken);
+        return expired.Select(e => e.ExpiresAt).ToList();
+    }
+
+    private CommandDefinition Command(string sql, object? parameters, CancellationToken cancellationToken, System.Data.Common.DbTransaction? transaction = null) =>
+        new(sql, parameters, transaction, _timeoutSeconds, cancellationToken: cancellationToken);
 }

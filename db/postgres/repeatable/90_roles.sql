@@ -175,8 +175,15 @@ GRANT INSERT (address, reason, scope, detail), SELECT (address, reason, scope, d
 GRANT EXECUTE ON FUNCTION :"schema".opt_out_by_link(varchar, varchar, varchar) TO notifications_unsubscribe;
 
 -- The gateway (Gateway/, issue 30): a subscriber's pending live notifications, read on connect and deleted by the ack;
--- at most once, a row is marked sent before it goes out.
-GRANT SELECT, DELETE, UPDATE (sent_at) ON :"schema".live_pending TO notifications_gateway;
+-- at most once, a row is marked sent before it goes out; an expired one is marked reported (039) by the expiry sweep.
+GRANT SELECT, DELETE, UPDATE (sent_at, expiry_reported_at) ON :"schema".live_pending TO notifications_gateway;
+-- An ack and an expiry are outcome events (notification.acked, .expired; docs/outcome-events.md), written by
+-- Shared/Outcomes/OutcomeEvents in the ack's and the sweep's transaction: a webhook outbox row and its outcome_event row.
+GRANT INSERT ON :"schema".outbox TO notifications_gateway;
+GRANT USAGE ON SEQUENCE :"schema".outbox_id_seq TO notifications_gateway;
+GRANT SELECT, INSERT ON :"schema".outcome_event TO notifications_gateway;
+GRANT SELECT ON :"schema".webhook_event_subscription TO notifications_gateway;
+GRANT SELECT (name, disabled_at) ON :"schema".webhook_endpoint TO notifications_gateway;
 
 -- The bounce receiver (Bounces/, issue 32, docs/bounces.md): whether the delivery log knows the reported notification
 -- (its id column only), the outcomes (INSERT ... ON CONFLICT DO NOTHING; an address's deferrals counted), and the

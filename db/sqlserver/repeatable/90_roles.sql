@@ -134,9 +134,15 @@ GRANT UPDATE ([reason], [scope], [detail], [since], [changed_at], [removed_at]) 
 GRANT EXECUTE ON [$(Schema)].[opt_out_by_link] TO [notifications_unsubscribe];
 GO
 -- The gateway (Gateway/, issue 30): a subscriber's pending live notifications, read on connect and deleted by the ack;
--- at most once, a row is marked sent before it goes out.
+-- at most once, a row is marked sent before it goes out; an expired one is marked reported (039) by the expiry sweep.
 GRANT SELECT, DELETE ON [$(Schema)].[live_pending] TO [notifications_gateway];
-GRANT UPDATE ON [$(Schema)].[live_pending] ([sent_at]) TO [notifications_gateway];
+GRANT UPDATE ON [$(Schema)].[live_pending] ([sent_at], [expiry_reported_at]) TO [notifications_gateway];
+-- An ack and an expiry are outcome events (notification.acked, .expired; docs/outcome-events.md), in their transaction.
+GRANT INSERT ON [$(Schema)].[outbox] TO [notifications_gateway];
+GRANT SELECT ON [$(Schema)].[outbox] ([id]) TO [notifications_gateway];
+GRANT SELECT, INSERT ON [$(Schema)].[outcome_event] TO [notifications_gateway];
+GRANT SELECT ON [$(Schema)].[webhook_event_subscription] TO [notifications_gateway];
+GRANT SELECT ON [$(Schema)].[webhook_endpoint] ([name], [disabled_at]) TO [notifications_gateway];
 GO
 -- The bounce receiver (Bounces/, issue 32, docs/bounces.md): whether the delivery log knows the reported notification,
 -- the outcomes (recorded once, an address's deferrals counted), and the suppression store's add, as the unsubscribe

@@ -77,6 +77,8 @@ public sealed class DatabaseRoleDenialTests
         { DatabaseRole.Gateway, $"SELECT * FROM {S}.delivery_log" },
         { DatabaseRole.Gateway, $"SELECT * FROM {S}.subscriber" },
         { DatabaseRole.Gateway, $"TRUNCATE {S}.live_pending" },
+        { DatabaseRole.Gateway, $"SELECT secret FROM {S}.webhook_endpoint" },
+        { DatabaseRole.Gateway, $"DELETE FROM {S}.outcome_event WHERE false" },
         { DatabaseRole.Consumer, $"UPDATE {S}.live_pending SET sent_at = now() WHERE false" },
         // The bounce receiver takes mail from the internet: the delivery log's ids, its outcomes and the suppression add only.
         { DatabaseRole.Bounces, $"SELECT status FROM {S}.delivery_log" },

@@ -96,7 +96,12 @@ internal static class SqlServerRoleGrants
             .. Column("suppression", "UPDATE", "reason", "scope", "detail", "since", "changed_at", "removed_at"),
             "object opt_out_by_link: EXECUTE",
         ],
-        ["notifications_gateway"] = [.. Object("live_pending", "SELECT", "DELETE"), .. Column("live_pending", "UPDATE", "sent_at")],
+        ["notifications_gateway"] =
+        [
+            .. Object("live_pending", "SELECT", "DELETE"), .. Column("live_pending", "UPDATE", "sent_at", "expiry_reported_at"),
+            "object outbox: INSERT", "column outbox.id: SELECT", .. Object("outcome_event", "SELECT", "INSERT"), .. Object("webhook_event_subscription", "SELECT"),
+            .. Column("webhook_endpoint", "SELECT", "name", "disabled_at"),
+        ],
         ["notifications_bounces"] =
         [
             .. Column("delivery_log", "SELECT", "notification_id"), .. Object("notification_outcome", "SELECT", "INSERT"),

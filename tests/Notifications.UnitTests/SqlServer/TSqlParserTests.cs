@@ -90,6 +90,7 @@ public sealed class TSqlParserTests
             "SqlServerRegistryDialect.UnsubscribeSql", "SqlServerRegistryDialect.FindCategorySql", "SqlServerRegistryDialect.SetPreferenceSql",
             "SqlServerLivePendingStore.AddSql", "SqlServerLivePendingStore.PendingSql", "SqlServerLivePendingStore.MarkSentSql",
             "SqlServerLivePendingStore.AckSql", "SqlServerLivePendingStore.AgeSql", "SqlServerLivePendingStore.FindSql", "SqlServerLivePendingStore.RecordLiveAckedSql",
+            "SqlServerLivePendingStore.ReportExpiredSql",
             "SqlServerBounceDatabase.DeliveredSql", "SqlServerBounceDatabase.RecordOutcomeSql", "SqlServerBounceDatabase.CountDeferredSql",
         ];
 
