@@ -1,10 +1,13 @@
+using System.Globalization;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 using Notifications.Consumer.Settling;
 using Notifications.Consumer.Telemetry;
+using Notifications.Shared.Contract;
 using Notifications.Shared.Data;
 using Notifications.Shared.Hosting;
 using Notifications.Shared.Messaging;
+using Notifications.Shared.Outcomes;
 using Notifications.Shared.Resilience;
 using Polly;
 using RabbitMQ.Client;
@@ -23,7 +26,8 @@ namespace Notifications.Consumer.DeadLetterInbox;
 /// at worst, with one row.
 /// </summary>
 internal sealed class InboxRecorder(
-    IOptions<RabbitMqOptions> rabbitOptions, IDeadLetterStore store, TimeProvider time, FaultInjector faults, ILogger<InboxRecorder> logger)
+    IOptions<RabbitMqOptions> rabbitOptions, IDeadLetterStore store, OutcomeSubscriptions subscriptions, TimeProvider time, FaultInjector faults,
+    ILogger<InboxRecorder> logger)
 {
     private const ushort Prefetch = 16;
     private const int ClosedTicksBeforeReopen = 3;
@@ -119,7 +123,7 @@ internal sealed class InboxRecorder(
         {
             await _retry.ExecuteAsync(async ct =>
             {
-                await store.RecordAsync([.. items.Select(i => i.Record)], ct);
+                await store.RecordAsync([.. items.Select(i => i.Record)], await EventsAsync(items, ct), ct);
                 faults.Reached("after-inbox-row");
                 foreach (var item in items)
                 {
@@ -141,5 +145,20 @@ internal sealed class InboxRecorder(
         {
             // The ack's channel is gone: the broker gives the message back, and its copy is recorded again as a no-op.
         }
+    }
+
+    // The items that are notifications (not events themselves), when an endpoint takes their dead_lettered events.
+    private async Task<List<OutcomeEvent>> EventsAsync(IReadOnlyList<InboxItem> items, CancellationToken cancellationToken)
+    {
+        if (!await subscriptions.WantAsync(OutcomeEventTypes.DeadLettered, cancellationToken))
+        {
+            return [];
+        }
+
+        return [.. items
+            .Select(i => (Item: i, Message: MessageSerializer.TryDeserialize(i.Body, out var message, out _) ? message : null))
+            .Where(x => x.Message is { Id: > 0 } && !OutcomeEvents.IsEventNotification(x.Message.Channel, x.Message.Subject))
+            .Select(x => new OutcomeEvent(x.Message!.Id, OutcomeEventTypes.DeadLettered, x.Message.ChannelName, x.Message.Recipient, x.Item.Record.StoredAt,
+                OutcomeEventBody.Detail(("reason", x.Item.Record.StoredReason), ("attempt", x.Item.Record.Attempts.ToString(CultureInfo.InvariantCulture)))))];
     }
 }

@@ -14,6 +14,13 @@ public interface IDeadLetterStore
     Task RecordAsync(IReadOnlyCollection<DeadLetterRecord> deadLetters, CancellationToken cancellationToken);
 
     /// <summary>
+    /// Records <paramref name="deadLetters"/> as <see cref="RecordAsync(IReadOnlyCollection{DeadLetterRecord}, CancellationToken)"/>
+    /// does, and writes <paramref name="events"/> (their <c>notification.dead_lettered</c> outcome events) in the same
+    /// transaction (<see cref="Outcomes.OutcomeEvents"/>): both or neither. No events: the record alone.
+    /// </summary>
+    Task RecordAsync(IReadOnlyCollection<DeadLetterRecord> deadLetters, IReadOnlyCollection<Outcomes.OutcomeEvent> events, CancellationToken cancellationToken);
+
+    /// <summary>
     /// Which of <paramref name="keys"/> have a dead letter recorded (one statement): the check every redelivered copy makes,
     /// coalesced across handlers. A copy whose key is recorded then reads its record (<see cref="FindAsync"/>).
     /// </summary>

@@ -1,5 +1,6 @@
 using Dapper;
 using Notifications.Shared.Hosting;
+using Notifications.Shared.Outcomes;
 using Npgsql;
 
 namespace Notifications.Shared.Data.Postgres;
@@ -9,6 +10,7 @@ internal sealed class PostgresDeadLetterStore : IDeadLetterStore
 {
     private readonly NpgsqlDataSource _dataSource;
     private readonly int _timeoutSeconds;
+    private readonly OutcomeEvents _events;
     private readonly string _recordSql;
     private readonly string _removeSql;
     private readonly string _findSql;
@@ -19,6 +21,7 @@ internal sealed class PostgresDeadLetterStore : IDeadLetterStore
     {
         _dataSource = dataSource;
         _timeoutSeconds = (int)options.CommandTimeout.TotalSeconds;
+        _events = new OutcomeEvents(options);
         string s = options.Schema;
         _recordSql = $"""
             INSERT INTO "{s}".dead_letter
@@ -48,7 +51,10 @@ internal sealed class PostgresDeadLetterStore : IDeadLetterStore
             """;
     }
 
-    public async Task RecordAsync(IReadOnlyCollection<DeadLetterRecord> deadLetters, CancellationToken cancellationToken)
+    public Task RecordAsync(IReadOnlyCollection<DeadLetterRecord> deadLetters, CancellationToken cancellationToken) =>
+        RecordAsync(deadLetters, [], cancellationToken);
+
+    public async Task RecordAsync(IReadOnlyCollection<DeadLetterRecord> deadLetters, IReadOnlyCollection<OutcomeEvent> events, CancellationToken cancellationToken)
     {
         if (deadLetters.Count == 0)
         {
@@ -56,6 +62,7 @@ internal sealed class PostgresDeadLetterStore : IDeadLetterStore
         }
 
         await using var connection = await _dataSource.OpenConnectionAsync(cancellationToken);
+        await using var transaction = events.Count > 0 ? await connection.BeginTransactionAsync(cancellationToken) : null;
         await connection.ExecuteAsync(Command(_recordSql, new
         {
             Keys = deadLetters.Select(d => d.Key).ToArray(),
@@ -68,7 +75,12 @@ internal sealed class PostgresDeadLetterStore : IDeadLetterStore
             ContentTypes = deadLetters.Select(d => DeadLetterRecord.Cut(d.ContentType)).ToArray(),
             Bodies = deadLetters.Select(d => d.Body).ToArray(),
             Classes = deadLetters.Select(d => d.StoredReasonClass).ToArray(),
-        }, cancellationToken));
+        }, cancellationToken, transaction));
+        if (transaction is not null)
+        {
+            await _events.WriteAsync(connection, transaction, events, cancellationToken);
+            await transaction.CommitAsync(cancellationToken);
+        }
     }
 
     public async Task<IReadOnlySet<Guid>> FindRecordedAsync(IReadOnlyCollection<Guid> keys, CancellationToken cancellationToken)
@@ -98,6 +110,6 @@ internal sealed class PostgresDeadLetterStore : IDeadLetterStore
         return await connection.ExecuteScalarAsync<long>(Command(_removeAllSql, new { UpTo = upTo.UtcDateTime }, cancellationToken));
     }
 
-    private CommandDefinition Command(string sql, object parameters, CancellationToken cancellationToken) =>
-        new(sql, parameters, commandTimeout: _timeoutSeconds, cancellationToken: cancellationToken);
+    private CommandDefinition Command(string sql, object parameters, CancellationToken cancellationToken, System.Data.Common.DbTransaction? transaction = null) =>
+        new(sql, parameters, transaction, _timeoutSeconds, cancellationToken: cancellationToken);
 }

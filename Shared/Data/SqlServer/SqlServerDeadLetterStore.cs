@@ -2,6 +2,7 @@ using System.Text.Json;
 using Dapper;
 using Microsoft.Data.SqlClient;
 using Notifications.Shared.Hosting;
+using Notifications.Shared.Outcomes;
 
 namespace Notifications.Shared.Data.SqlServer;
 
@@ -10,11 +11,13 @@ internal sealed class SqlServerDeadLetterStore : IDeadLetterStore
 {
     private readonly string _connectionString;
     private readonly int _timeoutSeconds;
+    private readonly OutcomeEvents _events;
 
     public SqlServerDeadLetterStore(DatabaseOptions options)
     {
         _connectionString = options.ConnectionString;
         _timeoutSeconds = (int)options.CommandTimeout.TotalSeconds;
+        _events = new OutcomeEvents(options);
         string s = options.Schema;
         // The bytes travel as base64 (JSON has no binary); XQuery's xs:base64Binary turns them back.
         RecordSql = $"""
@@ -72,7 +75,10 @@ internal sealed class SqlServerDeadLetterStore : IDeadLetterStore
 
     internal string RemoveAllSql { get; }
 
-    public async Task RecordAsync(IReadOnlyCollection<DeadLetterRecord> deadLetters, CancellationToken cancellationToken)
+    public Task RecordAsync(IReadOnlyCollection<DeadLetterRecord> deadLetters, CancellationToken cancellationToken) =>
+        RecordAsync(deadLetters, [], cancellationToken);
+
+    public async Task RecordAsync(IReadOnlyCollection<DeadLetterRecord> deadLetters, IReadOnlyCollection<OutcomeEvent> events, CancellationToken cancellationToken)
     {
         if (deadLetters.Count == 0)
         {
@@ -80,7 +86,14 @@ internal sealed class SqlServerDeadLetterStore : IDeadLetterStore
         }
 
         await using var connection = new SqlConnection(_connectionString);
-        await connection.ExecuteAsync(Command(RecordSql, new { DeadLetters = Json(deadLetters) }, cancellationToken));
+        await connection.OpenAsync(cancellationToken);
+        await using var transaction = events.Count > 0 ? await connection.BeginTransactionAsync(cancellationToken) : null;
+        await connection.ExecuteAsync(Command(RecordSql, new { DeadLetters = Json(deadLetters) }, cancellationToken, transaction));
+        if (transaction is not null)
+        {
+            await _events.WriteAsync(connection, transaction, events, cancellationToken);
+            await transaction.CommitAsync(cancellationToken);
+        }
     }
 
     public async Task<IReadOnlySet<Guid>> FindRecordedAsync(IReadOnlyCollection<Guid> keys, CancellationToken cancellationToken)
@@ -118,6 +131,6 @@ internal sealed class SqlServerDeadLetterStore : IDeadLetterStore
             contentType = DeadLetterRecord.Cut(d.ContentType), body = d.Body, reasonClass = d.StoredReasonClass,
         }));
 
-    private CommandDefinition Command(string sql, object parameters, CancellationToken cancellationToken) =>
-        new(sql, parameters, commandTimeout: _timeoutSeconds, cancellationToken: cancellationToken);
+    private CommandDefinition Command(string sql, object parameters, CancellationToken cancellationToken, System.Data.Common.DbTransaction? transaction = null) =>
+        new(sql, parameters, transaction, _timeoutSeconds, cancellationToken: cancellationToken);
 }
