@@ -20,7 +20,7 @@ internal static class CleanupCommand
             var options = admin.RetentionOptions;
             var result = await admin.DatabaseAsync(() => cleanup.RunAsync(ct));
             await console.Out.WriteLineAsync(string.Create(CultureInfo.InvariantCulture,
-                $"Deleted {result.DeliveryLogRows:N0} delivery-log row(s) older than {options.DeliveryLog}, {result.DeadLetterRows:N0} dead-letter row(s) older than {options.DeadLetters}, {result.IdempotencyKeys:N0} idempotency key(s) older than {options.DeliveryLog}, {result.FanOuts:N0} finished fan-out(s) with {result.FanOutDeliveries:N0} delivery row(s) older than {options.DeliveryLog} and {result.ExpiredLive:N0} live notification(s) expired unacked longer ago than {options.DeliveryLog} ({result.Batches} batch(es) of at most {options.BatchSize})."));
+                $"Deleted {result.DeliveryLogRows:N0} delivery-log row(s) older than {options.DeliveryLog}, {result.DeadLetterRows:N0} dead-letter row(s) older than {options.DeadLetters}, {result.IdempotencyKeys:N0} idempotency key(s) older than {options.DeliveryLog}, {result.FanOuts:N0} finished fan-out(s) with {result.FanOutDeliveries:N0} delivery row(s) older than {options.DeliveryLog}, {result.ExpiredLive:N0} live notification(s) expired unacked longer ago than {options.DeliveryLog} and {result.OutcomeEvents:N0} outcome event(s) made before then ({result.Batches} batch(es) of at most {options.BatchSize})."));
             return ExitCodes.Success;
         });
         return command;

@@ -5,9 +5,10 @@ namespace Notifications.Shared;
 /// <summary>Log messages of the retention cleanup (EventIds 1070-1079).</summary>
 internal static partial class SharedLog
 {
-    [LoggerMessage(1070, LogLevel.Information, "Retention cleanup: deleted {DeliveryLogRows} delivery-log and {DeadLetterRows} dead-letter rows, {IdempotencyKeys} idempotency keys, {FanOuts} finished fan-outs with {FanOutDeliveries} delivery rows and {ExpiredLive} expired live notifications in {Batches} batches ({Elapsed})")]
+    [LoggerMessage(1070, LogLevel.Information, "Retention cleanup: deleted {DeliveryLogRows} delivery-log and {DeadLetterRows} dead-letter rows, {IdempotencyKeys} idempotency keys, {FanOuts} finished fan-outs with {FanOutDeliveries} delivery rows, {ExpiredLive} expired live notifications and {OutcomeEvents} outcome events in {Batches} batches ({Elapsed})")]
     public static partial void RetentionRan(
-        ILogger logger, long deliveryLogRows, long deadLetterRows, long idempotencyKeys, long fanOuts, long fanOutDeliveries, long expiredLive, int batches, TimeSpan elapsed);
+        ILogger logger, long deliveryLogRows, long deadLetterRows, long idempotencyKeys, long fanOuts, long fanOutDeliveries, long expiredLive, long outcomeEvents, int batches,
+        TimeSpan elapsed);
 
     [LoggerMessage(1071, LogLevel.Warning, "Retention cleanup failed; trying again in {Interval}")]
     public static partial void RetentionFailed(ILogger logger, TimeSpan interval, Exception exception);

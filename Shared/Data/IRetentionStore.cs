@@ -47,6 +47,13 @@ public interface IRetentionStore
     /// </summary>
     Task<RetentionBatch> DeleteExpiredLiveAsync(DateTimeOffset cutoff, int batchSize, CancellationToken cancellationToken);
 
+    /// <summary>
+    /// Deletes up to <paramref name="batchSize"/> <c>outcome_event</c> rows made before <paramref name="cutoff"/>, the oldest first:
+    /// an event's once-key and its place in its notification's order, kept as long as the delivery log's records (its
+    /// webhook was sent or dead-lettered long before). No watermark: an event row is not a notification's record.
+    /// </summary>
+    Task<RetentionBatch> DeleteOutcomeEventsAsync(DateTimeOffset cutoff, int batchSize, CancellationToken cancellationToken);
+
     /// <summary>Records a finished run and raises the highest notification id whose records were deleted.</summary>
     Task RecordRunAsync(long? maxDeletedId, CancellationToken cancellationToken);
 }

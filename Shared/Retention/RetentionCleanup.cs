@@ -11,8 +11,10 @@ namespace Notifications.Shared.Retention;
 /// <param name="FanOuts">Fan-out jobs finished longer ago than <see cref="RetentionOptions.DeliveryLog"/>.</param>
 /// <param name="FanOutDeliveries">Their delivery rows.</param>
 /// <param name="ExpiredLive">Live notifications that expired unacked longer ago than <see cref="RetentionOptions.DeliveryLog"/>.</param>
+/// <param name="OutcomeEvents">Outcome events' rows (<c>outcome_event</c>) made longer ago than <see cref="RetentionOptions.DeliveryLog"/>.</param>
 public readonly record struct RetentionResult(
-    long DeliveryLogRows, long DeadLetterRows, int Batches, long IdempotencyKeys = 0, long FanOuts = 0, long FanOutDeliveries = 0, long ExpiredLive = 0);
+    long DeliveryLogRows, long DeadLetterRows, int Batches, long IdempotencyKeys = 0, long FanOuts = 0, long FanOutDeliveries = 0, long ExpiredLive = 0,
+    long OutcomeEvents = 0);
 
 /// <summary>
 /// One cleanup run: deletes in batches of <see cref="RetentionOptions.BatchSize"/> until a batch comes back
@@ -35,11 +37,13 @@ public sealed class RetentionCleanup(IRetentionStore store, RetentionOptions opt
         long fanOuts = await DrainAsync((n, ct) => store.DeleteFanOutJobsAsync(now - options.DeliveryLog, n, ct), () => batches++, cancellationToken);
         // A live notification nobody acked stays (expired, not sent) as long as its delivery log's record says it was handed on.
         long live = await DrainAsync((n, ct) => store.DeleteExpiredLiveAsync(now - options.DeliveryLog, n, ct), () => batches++, cancellationToken);
+        // An outcome event's once-key lives as long as the delivery log's record of its notification.
+        long events = await DrainAsync((n, ct) => store.DeleteOutcomeEventsAsync(now - options.DeliveryLog, n, ct), () => batches++, cancellationToken);
         await store.RecordRunAsync(null, cancellationToken);
-        var result = new RetentionResult(log, dead, batches, keys, fanOuts, fanOutDeliveries, live);
+        var result = new RetentionResult(log, dead, batches, keys, fanOuts, fanOutDeliveries, live, events);
         SharedLog.RetentionRan(
             logger, result.DeliveryLogRows, result.DeadLetterRows, result.IdempotencyKeys, result.FanOuts, result.FanOutDeliveries, result.ExpiredLive,
-            result.Batches, time.GetUtcNow() - now);
+            result.OutcomeEvents, result.Batches, time.GetUtcNow() - now);
         return result;
     }
 

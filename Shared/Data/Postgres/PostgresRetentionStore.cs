@@ -20,6 +20,7 @@ internal sealed class PostgresRetentionStore : IRetentionStore
     private readonly string _deleteFanOutDeliveriesSql;
     private readonly string _deleteFanOutJobsSql;
     private readonly string _deleteExpiredLiveSql;
+    private readonly string _deleteOutcomeEventsSql;
 
     public PostgresRetentionStore(NpgsqlDataSource dataSource, DatabaseOptions options)
     {
@@ -54,19 +55,12 @@ internal sealed class PostgresRetentionStore : IRetentionStore
         // A key is not a notification's record: it raises no watermark.
         _deleteKeysSql = DeleteOldestSql(s, "idempotency_key", key: "idempotency_key", age: "created_at", notificationId: "NULL::bigint");
         // Nor is a live notification's pending row (its delivery log's record stays): no watermark either. No row locks (they
-        // would need UPDATE): an expired row is written by nobody, and an app's ack of one at the same moment is one waiting DELETE.
-        _deleteExpiredLiveSql = $"""
-            WITH doomed AS (
-                SELECT notification_id FROM "{s}".live_pending
-                WHERE expires_at < @Cutoff
-                ORDER BY expires_at
-                LIMIT @BatchSize),
-            gone AS (
-                DELETE FROM "{s}".live_pending AS x USING doomed
-                WHERE x.notification_id = doomed.notification_id
-                RETURNING x.notification_id)
-            SELECT count(*)::int AS Deleted, NULL::bigint AS MaxNotificationId FROM gone
-            """;
+        // would need UPDATE): an expired row is written by nobody but the gateway's expiry sweep just after it expired, and an app's
+        // ack of one at the same moment is one waiting DELETE.
+        _deleteExpiredLiveSql = DeleteOldestUnlockedSql(s, "live_pending", key: "notification_id", age: "expires_at");
+        // An outcome event's row: no row locks either (nothing updates it; a consumer's insert of the same key at the same moment
+        // finds it or not, and makes the event or not, as it would have the day before), no watermark; outcome_event_created_at.
+        _deleteOutcomeEventsSql = DeleteOldestUnlockedSql(s, "outcome_event", key: "event_id", age: "created_at");
         // A finished fan-out's deliveries first, a batch at a time; its job once none is left (the cascade then finds nothing).
         // Nothing else writes a finished job or its deliveries (the producer's stage leases running ones only): no row locks.
         _deleteFanOutDeliveriesSql = $"""
@@ -126,6 +120,9 @@ internal sealed class PostgresRetentionStore : IRetentionStore
     public Task<RetentionBatch> DeleteExpiredLiveAsync(DateTimeOffset cutoff, int batchSize, CancellationToken cancellationToken) =>
         DeleteAsync(_deleteExpiredLiveSql, cutoff, batchSize, cancellationToken);
 
+    public Task<RetentionBatch> DeleteOutcomeEventsAsync(DateTimeOffset cutoff, int batchSize, CancellationToken cancellationToken) =>
+        DeleteAsync(_deleteOutcomeEventsSql, cutoff, batchSize, cancellationToken);
+
     public async Task RecordRunAsync(long? maxDeletedId, CancellationToken cancellationToken)
     {
         await using var connection = await _dataSource.OpenConnectionAsync(cancellationToken);
@@ -144,6 +141,21 @@ internal sealed class PostgresRetentionStore : IRetentionStore
             WHERE x.{key} = doomed.{key}
             RETURNING {notificationId} AS notification_id){(attachments ? "," + DeleteAttachments(schema) : "")}
         SELECT count(*)::int AS Deleted, max(notification_id) FILTER (WHERE notification_id < {FanOut.FanOutIds.First}) AS MaxNotificationId FROM gone
+        """;
+
+    // The oldest rows first, a batch at a time, without row locks (rows nobody writes any more by then; locking them would need
+    // UPDATE, which the cleaning roles lack) and without a watermark (not a notification's record).
+    private static string DeleteOldestUnlockedSql(string schema, string table, string key, string age) => $"""
+        WITH doomed AS (
+            SELECT {key} FROM "{schema}".{table}
+            WHERE {age} < @Cutoff
+            ORDER BY {age}
+            LIMIT @BatchSize),
+        gone AS (
+            DELETE FROM "{schema}".{table} AS x USING doomed
+            WHERE x.{key} = doomed.{key}
+            RETURNING x.{key})
+        SELECT count(*)::int AS Deleted, NULL::bigint AS MaxNotificationId FROM gone
         """;
 
     // A notification's attached files and failed attempts go with its last record (sent, suppressed or dead-lettered), in the

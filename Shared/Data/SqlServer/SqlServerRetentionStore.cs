@@ -80,6 +80,12 @@ internal sealed class SqlServerRetentionStore : IRetentionStore
             WHERE expires_at < @Cutoff;
             SELECT CAST(@@ROWCOUNT AS int) AS Deleted, CAST(NULL AS bigint) AS MaxNotificationId;
             """;
+        // An outcome event's row: nothing updates it, no watermark (IX_outcome_event_created_at).
+        DeleteOutcomeEventsSql = $"""
+            DELETE TOP (@BatchSize) FROM [{s}].[outcome_event] WITH (ROWLOCK, READPAST)
+            WHERE created_at < @Cutoff;
+            SELECT CAST(@@ROWCOUNT AS int) AS Deleted, CAST(NULL AS bigint) AS MaxNotificationId;
+            """;
         RecordRunSql = $"""
             UPDATE [{s}].[retention]
             SET last_run_at = SYSDATETIMEOFFSET(),
@@ -112,6 +118,8 @@ internal sealed class SqlServerRetentionStore : IRetentionStore
 
     internal string DeleteExpiredLiveSql { get; }
 
+    internal string DeleteOutcomeEventsSql { get; }
+
     internal string RecordRunSql { get; }
 
     public async Task<bool> TryLeaseAsync(string holder, TimeSpan lease, CancellationToken cancellationToken)
@@ -139,6 +147,9 @@ internal sealed class SqlServerRetentionStore : IRetentionStore
 
     public Task<RetentionBatch> DeleteExpiredLiveAsync(DateTimeOffset cutoff, int batchSize, CancellationToken cancellationToken) =>
         DeleteAsync(DeleteExpiredLiveSql, cutoff, batchSize, cancellationToken);
+
+    public Task<RetentionBatch> DeleteOutcomeEventsAsync(DateTimeOffset cutoff, int batchSize, CancellationToken cancellationToken) =>
+        DeleteAsync(DeleteOutcomeEventsSql, cutoff, batchSize, cancellationToken);
 
     public async Task RecordRunAsync(long? maxDeletedId, CancellationToken cancellationToken)
     {

@@ -38,11 +38,11 @@ public sealed class RetentionTests
 
         Assert.True(exit == 0, error);
         // 25 log rows: 6 full batches and a short one; 8 dead-letter rows: 2 full batches and an empty one; 5 keys: 1 full, 1 short;
-        // no fan-out and no live row: an empty batch each for the deliveries, the jobs and the live rows.
+        // no fan-out, no live row and no outcome event: an empty batch each for the deliveries, the jobs, the live rows and the events.
         Assert.Contains(
             "Deleted 25 delivery-log row(s) older than 30.00:00:00, 8 dead-letter row(s) older than 30.00:00:00, 5 idempotency key(s) older than 30.00:00:00, "
-            + "0 finished fan-out(s) with 0 delivery row(s) older than 30.00:00:00 and 0 live notification(s) expired unacked longer ago than 30.00:00:00 "
-            + "(15 batch(es) of at most 4)",
+            + "0 finished fan-out(s) with 0 delivery row(s) older than 30.00:00:00, 0 live notification(s) expired unacked longer ago than 30.00:00:00 "
+            + "and 0 outcome event(s) made before then (16 batch(es) of at most 4)",
             output, StringComparison.Ordinal);
         Assert.Equal(1, await CountAsync("idempotency_key"));
         Assert.Equal(5, await CountAsync("delivery_log WHERE status = 'sent'"));
@@ -222,6 +222,32 @@ public sealed class RetentionTests
         long[] log = await ColumnAsync("SELECT notification_id FROM {0}.delivery_log");
         Assert.Equal([3L, 4L], live);
         Assert.Equal([FirstDeliveryId + 2], log);
+    }
+
+    [Fact]
+    public async Task AdminCleanup_OutcomeEventsMadeLongerAgoThanTheLog_Go_InBatches_RecentOnesStay()
+    {
+        // An outcome event's row (its once-key, docs/outcome-events.md) lives as long as the delivery log's records.
+        await TestDatabase.CleanAsync();
+        await using var broker = await TestBroker.CreateAsync();
+        await using (var connection = await TestDatabase.OpenAsync())
+        {
+            await connection.ExecuteAsync($"""
+                INSERT INTO {S}.outcome_event (notification_id, endpoint, event_type, event_id, created_at) VALUES
+                    (1, 'app-events', 'notification.delivered', 11, now() - interval '40 days'),
+                    (1, 'app-events', 'notification.bounced', 12, now() - interval '31 days'),
+                    (2, 'app-events', 'notification.delivered', 13, now() - interval '31 days'),
+                    (3, 'app-events', 'notification.delivered', 14, now() - interval '1 day')
+                """);
+        }
+
+        var (exit, output, error) = await AdminRun.InProcessAsync(
+            broker, new Dictionary<string, string?> { ["Retention:BatchSize"] = "2", ["Retention:BatchPause"] = "00:00:00" }, "", "cleanup");
+
+        Assert.True(exit == 0, error);
+        Assert.Contains("3 outcome event(s) made before then", output, StringComparison.Ordinal);
+        long[] left = await ColumnAsync("SELECT event_id FROM {0}.outcome_event");
+        Assert.Equal([14L], left);
     }
 
     private static async Task SeedFanOutAsync(long id, string state, int ageDays, int deliveries)

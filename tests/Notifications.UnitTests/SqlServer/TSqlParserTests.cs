@@ -64,6 +64,7 @@ public sealed class TSqlParserTests
             "SqlServerRetentionStore.LeaseSql", "SqlServerRetentionStore.DeleteDeliveryLogSql",
             "SqlServerRetentionStore.DeleteDeadLettersSql", "SqlServerRetentionStore.RecordRunSql",
             "SqlServerRetentionStore.DeleteIdempotencyKeysSql", "SqlServerRetentionStore.DeleteExpiredLiveSql",
+            "SqlServerRetentionStore.DeleteOutcomeEventsSql",
             "SqlServerOutboxDialect.InsertSql", "SqlServerOutboxDialect.InsertOnceSql", "SqlServerOutboxDialect.StatusSql",
             "SqlServerOutboxDialect.AttachmentSql", "SqlServerAttachmentStore.LoadSql",
             "SqlServerOutboxDialect.TemplateVariablesSql",
