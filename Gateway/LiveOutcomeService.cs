@@ -11,8 +11,8 @@ namespace Notifications.Gateway;
 /// The live channel's outcome events (docs/outcome-events.md), every <see cref="GatewayOptions.OutcomeInterval"/>: reads the
 /// subscribed event types (the acks ask that set, never the table), then reports the pending rows that expired unacked since
 /// the last sweep, each once, as <c>notification.expired</c> events when an endpoint takes them. Every node sweeps; a row
-/// another node's sweep holds is left to it. The sweep reads on from a little before the last expiry it reported, so a row
-/// the consumer expired past its cap in a transaction that committed late is still found.
+/// another node's sweep holds is left to it. A sweep reads on from a minute before the previous one started (the first from the
+/// start of the index), so a row the consumer expired past its cap in a transaction that committed late is still found.
 /// </summary>
 internal sealed partial class LiveOutcomeService(
     ILivePendingStore store, IOutcomeEventStore events, OutcomeSubscriptions subscriptions, IOptions<GatewayOptions> options, TimeProvider time,
@@ -30,18 +30,22 @@ internal sealed partial class LiveOutcomeService(
     {
         subscriptions.Refreshed(await events.SubscribedTypesAsync(cancellationToken));
         bool withEvents = await subscriptions.WantAsync(OutcomeEventTypes.Expired, cancellationToken);
-        IReadOnlyList<DateTimeOffset> reported;
+        var started = time.GetUtcNow();
+        int reported;
         do
         {
             reported = await store.ReportExpiredAsync(_since, SweepBatch, withEvents, cancellationToken);
-            if (reported.Count > 0)
+            if (reported > 0)
             {
-                var latest = reported.Max() - Overlap;
-                _since = latest > _since ? latest : _since;
-                LogReported(logger, reported.Count, withEvents);
+                LogReported(logger, reported, withEvents);
             }
         }
-        while (reported.Count == SweepBatch);
+        while (reported == SweepBatch);
+
+        // What had expired when this sweep started is reported now (but rows another node's sweep holds, its to report): the
+        // next sweep reads on from a little before, not from the start of the index again.
+        var next = started - Overlap;
+        _since = next > _since ? next : _since;
     }
 
     [LoggerMessage(EventId = 7530, Level = LogLevel.Warning, Message = "Gateway: reading the outcome subscriptions or reporting expired live notifications failed ({Reason}); tried again")]

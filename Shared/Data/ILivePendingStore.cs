@@ -42,9 +42,9 @@ public interface ILivePendingStore
     /// Marks the rows that expired unacked and were not reported yet, expired at or after <paramref name="since"/>, oldest
     /// first, at most <paramref name="max"/>: each is reported once (rows another sweep holds are left to it). With
     /// <paramref name="withEvents"/>, each is a <c>notification.expired</c> outcome event, written in the same transaction.
-    /// Returns their expiry times.
+    /// Returns how many it marked.
     /// </summary>
-    Task<IReadOnlyList<DateTimeOffset>> ReportExpiredAsync(DateTimeOffset since, int max, bool withEvents, CancellationToken cancellationToken);
+    Task<int> ReportExpiredAsync(DateTimeOffset since, int max, bool withEvents, CancellationToken cancellationToken);
 
     /// <summary>Live notification <paramref name="id"/>'s row, or null when it has none (not live, acked, or removed).</summary>
     Task<LivePendingState?> FindAsync(long id, CancellationToken cancellationToken);

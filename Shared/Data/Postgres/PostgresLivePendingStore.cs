@@ -168,7 +168,7 @@ internal sealed class PostgresLivePendingStore(NpgsqlDataSource dataSource, Data
         return gone;
     }
 
-    public async Task<IReadOnlyList<DateTimeOffset>> ReportExpiredAsync(DateTimeOffset since, int max, bool withEvents, CancellationToken cancellationToken)
+    public async Task<int> ReportExpiredAsync(DateTimeOffset since, int max, bool withEvents, CancellationToken cancellationToken)
     {
         await using var connection = await dataSource.OpenConnectionAsync(cancellationToken);
         await using var transaction = await connection.BeginTransactionAsync(cancellationToken);
@@ -176,7 +176,7 @@ internal sealed class PostgresLivePendingStore(NpgsqlDataSource dataSource, Data
             Command(_reportExpiredSql, new { Since = since.UtcDateTime, Max = max }, cancellationToken, transaction)))
             .Select(r => new LiveExpiry(r.Id, r.Subscriber, Utc(r.ExpiresAt))).ToList();
         await LiveOutcomeEvents.CommitAsync(_events, connection, transaction, withEvents ? LiveOutcomeEvents.Expired(expired) : [], cancellationToken);
-        return expired.Select(e => e.ExpiresAt).ToList();
+        return expired.Count;
     }
 
     private CommandDefinition Command(string sql, object? parameters, CancellationToken cancellationToken, System.Data.Common.DbTransaction? transaction = null) =>

@@ -193,14 +193,14 @@ internal sealed class SqlServerLivePendingStore : ILivePendingStore
         return gone;
     }
 
-    public async Task<IReadOnlyList<DateTimeOffset>> ReportExpiredAsync(DateTimeOffset since, int max, bool withEvents, CancellationToken cancellationToken)
+    public async Task<int> ReportExpiredAsync(DateTimeOffset since, int max, bool withEvents, CancellationToken cancellationToken)
     {
         await using var connection = new SqlConnection(_connectionString);
         await connection.OpenAsync(cancellationToken);
         await using var transaction = await connection.BeginTransactionAsync(cancellationToken);
         var expired = (await connection.QueryAsync<LiveExpiry>(Command(ReportExpiredSql, new { Since = since, Max = max }, cancellationToken, transaction))).AsList();
         await LiveOutcomeEvents.CommitAsync(_events, connection, transaction, withEvents ? LiveOutcomeEvents.Expired(expired) : [], cancellationToken);
-        return expired.Select(e => e.ExpiresAt).ToList();
+        return expired.Count;
     }
 
     private CommandDefinition Command(string sql, object? parameters, CancellationToken cancellationToken, System.Data.Common.DbTransaction? transaction = null) =>

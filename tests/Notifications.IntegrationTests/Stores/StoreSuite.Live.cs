@@ -5,7 +5,7 @@ namespace Notifications.IntegrationTests.Stores;
 /// <summary>
 /// The live channel's pending rows in both dialects, as the consumer and the gateway write them: many rows added in one
 /// statement (the consumer's coalesced writes) with the per-subscriber cap applied across the batch, and many acks deleted in
-/// one statement (the gateway's), each only by its own subscriber.
+/// one statement (the gateway's), each only by its own subscriber; expired rows reported once by the gateway's sweep.
 /// </summary>
 public abstract partial class StoreSuite
 {
@@ -55,6 +55,26 @@ public abstract partial class StoreSuite
         Assert.Equal([12L], (await store.PendingAsync("ana", 10, ct)).Select(r => r.Id));
         Assert.Empty(await store.PendingAsync("bo", 10, ct));
         Assert.Empty(await store.AckAsync([new LiveAck("ana", 11)], withEvents: false, ct));
+    }
+
+    [Fact]
+    public async Task LivePendingStore_ExpiredRowsReported_EachOnce_OnlyThoseExpiredSinceTheBound()
+    {
+        var store = await CreateLivePendingStoreAsync();
+        var ct = CancellationToken.None;
+        var now = DateTimeOffset.UtcNow;
+        await store.AddAsync(
+            [Row(31, "ana") with { ExpiresAt = now.AddHours(-3) }, Row(32, "ana") with { ExpiresAt = now.AddMinutes(-5) },
+             Row(33, "bo") with { ExpiresAt = now.AddMinutes(-1) }, Row(34, "ana") with { ExpiresAt = now.AddHours(1) }, Row(35, "bo")],
+            cap: 10, ct);
+
+        int first = await store.ReportExpiredAsync(now.AddHours(-1), max: 1, withEvents: false, ct);
+        int rest = await store.ReportExpiredAsync(now.AddHours(-1), max: 10, withEvents: false, ct);
+        int again = await store.ReportExpiredAsync(now.AddHours(-1), max: 10, withEvents: false, ct);
+        int older = await store.ReportExpiredAsync(DateTimeOffset.MinValue, max: 10, withEvents: false, ct);
+
+        // 32 and 33 (a batch of one, then the other), none again; 31 only when the bound reaches it; 34 and 35 have not expired.
+        Assert.Equal((1, 1, 0, 1), (first, rest, again, older));
     }
 
     private static LivePending Row(long id, string subscriber) =>
