@@ -175,7 +175,7 @@ GRANT INSERT (address, reason, scope, detail), SELECT (address, reason, scope, d
 GRANT EXECUTE ON FUNCTION :"schema".opt_out_by_link(varchar, varchar, varchar) TO notifications_unsubscribe;
 
 -- The gateway (Gateway/, issue 30): a subscriber's pending live notifications, read on connect and deleted by the ack;
--- at most once, a row is marked sent before it goes out; an expired one is marked reported (039) by the expiry sweep.
+-- at most once, a row is marked sent before it goes out; an expired one is marked reported (041) by the expiry sweep.
 GRANT SELECT, DELETE, UPDATE (sent_at, expiry_reported_at) ON :"schema".live_pending TO notifications_gateway;
 -- An ack and an expiry are outcome events (notification.acked, .expired; docs/outcome-events.md), written by
 -- Shared/Outcomes/OutcomeEvents in the ack's and the sweep's transaction: a webhook outbox row and its outcome_event row.

@@ -134,7 +134,7 @@ GRANT UPDATE ([reason], [scope], [detail], [since], [changed_at], [removed_at]) 
 GRANT EXECUTE ON [$(Schema)].[opt_out_by_link] TO [notifications_unsubscribe];
 GO
 -- The gateway (Gateway/, issue 30): a subscriber's pending live notifications, read on connect and deleted by the ack;
--- at most once, a row is marked sent before it goes out; an expired one is marked reported (039) by the expiry sweep.
+-- at most once, a row is marked sent before it goes out; an expired one is marked reported (041) by the expiry sweep.
 GRANT SELECT, DELETE ON [$(Schema)].[live_pending] TO [notifications_gateway];
 GRANT UPDATE ON [$(Schema)].[live_pending] ([sent_at], [expiry_reported_at]) TO [notifications_gateway];
 -- An ack and an expiry are outcome events (notification.acked, .expired; docs/outcome-events.md), in their transaction.

@@ -156,7 +156,7 @@ internal static class DatabaseRoleGrants
         [
             .. Everyone,
             .. Table("live_pending", "SELECT", "DELETE"), .. Column("live_pending", "UPDATE", "sent_at", "expiry_reported_at"),
-            // Outcome events (039): an ack and an expiry are ones, in their transaction.
+            // Outcome events (041): an ack and an expiry are ones, in their transaction.
             "table notifications.outbox: INSERT", "sequence notifications.outbox_id_seq: USAGE",
             .. Table("outcome_event", "SELECT", "INSERT"), .. Table("webhook_event_subscription", "SELECT"),
             .. Column("webhook_endpoint", "SELECT", "name", "disabled_at"),
