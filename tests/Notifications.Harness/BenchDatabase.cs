@@ -19,8 +19,16 @@ internal sealed class BenchDatabase(string connectionString) : IAsyncDisposable
         string.Create(CultureInfo.InvariantCulture, $"Your order #{n} has shipped"),
         string.Create(CultureInfo.InvariantCulture, $"Hello,\n\norder {n} is on its way.\n"));
 
+    /// <summary>
+    /// Empties what a run leaves behind: the outbox, the delivery log, the rejected rows, and the outcome events with their
+    /// subscriptions and endpoints (a <c>--outcome-events</c> run's endpoint is its own; left subscribed, every later run,
+    /// with the switch or without it, would write events for it too).
+    /// </summary>
     public Task ResetAsync() =>
-        ExecuteAsync("TRUNCATE notifications.outbox, notifications.delivery_log, notifications.rejected, notifications.outcome_event");
+        ExecuteAsync("""
+            TRUNCATE notifications.outbox, notifications.delivery_log, notifications.rejected, notifications.outcome_event;
+            DELETE FROM notifications.webhook_endpoint WHERE name LIKE 'bench-events-%'
+            """);
 
     /// <summary>
     /// Bulk-loads <paramref name="rows"/> rows with one binary COPY (seconds for a million, not hours); with
