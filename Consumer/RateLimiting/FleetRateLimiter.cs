@@ -93,7 +93,7 @@ internal sealed partial class FleetRateLimiter : IDisposable
 
     private async Task TakeAsync(string key, Rate rate, bool hold, CancellationToken cancellationToken)
     {
-        var schedule = _schedules.GetOrAdd(key, _ => new SlotSchedule(_time));
+        var schedule = _schedules.GetOrAdd(key, _ => new SlotSchedule(_time, _options.SlotTolerance));
         var wait = await schedule.TakeAsync(token => LeaseAsync(key, rate, token), cancellationToken, hold);
         if (wait > TimeSpan.Zero)
         {
@@ -112,13 +112,13 @@ internal sealed partial class FleetRateLimiter : IDisposable
         try
         {
             context.Properties.Set(LimitKey, key);
-            // Grace of one lease: the next lease of a busy process arrives a round trip after the last slot; that
-            // moment is not lost. After a longer idle time at most one lease's worth goes out at once.
+            // Grace of the slot tolerance: the next lease of a busy process arrives a round trip after the last slot; that
+            // moment is not lost. After a longer idle time at most the tolerance's worth goes out at once.
             var lease = await _leaseRetry.ExecuteAsync(
                 static (ctx, state) => new ValueTask<Lease>(state.Store.LeaseAsync(
-                    state.Key, state.Count, state.Rate.Interval, state.Rate.Interval * state.Count, ctx.CancellationToken)),
+                    state.Key, state.Count, state.Rate.Interval, state.Grace, ctx.CancellationToken)),
                 context,
-                (Store: _store, Key: key, Count: count, Rate: rate));
+                (Store: _store, Key: key, Count: count, Rate: rate, Grace: _options.SlotTolerance));
             if (context.Properties.TryGetValue(FailedTries, out int failures))
             {
                 LogLeaseRecovered(_logger, key, failures);

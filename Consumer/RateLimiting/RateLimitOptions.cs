@@ -21,9 +21,19 @@ internal sealed class RateLimitOptions
     [Range(1, 10_000)]
     public int? Connections { get; set; }
 
-    /// <summary>How much of the rate one database round trip leases (e.g. 100 ms of 200/s = 20 sends).</summary>
-    [Range(typeof(TimeSpan), "00:00:00.010", "00:00:10")]
-    public TimeSpan LeaseDuration { get; set; } = TimeSpan.FromMilliseconds(100);
+    /// <summary>
+    /// How much of the rate one database round trip leases (e.g. 10 ms of 200/s = 2 sends, at least 1): short, so the
+    /// processes' slots interleave and a stalled process holds little of the fleet's time.
+    /// </summary>
+    [Range(typeof(TimeSpan), "00:00:00.001", "00:00:10")]
+    public TimeSpan LeaseDuration { get; set; } = TimeSpan.FromMilliseconds(10);
+
+    /// <summary>
+    /// How late a slot may still be spent (a later one is given up): any one second holds at most rate × (1 s + this) + 1
+    /// sends of the whole fleet. Also how much of an idle moment a lease is forgiven.
+    /// </summary>
+    [Range(typeof(TimeSpan), "00:00:00.001", "00:00:10")]
+    public TimeSpan SlotTolerance { get; set; } = TimeSpan.FromMilliseconds(100);
 
     /// <summary>A "slow down" reply (421, 451 4.7.x, 452) divides the destination's rate by this.</summary>
     [Range(1.1, 100.0)]

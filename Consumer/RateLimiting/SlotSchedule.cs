@@ -3,17 +3,19 @@ namespace Notifications.Consumer.RateLimiting;
 /// <summary>
 /// One limit's slots as this process holds them: the current lease from the database, handed out one slot
 /// at a time in order, each at its own moment (first slot + k × interval), so the process sends at the
-/// fleet's pace and never early. A slot more than one lease's span overdue is given up, never spent late: a process
-/// that comes late to its slots (idle, or stalled) would otherwise send them all at once, on top of the slots due now —
-/// a burst beyond GCRA's tolerance. So every send under the limit happens between its slot's moment and one lease's
-/// span after it, and any one second holds at most rate × (1 s + span) + 1 sends for the whole fleet. A new lease is
-/// taken when the current one is used up or given up.
+/// fleet's pace and never early. A slot more than <c>tolerance</c> overdue (<see cref="RateLimitOptions.SlotTolerance"/>) is
+/// given up, never spent late: a process that comes late to its slots (idle, or stalled) would otherwise send them all at
+/// once, on top of the slots due now — a burst beyond GCRA's tolerance. So every send under the limit happens between its
+/// slot's moment and the tolerance after it, and any one second holds at most rate × (1 s + tolerance) + 1 sends for the
+/// whole fleet. A new lease is taken when the current one is used up or given up. Leases are short (a few slots), so a
+/// process holds little of the fleet's time: what a stalled process gives up is its few slots, not the next 100 ms of
+/// them, and the processes' slots interleave, so none has to send at the fleet's whole rate while it holds a lease.
 /// A rate-limit lane takes a slot when it lets a message in and holds it for that message's send: the handler spends a
-/// held slot right before the SMTP transaction (<see cref="TrySpendHeld"/>) while it is within that span of its moment,
+/// held slot right before the SMTP transaction (<see cref="TrySpendHeld"/>) while it is within the tolerance of its moment,
 /// else it takes a new one — a message delayed on its way (the delivery-log check, a busy machine) never sends late.
 /// Slot moments come from the database's clock (<see cref="DatabaseClock"/>), so all processes agree on them.
 /// </summary>
-internal sealed class SlotSchedule(TimeProvider time) : IDisposable
+internal sealed class SlotSchedule(TimeProvider time, TimeSpan tolerance) : IDisposable
 {
     private readonly SemaphoreSlim _gate = new(1, 1);
     // Slots taken for messages on their way to their send, oldest first: when each is due and until when it may be spent.
@@ -82,7 +84,7 @@ internal sealed class SlotSchedule(TimeProvider time) : IDisposable
         }
     }
 
-    /// <summary>Spends the oldest held slot that is due and still within a lease's span of its moment; false when there is none.</summary>
+    /// <summary>Spends the oldest held slot that is due and still within the tolerance of its moment; false when there is none.</summary>
     public bool TrySpendHeld()
     {
         long now = time.GetTimestamp();
@@ -109,7 +111,7 @@ internal sealed class SlotSchedule(TimeProvider time) : IDisposable
     private void Hold(int k)
     {
         long due = Due(k);
-        long expires = due + Timestamp(_lease.Interval * _lease.Count);
+        long expires = due + Timestamp(tolerance);
         lock (_heldLock)
         {
             while (_held.TryPeek(out var slot) && slot.Expires < time.GetTimestamp())
@@ -125,7 +127,7 @@ internal sealed class SlotSchedule(TimeProvider time) : IDisposable
 
     private long Timestamp(TimeSpan span) => (long)(span.TotalSeconds * time.TimestampFrequency);
 
-    // Skips the slots more than one lease's span overdue; true when one is left.
+    // Skips the slots more than the tolerance overdue; true when one is left.
     private bool HasCurrentSlot()
     {
         if (_next >= _lease.Count)
@@ -133,8 +135,8 @@ internal sealed class SlotSchedule(TimeProvider time) : IDisposable
             return false;
         }
 
-        // Slot k is overdue by (now - first) - k × interval; stale while that exceeds the span.
-        var late = time.GetElapsedTime(_firstAt) - (_lease.Interval * _lease.Count);
+        // Slot k is overdue by (now - first) - k × interval; stale while that exceeds the tolerance.
+        var late = time.GetElapsedTime(_firstAt) - tolerance;
         if (late > TimeSpan.Zero)
         {
             _next = (int)Math.Max(_next, Math.Min(_lease.Count, Math.Ceiling(late / _lease.Interval)));

@@ -6,13 +6,15 @@ namespace Notifications.UnitTests.RateLimiting;
 public sealed class SlotScheduleTests
 {
     private static readonly TimeSpan Interval = TimeSpan.FromMilliseconds(5);
+    // As long as a lease's span (3 slots × 5 ms) in most cases below: how late a slot may still be spent.
+    private static readonly TimeSpan Tolerance = TimeSpan.FromMilliseconds(15);
     private readonly SteppedTime _time = new();
     private int _leases;
 
     [Fact]
     public async Task TakeAsync_SpendsEachLeaseSlotBySlot_AndLeasesAgainWhenUsedUp()
     {
-        using var schedule = new SlotSchedule(_time);
+        using var schedule = new SlotSchedule(_time, Tolerance);
 
         var waits = new List<TimeSpan>();
         for (int i = 0; i < 6; i++)
@@ -28,7 +30,7 @@ public sealed class SlotScheduleTests
     [Fact]
     public async Task TryTakeDue_OnlyASlotAlreadyHeldAndDue_NeverLeases()
     {
-        using var schedule = new SlotSchedule(_time);
+        using var schedule = new SlotSchedule(_time, Tolerance);
         Assert.False(schedule.TryTakeDue());   // nothing held
         Assert.Equal(0, _leases);
 
@@ -46,7 +48,7 @@ public sealed class SlotScheduleTests
     [Fact]
     public async Task TakeAsync_LeftoverSlotsLongOverdue_AreDroppedForANewLease()
     {
-        using var schedule = new SlotSchedule(_time);
+        using var schedule = new SlotSchedule(_time, Tolerance);
         await schedule.TakeAsync(LeaseAsync, CancellationToken.None);
 
         // The lease spans 10-25 ms; two spans later its leftovers would go out as a burst: a new lease instead.
@@ -59,12 +61,12 @@ public sealed class SlotScheduleTests
     }
 
     [Fact]
-    public async Task TryTakeDue_SlotsMoreThanALeaseSpanOverdue_AreGivenUpNotSentInABurst()
+    public async Task TryTakeDue_SlotsMoreThanTheToleranceOverdue_AreGivenUpNotSentInABurst()
     {
-        using var schedule = new SlotSchedule(_time);
+        using var schedule = new SlotSchedule(_time, Tolerance);
         await schedule.TakeAsync(LeaseAsync, CancellationToken.None);   // slot 0 (10 ms)
 
-        // At 31 ms slot 1 (15 ms) is 16 ms late, more than the lease's span of 15 ms; slot 2 (20 ms) is 11 ms late.
+        // At 31 ms slot 1 (15 ms) is 16 ms late, more than the tolerance of 15 ms; slot 2 (20 ms) is 11 ms late.
         _time.Advance(TimeSpan.FromMilliseconds(31));
         Assert.True(schedule.TryTakeDue());    // slot 2
         Assert.False(schedule.TryTakeDue());   // slot 1 was given up, not sent with slot 2
@@ -72,9 +74,9 @@ public sealed class SlotScheduleTests
     }
 
     [Fact]
-    public async Task TrySpendHeld_AHeldSlotOnceDueAndUntilALeaseSpanLate_NeverASlotTakenWithoutHolding()
+    public async Task TrySpendHeld_AHeldSlotOnceDueAndUntilTheToleranceLate_NeverASlotTakenWithoutHolding()
     {
-        using var schedule = new SlotSchedule(_time);
+        using var schedule = new SlotSchedule(_time, Tolerance);
         await schedule.TakeAsync(LeaseAsync, CancellationToken.None);   // slot 0 (10 ms), for a send at once: not held
         await schedule.TakeAsync(LeaseAsync, CancellationToken.None, hold: true);   // slot 1 (15 ms), held
         Assert.False(schedule.TrySpendHeld());   // not due yet
@@ -84,8 +86,22 @@ public sealed class SlotScheduleTests
         Assert.False(schedule.TrySpendHeld());   // spent once
 
         await schedule.TakeAsync(LeaseAsync, CancellationToken.None, hold: true);   // slot 2 (20 ms)
-        _time.Advance(TimeSpan.FromMilliseconds(5 + 15 + 1));   // more than the lease's span of 15 ms past its moment
+        _time.Advance(TimeSpan.FromMilliseconds(5 + 15 + 1));   // more than the tolerance of 15 ms past its moment
         Assert.False(schedule.TrySpendHeld());
+    }
+
+    [Fact]
+    public async Task TakeAsync_ToleranceLongerThanTheLease_SlotsLateByMoreThanTheLeaseButWithinItAreStillSpent()
+    {
+        // Short leases (3 slots, 15 ms) with a tolerance of 100 ms: a process a little late keeps its slots.
+        using var schedule = new SlotSchedule(_time, TimeSpan.FromMilliseconds(100));
+        await schedule.TakeAsync(LeaseAsync, CancellationToken.None);   // slot 0 (10 ms)
+
+        _time.Advance(TimeSpan.FromMilliseconds(10 + 60));   // slots 1 and 2 are 55 and 50 ms late
+        Assert.True(schedule.TryTakeDue());
+        Assert.True(schedule.TryTakeDue());
+        Assert.False(schedule.TryTakeDue());   // used up
+        Assert.Equal(1, _leases);
     }
 
     private Task<Lease> LeaseAsync(CancellationToken cancellationToken)
