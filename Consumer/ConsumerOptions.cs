@@ -25,6 +25,13 @@ internal sealed class ConsumerOptions
     [Range(1, 4096)]
     public int Handlers { get; set; } = 32;
 
+    /// <summary>
+    /// A handler's sent deliveries still waiting for their delivery-log write and ack, at most, while it takes its next
+    /// deliveries. 1: a handler waits for each one's log write and ack before it takes the next.
+    /// </summary>
+    [Range(1, 1024)]
+    public int SettlingPerHandler { get; set; } = 8;
+
     /// <summary>AMQP channels consuming the work queue; each has its own prefetch window.</summary>
     [Range(1, 64)]
     public int Channels { get; set; } = 1;

@@ -246,12 +246,15 @@ internal sealed class ConsumerService(
         }
     }
 
-    // A handler takes deliveries until shutdown begins; the one in hand is finished (and acked) first.
+    // A handler takes deliveries until shutdown begins; the one in hand is finished (and acked) first. A sent delivery's log
+    // write and ack wait for the delivery log's next batch: the handler takes its next delivery meanwhile, with at most
+    // Consumer:SettlingPerHandler of its deliveries settling at once, and ends only when all of them are settled.
     private async Task RunHandlerAsync(
         ChannelReader<Delivery> work, DeliveryHandler handler, DeliveryHandler admittedHandler, CancellationToken stopTaking, CancellationToken abort)
     {
         await Task.Yield();
         await using var senders = new HandlerSenders(outlets);
+        var settling = new Queue<Task>();
         try
         {
             while (await work.WaitToReadAsync(stopTaking))
@@ -262,17 +265,33 @@ internal sealed class ConsumerService(
                     using var activity = ConsumerTracing.StartProcessing(delivery);
                     try
                     {
-                        await (delivery.Admitted ? admittedHandler : handler).HandleAsync(delivery, senders, abort);
+                        var left = await (delivery.Admitted ? admittedHandler : handler).HandleAsync(delivery, senders, abort);
+                        if (!left.IsCompleted)
+                        {
+                            settling.Enqueue(left);
+                        }
                     }
                     finally
                     {
                         metrics.HandlingEnded();
+                    }
+
+                    while (settling.Count > 0 && (settling.Peek().IsCompleted || settling.Count >= _options.SettlingPerHandler))
+                    {
+                        await settling.Dequeue();
                     }
                 }
             }
         }
         catch (OperationCanceledException) when (stopTaking.IsCancellationRequested || abort.IsCancellationRequested)
         {
+        }
+        finally
+        {
+            while (settling.Count > 0)
+            {
+                await settling.Dequeue();
+            }
         }
     }
 }

@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Runtime.ExceptionServices;
 using Microsoft.Extensions.Logging;
 using Notifications.Consumer.Channels;
 using Notifications.Consumer.Infrastructure;
@@ -37,54 +38,92 @@ internal sealed class DeliveryHandler(
     private readonly DeliverySettler settle = new(outbound, infrastructure, rabbit, stats, logger, log);
     private readonly HandBackSettler handBack = new(log, outbound, infrastructure, rabbit, stats, logger);
 
-    public async Task HandleAsync(Delivery delivery, HandlerSenders senders, CancellationToken cancellationToken)
+    /// <summary>
+    /// Handles <paramref name="delivery"/> up to its send and returns what is left of it: a sent delivery's log write and ack,
+    /// which wait for the delivery log's next batch commit. The handler takes its next delivery meanwhile instead of waiting
+    /// for the batch (the unacked delivery still counts against the channel's prefetch). Neither this nor the returned task
+    /// throws, except as shutdown aborts them (the delivery requeued).
+    /// </summary>
+    public async Task<Task> HandleAsync(Delivery delivery, HandlerSenders senders, CancellationToken cancellationToken)
     {
         try
         {
-            await ProcessAsync(delivery, senders, cancellationToken);
+            return SettledAsync(delivery, await ProcessAsync(delivery, senders, cancellationToken), cancellationToken);
         }
-        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+        catch (Exception ex)
         {
-            // Aborted at shutdown: back to the queue unless it was settled. An envelope's item goes back with the envelope's
-            // other unsettled items only, never with the settled ones.
-            await delivery.RequeueAsync();
-            throw;
-        }
-        catch (Exception ex) when (!cancellationToken.IsCancellationRequested)
-        {
-            // A fault of the message or the code (the database's and the broker's failures are waited out where they happen):
-            // retried, and dead-lettered after the last attempt, so a poison message cannot hold a handler.
-            ConsumerLog.HandlerFailed(logger, delivery.DeliveryTag, ex);
-            await settle.RetryOrDeadLetterAsync(delivery, $"processing failed: {ex.Message}", cancellationToken);
+            await FailedAsync(delivery, ex, cancellationToken);
+            return Task.CompletedTask;
         }
     }
 
-    private async Task ProcessAsync(Delivery delivery, HandlerSenders senders, CancellationToken cancellationToken)
+    private async Task SettledAsync(Delivery delivery, Task settling, CancellationToken cancellationToken)
+    {
+        try
+        {
+            await settling;
+        }
+        catch (Exception ex)
+        {
+            try
+            {
+                await FailedAsync(delivery, ex, cancellationToken);
+            }
+            catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+            {
+                // Requeued at shutdown (above); the handler's loop is ending anyway.
+            }
+        }
+    }
+
+    private async Task FailedAsync(Delivery delivery, Exception exception, CancellationToken cancellationToken)
+    {
+        switch (exception)
+        {
+            case OperationCanceledException when cancellationToken.IsCancellationRequested:
+                // Aborted at shutdown: back to the queue unless it was settled. An envelope's item goes back with the envelope's
+                // other unsettled items only, never with the settled ones.
+                await delivery.RequeueAsync();
+                ExceptionDispatchInfo.Throw(exception);
+                break;
+            case var ex when !cancellationToken.IsCancellationRequested:
+                // A fault of the message or the code (the database's and the broker's failures are waited out where they happen):
+                // retried, and dead-lettered after the last attempt, so a poison message cannot hold a handler.
+                ConsumerLog.HandlerFailed(logger, delivery.DeliveryTag, ex);
+                await settle.RetryOrDeadLetterAsync(delivery, $"processing failed: {ex.Message}", cancellationToken);
+                break;
+            default:
+                ExceptionDispatchInfo.Throw(exception);
+                break;
+        }
+    }
+
+    private async Task<Task> ProcessAsync(Delivery delivery, HandlerSenders senders, CancellationToken cancellationToken)
     {
         // A copy of an attempt whose dead letter was recorded and maybe not published (a crash in between): finish that.
         if (delivery.Redelivered && await settle.FinishDeadLetterAsync(delivery, cancellationToken))
         {
-            return;
+            return Task.CompletedTask;
         }
 
         var message = Decode(delivery, out string? invalid);
         if (message is null)
         {
             await settle.DeadLetterAsync(delivery, invalid!, cancellationToken);
-            return;
+            return Task.CompletedTask;
         }
 
         if (channels.Find(message.ChannelName) is not { } channel)
         {
             await settle.DeadLetterAsync(delivery, $"channel '{message.ChannelName}' is not enabled on this consumer (docs/channels.md)", cancellationToken);
-            return;
+            return Task.CompletedTask;
         }
 
         if (await suppression.MatchAsync(message, cancellationToken) is { } key)
         {
             // Before the lanes and the breaker: nothing to wait for, in either delivery mode nothing is sent.
             await SuppressedAsync(delivery, message, key, cancellationToken);
-            return;
+            return Task.CompletedTask;
         }
 
         if (message.Category is not null
@@ -92,7 +131,7 @@ internal sealed class DeliveryHandler(
         {
             // As a suppressed one: nothing sent in either mode, recorded with who opted out, acked; not an error.
             await OptedOutAsync(delivery, message, optedOut, cancellationToken);
-            return;
+            return Task.CompletedTask;
         }
 
         if (message.LiveFallbackOf is { } liveId)
@@ -102,7 +141,7 @@ internal sealed class DeliveryHandler(
             if (decision.WaitFor is { } wait)
             {
                 await settle.WaitAsync(delivery, wait, cancellationToken);
-                return;
+                return Task.CompletedTask;
             }
 
             if (decision.Reason is { } acked)
@@ -110,7 +149,7 @@ internal sealed class DeliveryHandler(
                 await infrastructure.RunAsync(ct => liveFallback.RecordNotNeededAsync(message, delivery.Attempt, acked, ct), cancellationToken);
                 ConsumerLog.LiveAcked(logger, message.Id, acked);
                 await delivery.AckAsync();
-                return;
+                return Task.CompletedTask;
             }
         }
 
@@ -118,7 +157,7 @@ internal sealed class DeliveryHandler(
         {
             // A rate-limited domain: into its lane, where it waits for its slot without holding this handler.
             await settle.ForwardAsync(delivery, lane, cancellationToken);
-            return;
+            return Task.CompletedTask;
         }
 
         var breaker = channel.BreakerFor(message);
@@ -128,14 +167,14 @@ internal sealed class DeliveryHandler(
             // Not even a look at the delivery log: the broker keeps the message, in its place (the relay's breaker, which stops
             // the consumer) or parked in a delay queue (its destination's breaker or pause, while the others' messages go on).
             await settle.RejectedAsync(delivery, breaker, Later(breaker.RejectsFor, pausedFor), cancellationToken);
-            return;
+            return Task.CompletedTask;
         }
 
         if (await infrastructure.RunAsync(ct => outcomes.MustWaitAsync(message, ct), cancellationToken))
         {
             // A later event (a bounce) before its earlier one (the delivery) reached the endpoint: parked until about then.
             await settle.WaitAsync(delivery, Later(breaker.RejectsFor, rabbit.RetryDelays is [var first, ..] ? first : TimeSpan.FromSeconds(1)), cancellationToken);
-            return;
+            return Task.CompletedTask;
         }
 
         // Made ready by its channel (a template rendered, an endpoint looked up); one that cannot be is dead-lettered with why.
@@ -143,7 +182,7 @@ internal sealed class DeliveryHandler(
         if (outgoing is null)
         {
             await settle.DeadLetterAsync(delivery, unsendable!, cancellationToken);
-            return;
+            return Task.CompletedTask;
         }
 
         var send = new Send(channel, breaker, senders.For(channel), message, outgoing);
@@ -151,13 +190,31 @@ internal sealed class DeliveryHandler(
         if (options.DeliveryMode == DeliveryMode.AtMostOnce)
         {
             // The mark in the log is taken atomically: of two copies at once, one gets it.
-            await AtMostOnceAsync(delivery, send, cancellationToken);
-            return;
+            return await AtMostOnceAsync(delivery, send, cancellationToken);
         }
 
-        using (await inFlight.EnterAsync(outgoing.NotificationId, cancellationToken))
+        // Held until the delivery is logged: a second copy waits for the first's log write, then finds it sent.
+        var entry = await inFlight.EnterAsync(outgoing.NotificationId, cancellationToken);
+        try
         {
-            await AtLeastOnceAsync(delivery, send, cancellationToken);
+            return LeaveAfterAsync(await AtLeastOnceAsync(delivery, send, cancellationToken), entry);
+        }
+        catch
+        {
+            entry.Dispose();
+            throw;
+        }
+    }
+
+    private static async Task LeaveAfterAsync(Task settling, InFlightNotifications.Entry entry)
+    {
+        try
+        {
+            await settling;
+        }
+        finally
+        {
+            entry.Dispose();
         }
     }
 
@@ -216,13 +273,13 @@ internal sealed class DeliveryHandler(
     }
 
     // Send, log, ack: a crash after the send and before the log sends again on redelivery.
-    private async Task AtLeastOnceAsync(Delivery delivery, Send send, CancellationToken cancellationToken)
+    private async Task<Task> AtLeastOnceAsync(Delivery delivery, Send send, CancellationToken cancellationToken)
     {
         if (await log.IsSentAsync(send.NotificationId, cancellationToken))
         {
             stats.AddDuplicate();
             await delivery.AckAsync();
-            return;
+            return Task.CompletedTask;
         }
 
         try
@@ -232,27 +289,27 @@ internal sealed class DeliveryHandler(
         catch (BrokenCircuitException)
         {
             await settle.RejectedAsync(delivery, send.Breaker, send.Breaker.RejectsFor, cancellationToken);
-            return;
+            return Task.CompletedTask;
         }
         catch (Exception ex) when (IsNotSent(ex) && IsTurnedAway(send))
         {
             await settle.ReturnUnspentAsync(delivery, send.Breaker, ParkFor(send), send.NotificationId, cancellationToken);
-            return;
+            return Task.CompletedTask;
         }
         catch (Exception ex) when (RelayBreaker.IsRelayFailure(ex))
         {
             await settle.RetryOrDeadLetterAsync(delivery, Describe(ex), cancellationToken);
-            return;
+            return Task.CompletedTask;
         }
         catch (SendFailedException ex)
         {
             await SuppressIfGoneAsync(send, ex, cancellationToken);
             await settle.DeadLetterAsync(delivery, Describe(ex), cancellationToken);
-            return;
+            return Task.CompletedTask;
         }
 
         faults.Reached("after-send");
-        await LoggedAndAckedAsync(delivery, send, cancellationToken);
+        return LoggedAndAckedAsync(delivery, send, cancellationToken);
     }
 
     // Mark, ack, send: the mark in the log (not the ack, which the broker never confirms) is what stops
@@ -260,13 +317,13 @@ internal sealed class DeliveryHandler(
     // An envelope item is settled after its send instead: its ack would wait for the envelope's other items anyway,
     // and the mark keeps a redelivered envelope's item from being sent again; so an item that was not sent can still
     // go back with its envelope instead of beside it.
-    private async Task AtMostOnceAsync(Delivery delivery, Send send, CancellationToken cancellationToken)
+    private async Task<Task> AtMostOnceAsync(Delivery delivery, Send send, CancellationToken cancellationToken)
     {
         if (!await log.TryMarkSendingAsync(send.NotificationId, cancellationToken))
         {
             stats.AddDuplicate();
             await delivery.AckAsync();
-            return;
+            return Task.CompletedTask;
         }
 
         if (delivery.Envelope is null)
@@ -282,7 +339,7 @@ internal sealed class DeliveryHandler(
         catch (Exception ex) when (ex is SendFailedException or BrokenCircuitException or TimeoutRejectedException)
         {
             await AtMostOnceSendFailedAsync(delivery, send, ex, cancellationToken);
-            return;
+            return Task.CompletedTask;
         }
         catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
         {
@@ -293,7 +350,7 @@ internal sealed class DeliveryHandler(
         }
 
         faults.Reached("after-send");
-        await LoggedAndAckedAsync(delivery, send, cancellationToken);
+        return LoggedAndAckedAsync(delivery, send, cancellationToken);
     }
 
     private async Task AtMostOnceSendFailedAsync(Delivery delivery, Send send, Exception ex, CancellationToken cancellationToken)
