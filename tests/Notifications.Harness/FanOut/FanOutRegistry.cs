@@ -28,10 +28,14 @@ internal sealed class FanOutRegistry(NpgsqlDataSource dataSource)
         await ResetPipelineAsync();
     }
 
-    /// <summary>What a run leaves behind: the outbox, the delivery log, rejected rows, fan-out jobs and their deliveries.</summary>
-    public Task ResetPipelineAsync() => ExecuteAsync("""
+    /// <summary>
+    /// What a run leaves behind: the outbox, the delivery log, rejected rows, fan-out jobs and their deliveries, and any run's
+    /// outcome events (<see cref="BenchDatabase.OutcomeEventsLeftovers"/>).
+    /// </summary>
+    public Task ResetPipelineAsync() => ExecuteAsync($"""
         TRUNCATE notifications.outbox, notifications.delivery_log, notifications.rejected, notifications.audience_delivery,
-                 notifications.fanout_job
+                 notifications.fanout_job;
+        {BenchDatabase.OutcomeEventsLeftovers}
         """);
 
     /// <summary>Seeds the registry (after <see cref="ClearAsync"/>), printing progress for large tables.</summary>

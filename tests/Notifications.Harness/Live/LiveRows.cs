@@ -16,11 +16,15 @@ internal sealed class LiveRows(NpgsqlDataSource dataSource)
         RETURNING id
         """;
 
-    /// <summary>Empties the pipeline's tables: the outbox, the delivery log, the rejected rows and the pending live rows.</summary>
+    /// <summary>
+    /// Empties the pipeline's tables: the outbox, the delivery log, the rejected rows and the pending live rows, and any run's
+    /// outcome events (<see cref="BenchDatabase.OutcomeEventsLeftovers"/>).
+    /// </summary>
     public async Task ResetAsync()
     {
         await using var command = dataSource.CreateCommand(
-            "TRUNCATE notifications.outbox, notifications.delivery_log, notifications.rejected, notifications.live_pending");
+            "TRUNCATE notifications.outbox, notifications.delivery_log, notifications.rejected, notifications.live_pending;\n"
+            + BenchDatabase.OutcomeEventsLeftovers);
         await command.ExecuteNonQueryAsync();
     }
 
