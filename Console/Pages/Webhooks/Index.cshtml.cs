@@ -7,13 +7,17 @@ namespace Notifications.OperatorConsole.Pages.Webhooks;
 
 /// <summary>
 /// Webhook endpoints: the list (URLs as scheme, host and port; never a secret), and the operator's add, disable, enable and
-/// rotate-secret through <see cref="WebhookOperations"/>, as <c>admin webhooks</c> runs them. A new secret is shown once: in the
+/// rotate-secret, subscribe and unsubscribe (outcome event types, docs/outcome-events.md) through <see cref="WebhookOperations"/>,
+/// as <c>admin webhooks</c> runs them. A new secret is shown once: in the
 /// answer to the POST that made it (not stored for a redirect, not cached, not logged); the page read again never has it.
 /// </summary>
 internal sealed class IndexModel(AdminContext admin, IAuthorizationService authorization, ILogger<IndexModel> logger)
     : ConsolePageModel(authorization, logger)
 {
     public IReadOnlyList<WebhookEndpoint> Endpoints { get; private set; } = [];
+
+    /// <summary>Each endpoint's subscribed outcome event types.</summary>
+    public ILookup<string, string> Subscriptions { get; private set; } = Array.Empty<string>().ToLookup(type => type);
 
     /// <summary>The secret just made, its endpoint's name with it; only in the answer to its POST.</summary>
     public (string Endpoint, string Secret)? Secret { get; private set; }
@@ -34,6 +38,12 @@ internal sealed class IndexModel(AdminContext admin, IAuthorizationService autho
 
     public Task<IActionResult> OnPostEnableAsync(string? name, CancellationToken cancellationToken) =>
         SayAsync("webhooks enable", () => WebhookOperations.EnableAsync(admin, name ?? "", cancellationToken));
+
+    public Task<IActionResult> OnPostSubscribeAsync(string? name, string? type, CancellationToken cancellationToken) =>
+        SayAsync("webhooks subscribe", () => WebhookOperations.SubscribeAsync(admin, name ?? "", type is null ? [] : [type], cancellationToken));
+
+    public Task<IActionResult> OnPostUnsubscribeAsync(string? name, string? type, CancellationToken cancellationToken) =>
+        SayAsync("webhooks unsubscribe", () => WebhookOperations.UnsubscribeAsync(admin, name ?? "", type is null ? [] : [type], cancellationToken));
 
     // Add or rotate: the page rendered in the POST's answer with the secret, never redirected (TempData would put it in a cookie).
     private async Task<IActionResult> ShowSecretAsync(string action, string? name, Func<Task<WebhookOperations.NewSecret>> operation, CancellationToken cancellationToken)
@@ -59,5 +69,6 @@ internal sealed class IndexModel(AdminContext admin, IAuthorizationService autho
     {
         await ReadRoleAsync();
         Endpoints = await ReadAsync(() => admin.DatabaseAsync(() => admin.WebhookEndpoints.ListAsync(cancellationToken)), []);
+        Subscriptions = await ReadAsync(() => WebhookOperations.SubscriptionsAsync(admin, cancellationToken), Subscriptions);
     }
 }

@@ -8,8 +8,8 @@ namespace Notifications.IntegrationTests.WebConsole;
 
 /// <summary>
 /// The webhook endpoints page: an operator adds an endpoint and rotates its secret, each new secret shown once in the answer to
-/// its POST (the one in the table, never again on the page); disables and enables it (the table's state); a viewer's rotation
-/// is 403 and changes nothing.
+/// its POST (the one in the table, never again on the page); disables and enables it (the table's state); subscribes it to an
+/// outcome event type and unsubscribes it (the table and the stored subscriptions); a viewer's rotation is 403 and changes nothing.
 /// </summary>
 [Collection("services")]
 public sealed partial class ConsoleWebhookTests(ConsoleFixture fixture) : IClassFixture<ConsoleFixture>
@@ -63,6 +63,30 @@ public sealed partial class ConsoleWebhookTests(ConsoleFixture fixture) : IClass
     }
 
     [Fact]
+    public async Task OperatorSubscribeThenUnsubscribe_TheTableAndTheSubscriptionsSaySo_AnUnknownTypeIsRefused()
+    {
+        string name = Unique();
+        await Store.AddAsync(name, "https://127.0.0.1:9/hook", "whsec_c3Vic2NyaWJlc3Vic2NyaWJlc3Vic2NyaWJlcw==", true, CancellationToken.None);
+        using var @operator = new ConsoleClient(fixture.Console);
+        await @operator.SignInWithProviderAsync(OidcProviderProcess.Operator);
+
+        string subscribed = await PostAsync(@operator, "Subscribe", ("name", name), ("type", "notification.bounced"));
+        Assert.Contains($"Subscribed webhook endpoint {name}: notification.bounced.", subscribed);
+        Assert.Equal(["notification.bounced"], await SubscribedAsync(name));
+        // Within the endpoint's own row (other tests' endpoints may take the type too).
+        Assert.Matches($"id=\"endpoint-{name}\"((?!</tr>)(.|\\n))*data-type=\"notification.bounced\"", subscribed);
+
+        string refused = await PostAsync(@operator, "Subscribe", ("name", name), ("type", "notification.opened"));
+        Assert.Contains("unknown event type &#x27;notification.opened&#x27;", refused);
+        Assert.Equal(["notification.bounced"], await SubscribedAsync(name));
+
+        string unsubscribed = await PostAsync(@operator, "Unsubscribe", ("name", name), ("type", "notification.bounced"));
+        Assert.Contains($"Unsubscribed webhook endpoint {name}: notification.bounced.", unsubscribed);
+        Assert.Empty(await SubscribedAsync(name));
+        Assert.DoesNotContain("data-type=\"notification.bounced\"", unsubscribed);
+    }
+
+    [Fact]
     public async Task ViewerRotate_Is403_SecretUnchanged()
     {
         string name = Unique();
@@ -77,6 +101,10 @@ public sealed partial class ConsoleWebhookTests(ConsoleFixture fixture) : IClass
         Assert.Equal(HttpStatusCode.Forbidden, refused.StatusCode);
         Assert.Equal(Secret, (await Store.FindAsync(name, CancellationToken.None))!.Secret);
     }
+
+    private async Task<List<string>> SubscribedAsync(string name) =>
+        [.. (await fixture.Console.App.Services.GetRequiredService<AdminContext>().OutcomeEvents.ListSubscriptionsAsync(CancellationToken.None))
+            .Where(s => s.Endpoint == name).Select(s => s.EventType)];
 
     // Posts one of the page's forms; the page it answers with, after the redirect if there is one.
     private static async Task<string> PostAsync(ConsoleClient client, string handler, params (string Key, string Value)[] fields)
