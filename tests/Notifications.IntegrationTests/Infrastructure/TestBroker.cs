@@ -1,4 +1,5 @@
 using System.Text;
+using Notifications.Shared.Contract;
 using Notifications.Shared.Hosting;
 using Notifications.Shared.Messaging;
 using RabbitMQ.Client;
@@ -128,6 +129,21 @@ internal sealed class TestBroker : IAsyncDisposable
         var properties = new BasicProperties { Persistent = true, ContentType = contentType, Type = type };
         await _channel.BasicPublishAsync(Options.Exchange, Options.Queue, mandatory: true, properties, body);
     }
+
+    /// <summary>
+    /// Publishes one "order shipped" email a notification id to the work queue (to <c>user{id}@example.com</c>), each a
+    /// message of its own, as a producer without envelopes would.
+    /// </summary>
+    public async Task PublishShippedAsync(IEnumerable<long> ids)
+    {
+        foreach (long id in ids)
+        {
+            await PublishRawAsync(MessageSerializer.Serialize(Shipped(id)), MessageSerializer.ContentType);
+        }
+    }
+
+    private static NotificationMessage Shipped(long id) => new(
+        id, $"user{id}@example.com", $"Order #{id}", "Your order has shipped.", false, DateTimeOffset.UtcNow, null);
 
     // The fault suite drops connections in this broker's vhost, this one's included: wait for its recovery.
     // A channel the broker closed (e.g. a quorum queue without a leader for a moment) is not recovered by

@@ -3,7 +3,6 @@ using System.Globalization;
 using System.Text.RegularExpressions;
 using Notifications.IntegrationTests.Infrastructure;
 using Notifications.IntegrationTests.Shutdown;
-using Notifications.Shared.Contract;
 
 namespace Notifications.IntegrationTests.Operations;
 
@@ -23,8 +22,7 @@ public sealed partial class BrokerOutageLogTests
     public Task Consumer_BrokerLostAndRegained_LogsEachOnceWithTheOutage() =>
         OutageAsync("Consumer", "notifications-consumer", async (db, broker, worker) =>
         {
-            var message = new NotificationMessage(1, "user1@example.com", "Order #1", "Your order has shipped.", false, DateTimeOffset.UtcNow, null);
-            await broker.PublishRawAsync(MessageSerializer.Serialize(message), MessageSerializer.ContentType);
+            await broker.PublishShippedAsync([1]);
             await worker.WaitWhileRunningAsync(() => db.CountLogAsync("sent"), n => n == 1, Patience, "message delivered after the outage");
         });
 

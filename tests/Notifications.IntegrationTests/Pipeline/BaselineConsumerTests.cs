@@ -34,10 +34,7 @@ public sealed class BaselineConsumerTests
                 $"INSERT INTO {TestDatabase.Schema}.delivery_log (notification_id, status) VALUES (@Id, 'sent')", new { Id = AlreadySent });
         }
 
-        for (long id = 1; id <= AlreadySent; id++)
-        {
-            await broker.PublishRawAsync(MessageSerializer.Serialize(Message(id)), MessageSerializer.ContentType);
-        }
+        await broker.PublishShippedAsync(Enumerable.Range(1, (int)AlreadySent).Select(id => (long)id));
 
         await broker.PublishRawAsync(Encoding.UTF8.GetBytes("{not json"), MessageSerializer.ContentType);
         string stats = Path.Combine(Path.GetTempPath(), $"baseline-{Guid.NewGuid():N}.json");
@@ -72,7 +69,4 @@ public sealed class BaselineConsumerTests
         double p50 = root.GetProperty("latencyP50Ms").GetDouble(), p99 = root.GetProperty("latencyP99Ms").GetDouble();
         Assert.True(p50 > 0 && p50 <= p99 && p99 <= root.GetProperty("latencyMaxMs").GetDouble(), report.RootElement.ToString());
     }
-
-    private static NotificationMessage Message(long id) => new(
-        id, $"user{id}@example.com", $"Order #{id}", "Your order has shipped.", false, DateTimeOffset.UtcNow, null);
 }

@@ -2,7 +2,6 @@ using System.Globalization;
 using Dapper;
 using Notifications.IntegrationTests.Infrastructure;
 using Notifications.IntegrationTests.Shutdown;
-using Notifications.Shared.Contract;
 
 namespace Notifications.IntegrationTests.Pipeline;
 
@@ -31,10 +30,7 @@ public sealed class HandlerReleaseTests
         await using var held = await holder.BeginTransactionAsync();
         await holder.ExecuteAsync($"LOCK TABLE {TestDatabase.Schema}.delivery_log IN SHARE ROW EXCLUSIVE MODE", transaction: held);
 
-        for (int id = 1; id <= Total; id++)
-        {
-            await broker.PublishRawAsync(MessageSerializer.Serialize(Message(id)), MessageSerializer.ContentType);
-        }
+        await broker.PublishShippedAsync(Enumerable.Range(1, Total).Select(id => (long)id));
 
         await using var consumer = WorkerProcess.Start("Consumer", broker,
             ("Smtp:Host", sink.Host), ("Smtp:Port", sink.Port.ToString(CultureInfo.InvariantCulture)), ("Smtp:Security", "None"),
@@ -52,7 +48,4 @@ public sealed class HandlerReleaseTests
         Assert.All(Enumerable.Range(1, Total), id => Assert.Equal(1, sink.CountByNotificationId().GetValueOrDefault(id)));
         Assert.Equal(Total, sink.MessageCount());
     }
-
-    private static NotificationMessage Message(long id) => new(
-        id, $"user{id}@example.com", $"Order #{id}", "Your order has shipped.", false, DateTimeOffset.UtcNow, null);
 }

@@ -1,6 +1,5 @@
 using System.Globalization;
 using Notifications.IntegrationTests.Infrastructure;
-using Notifications.Shared.Contract;
 
 namespace Notifications.IntegrationTests.Shutdown;
 
@@ -21,10 +20,7 @@ public sealed class ConsumerShutdownTests
         var db = await TestDatabase.CleanAsync();
         await using var broker = await TestBroker.CreateAsync();
         await using var queue = await QueueProbe.OpenAsync(broker);
-        for (int id = 1; id <= Total; id++)
-        {
-            await broker.PublishRawAsync(MessageSerializer.Serialize(Message(id)), MessageSerializer.ContentType);
-        }
+        await broker.PublishShippedAsync(Enumerable.Range(1, Total).Select(id => (long)id));
 
         // The relay answers DATA after a second: each send takes that long, and the sink shows which are under way.
         await using var sink = await SmtpSink.StartAsync("-w 1");
@@ -54,7 +50,4 @@ public sealed class ConsumerShutdownTests
         Assert.Contains($"Consumer stopped: {sent} delivered", output, StringComparison.Ordinal);
         Assert.DoesNotContain("Shutdown timeout reached", output, StringComparison.Ordinal);
     }
-
-    private static NotificationMessage Message(long id) => new(
-        id, $"user{id}@example.com", $"Order #{id}", "Your order has shipped.", false, DateTimeOffset.UtcNow, null);
 }
