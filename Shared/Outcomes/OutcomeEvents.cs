@@ -24,25 +24,26 @@ public sealed class OutcomeEvents
         _provider = options.Provider;
         _timeoutSeconds = (int)options.CommandTimeout.TotalSeconds;
         string s = options.Schema;
-        // The event's id is taken from the outbox's sequence first, so its outcome_event row and its outbox row are written by
-        // one statement; the CTE that takes it is read twice and so evaluated once.
+        // One pass: the outcome_event rows are inserted straight from the events joined to their subscribers, each with an id
+        // taken from the outbox's sequence (looked up once a statement), and the rows it made (a redelivered notification's
+        // event makes none) are joined back to their data for the outbox rows. This is a third cheaper than building the
+        // targets first and reading them twice (docs/outcome-events.md, "Cost on the hot path").
         _postgresWrite = $"""
-            WITH event AS (
-                SELECT * FROM unnest(@NotificationIds, @Types, @Data) AS e(notification_id, event_type, data)
-            ), target AS (
-                SELECT e.notification_id, e.event_type, e.data, sub.endpoint,
-                       nextval(pg_get_serial_sequence('"{s}".outbox', 'id')) AS event_id
-                FROM event AS e
+            WITH made AS (
+                INSERT INTO "{s}".outcome_event (notification_id, endpoint, event_type, event_id)
+                SELECT e.notification_id, sub.endpoint, e.event_type,
+                       nextval((SELECT pg_get_serial_sequence('"{s}".outbox', 'id')::regclass))
+                FROM unnest(@NotificationIds, @Types) AS e(notification_id, event_type)
                 JOIN "{s}".webhook_event_subscription AS sub ON sub.event_type = e.event_type
                 JOIN "{s}".webhook_endpoint AS w ON w.name = sub.endpoint AND w.disabled_at IS NULL
-            ), made AS (
-                INSERT INTO "{s}".outcome_event (notification_id, endpoint, event_type, event_id)
-                SELECT notification_id, endpoint, event_type, event_id FROM target
                 ON CONFLICT (notification_id, endpoint, event_type) DO NOTHING
-                RETURNING event_id
+                RETURNING notification_id, endpoint, event_type, event_id
             )
             INSERT INTO "{s}".outbox (id, channel, recipient, subject, data)
-            SELECT t.event_id, 'webhook', t.endpoint, t.event_type, t.data FROM target AS t JOIN made AS m ON m.event_id = t.event_id
+            SELECT m.event_id, 'webhook', m.endpoint, m.event_type, e.data
+            FROM made AS m
+            JOIN unnest(@NotificationIds, @Types, @Data) AS e(notification_id, event_type, data)
+                ON e.notification_id = m.notification_id AND e.event_type = m.event_type
             """;
         // The outbox's ids come from its IDENTITY: the rows are inserted by a MERGE, whose OUTPUT may name the source's columns.
         WriteSql = $"""
@@ -82,13 +83,30 @@ public sealed class OutcomeEvents
             return;
         }
 
-        var data = distinct.Select(OutcomeEventBody.Write).ToArray();
         object parameters = _provider == DatabaseProvider.Postgres
-            ? new { NotificationIds = distinct.Select(e => e.NotificationId).ToArray(), Types = distinct.Select(e => e.Type).ToArray(), Data = data }
-            : new { Events = JsonSerializer.Serialize(distinct.Select((e, i) => new { id = e.NotificationId, type = e.Type, data = data[i] })) };
+            ? PostgresParameters(distinct)
+            : new { Events = JsonSerializer.Serialize(distinct.Select(e => new { id = e.NotificationId, type = e.Type, data = OutcomeEventBody.Write(e) })) };
         string sql = _provider == DatabaseProvider.Postgres ? _postgresWrite : WriteSql;
         await connection.ExecuteAsync(new CommandDefinition(sql, parameters, transaction, _timeoutSeconds, cancellationToken: cancellationToken));
     }
+
+    /// <summary>
+    /// PostgreSQL: the statement for <paramref name="events"/> (none for none) and its parameters, to be sent after a caller's own
+    /// statement in one command. Npgsql sends a command's statements in one round trip with one Sync, so they run in one implicit
+    /// transaction: both commit, or neither (the delivery log's batch, without a transaction of its own).
+    /// </summary>
+    public (string Sql, IReadOnlyDictionary<string, object> Parameters)? PostgresPart(IReadOnlyCollection<OutcomeEvent> events)
+    {
+        var distinct = events.DistinctBy(e => (e.NotificationId, e.Type)).ToArray();
+        return distinct.Length == 0 ? null : (_postgresWrite, PostgresParameters(distinct));
+    }
+
+    private static Dictionary<string, object> PostgresParameters(OutcomeEvent[] distinct) => new(StringComparer.Ordinal)
+    {
+        ["NotificationIds"] = distinct.Select(e => e.NotificationId).ToArray(),
+        ["Types"] = distinct.Select(e => e.Type).ToArray(),
+        ["Data"] = distinct.Select(OutcomeEventBody.Write).ToArray(),
+    };
 
     /// <summary>Whether a notification of <paramref name="channel"/> and <paramref name="type"/> (its subject) is itself an outcome event.</summary>
     public static bool IsEventNotification(string? channel, string? type) => channel == NotificationChannels.Webhook && OutcomeEventTypes.IsKnown(type);

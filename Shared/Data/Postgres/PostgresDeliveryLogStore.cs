@@ -88,16 +88,18 @@ internal sealed class PostgresDeliveryLogStore : IDeliveryLogStore
             PublishedAts = distinct.Select(n => n.PublishedAt?.UtcDateTime).ToArray(),
             TraceIds = distinct.Select(n => n.TraceId).ToArray(),
         };
-        var outcomes = sent.Where(n => n.Outcome is not null).Select(n => n.Outcome!).ToArray();
-        await using var connection = await _dataSource.OpenConnectionAsync(cancellationToken);
-        // The batch's delivered events in the rows' transaction: without subscribers, the one statement as before.
-        await using var transaction = outcomes.Length == 0 ? null : await connection.BeginTransactionAsync(cancellationToken);
-        await connection.ExecuteAsync(new CommandDefinition(_recordSentSql, parameters, transaction, _timeoutSeconds, cancellationToken: cancellationToken));
-        if (transaction is not null)
+        // The batch's delivered events ride in the same command, one round trip and one implicit transaction with the rows
+        // (OutcomeEvents.PostgresPart): without subscribers, the one statement as before.
+        var events = _outcomes.PostgresPart(sent.Where(n => n.Outcome is not null).Select(n => n.Outcome!).ToArray());
+        var command = new DynamicParameters(parameters);
+        if (events is { } part)
         {
-            await _outcomes.WriteAsync(connection, transaction, outcomes, cancellationToken);
-            await transaction.CommitAsync(cancellationToken);
+            command.AddDynamicParams(part.Parameters);
         }
+
+        string sql = events is { } withEvents ? $"{_recordSentSql};\n{withEvents.Sql}" : _recordSentSql;
+        await using var connection = await _dataSource.OpenConnectionAsync(cancellationToken);
+        await connection.ExecuteAsync(new CommandDefinition(sql, command, commandTimeout: _timeoutSeconds, cancellationToken: cancellationToken));
     }
 
     public async Task<IReadOnlySet<long>> TryMarkSendingAsync(IReadOnlyCollection<long> ids, CancellationToken cancellationToken) =>
