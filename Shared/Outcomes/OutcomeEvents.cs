@@ -26,7 +26,7 @@ public sealed class OutcomeEvents
         string s = options.Schema;
         // One pass: the outcome_event rows are inserted straight from the events joined to their subscribers, each with an id
         // taken from the outbox's sequence (looked up once a statement), and the rows it made (a redelivered notification's
-        // event makes none) are joined back to their data for the outbox rows. This is a third cheaper than building the
+        // event makes none) are joined back to their data for the outbox rows. This is a quarter cheaper than building the
         // targets first and reading them twice (docs/outcome-events.md, "Cost on the hot path").
         _postgresWrite = $"""
             WITH made AS (
