@@ -76,8 +76,7 @@ public sealed class OutcomeEvents
     /// </summary>
     public async Task WriteAsync(DbConnection connection, DbTransaction? transaction, IReadOnlyCollection<OutcomeEvent> events, CancellationToken cancellationToken)
     {
-        // One statement may not insert the same key twice: one event per notification and type.
-        var distinct = events.DistinctBy(e => (e.NotificationId, e.Type)).ToArray();
+        var distinct = Distinct(events);
         if (distinct.Length == 0)
         {
             return;
@@ -97,9 +96,12 @@ public sealed class OutcomeEvents
     /// </summary>
     public (string Sql, IReadOnlyDictionary<string, object> Parameters)? PostgresPart(IReadOnlyCollection<OutcomeEvent> events)
     {
-        var distinct = events.DistinctBy(e => (e.NotificationId, e.Type)).ToArray();
+        var distinct = Distinct(events);
         return distinct.Length == 0 ? null : (_postgresWrite, PostgresParameters(distinct));
     }
+
+    // One statement may not insert the same key twice: one event per notification and type.
+    private static OutcomeEvent[] Distinct(IReadOnlyCollection<OutcomeEvent> events) => events.DistinctBy(e => (e.NotificationId, e.Type)).ToArray();
 
     private static Dictionary<string, object> PostgresParameters(OutcomeEvent[] distinct) => new(StringComparer.Ordinal)
     {

@@ -90,14 +90,15 @@ internal sealed class PostgresDeliveryLogStore : IDeliveryLogStore
         };
         // The batch's delivered events ride in the same command, one round trip and one implicit transaction with the rows
         // (OutcomeEvents.PostgresPart): without subscribers, the one statement as before.
-        var events = _outcomes.PostgresPart(sent.Where(n => n.Outcome is not null).Select(n => n.Outcome!).ToArray());
-        var command = new DynamicParameters(parameters);
-        if (events is { } part)
+        string sql = _recordSentSql;
+        object command = parameters;
+        if (_outcomes.PostgresPart(sent.Where(n => n.Outcome is not null).Select(n => n.Outcome!).ToArray()) is { } events)
         {
-            command.AddDynamicParams(part.Parameters);
+            var both = new DynamicParameters(parameters);
+            both.AddDynamicParams(events.Parameters);
+            (sql, command) = ($"{_recordSentSql};\n{events.Sql}", both);
         }
 
-        string sql = events is { } withEvents ? $"{_recordSentSql};\n{withEvents.Sql}" : _recordSentSql;
         await using var connection = await _dataSource.OpenConnectionAsync(cancellationToken);
         await connection.ExecuteAsync(new CommandDefinition(sql, command, commandTimeout: _timeoutSeconds, cancellationToken: cancellationToken));
     }
