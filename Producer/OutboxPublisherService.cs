@@ -25,6 +25,7 @@ internal sealed class OutboxPublisherService(
     ProducerStats stats,
     UrgentWake urgentWake,
     FanOut.FanOutStage fanOut,
+    FanOut.InClaimFanOut inClaim,
     ProducerMetrics metrics,
     WorkerHealth health,
     TimeProvider time,
@@ -40,6 +41,8 @@ internal sealed class OutboxPublisherService(
         await using var connection = await RabbitConnector.ConnectAsync(rabbitOptions.Value, "notifications-producer", logger, time, stoppingToken);
         using var stall = RecoveryStallGuard.Attach(connection, logger, time, rabbitOptions.Value.RecoveryStallAfter, RecoveryStallGuard.StopWorker(lifetime));
         health.BrokerConnected(connection);
+        // Behind the lanes: the jobs of the subscribers' pages they published end here, off their path.
+        var endings = Task.Run(inClaim.RunEndingsAsync, CancellationToken.None);
         try
         {
             // Three loops side by side, each with its own channel: the urgent lane claims and publishes while a
@@ -51,6 +54,8 @@ internal sealed class OutboxPublisherService(
         }
         finally
         {
+            inClaim.CompleteEndings();
+            await endings;
             ProducerLog.Stopped(logger, stats.Published);
             if (_options.StatsFile is { } path)
             {
