@@ -51,14 +51,4 @@ internal sealed class WrittenDelivery
         int subscribers = written.Select(w => w.SubscriberId).Distinct().Count();
         return new FanOutPage(deliveries, written.Max(w => w.SubscriberId), Last: !isTopic || subscribers < pageSize);
     }
-
-    /// <summary>The parameters of the job's update after a page is written (<c>@Id, @PageEnd, @Published, @OptedOut, @NoContact</c>).</summary>
-    public static object Counts(long id, long pageEnd, List<WrittenDelivery> written) => new
-    {
-        Id = id,
-        PageEnd = pageEnd,
-        Published = written.Count(w => w.Outcome == FanOutOutcomes.Published),
-        OptedOut = written.Count(w => w.Outcome == FanOutOutcomes.OptedOut),
-        NoContact = written.Count(w => w.Outcome == FanOutOutcomes.NoContact),
-    };
 }

@@ -25,8 +25,6 @@ internal abstract class FanOutStoreSteps(int timeoutSeconds) : IFanOutStore
 
     internal abstract string SubscriberPageSql { get; }
 
-    internal abstract string PageWrittenSql { get; }
-
     internal abstract string EndSql { get; }
 
     internal abstract string AdvanceSql { get; }
@@ -152,10 +150,8 @@ internal abstract class FanOutStoreSteps(int timeoutSeconds) : IFanOutStore
                 : await EndAsync(connection, transaction, job, FanOutOutcomes.Done, null, cancellationToken);
         }
 
-        var page = WrittenDelivery.Page(written, pageSize, isTopic);
-        await connection.ExecuteAsync(new CommandDefinition(
-            PageWrittenSql, WrittenDelivery.Counts(job.Id, page.PageEnd, written), transaction, timeoutSeconds, cancellationToken: cancellationToken));
-        return page;
+        // The page statement has also moved the job's page end and counts on.
+        return WrittenDelivery.Page(written, pageSize, isTopic);
     }
 
     private async Task<FanOutPage> EndAsync(

@@ -46,11 +46,6 @@ internal sealed class PostgresFanOutStore : FanOutStoreSteps
             ORDER BY subscriber_id LIMIT @PageSize
             """);
         SubscriberPageSql = PageStatement(s, $"""SELECT id AS subscriber_id FROM "{s}".subscriber WHERE external_id = @Name AND id > @Cursor""");
-        PageWrittenSql = $"""
-            UPDATE "{s}".fanout_job
-            SET page_end = @PageEnd, published = published + @Published, opted_out = opted_out + @OptedOut, no_contact = no_contact + @NoContact
-            WHERE id = @Id
-            """;
         EndSql = $"""
             UPDATE "{s}".fanout_job SET state = @State, reason = @Reason, finished_at = now(), lease_owner = NULL, lease_until = NULL
             WHERE id = @Id
@@ -80,8 +75,6 @@ internal sealed class PostgresFanOutStore : FanOutStoreSteps
 
     internal override string SubscriberPageSql { get; }
 
-    internal override string PageWrittenSql { get; }
-
     internal override string EndSql { get; }
 
     internal override string AdvanceSql { get; }
@@ -103,10 +96,12 @@ internal sealed class PostgresFanOutStore : FanOutStoreSteps
     /// One page written: the page's subscribers (<paramref name="page"/>: a query of <c>subscriber_id</c>), each joined to its
     /// live contact points of the job's channels — and, with live among them, the subscriber itself as the live channel's
     /// (its own id the address, no contact point) — the category's preference or default applied (a critical category and a
-    /// category nobody made are always sent), as deliveries; a subscriber without one, one <c>no_contact</c> row.
+    /// category nobody made are always sent), as deliveries; a subscriber without one, one <c>no_contact</c> row. The job
+    /// takes the page's end (its last subscriber id) and counts in the same statement (<see cref="FanOutStoreSteps"/>).
     /// </summary>
     private static string PageStatement(string s, string page) => $"""
-        WITH page AS ({page})
+        WITH page AS ({page}),
+        written AS (
         INSERT INTO "{s}".audience_delivery (parent_id, subscriber_id, contact_point_id, channel, address, locale, outcome)
         SELECT @ParentId, p.subscriber_id, cp.id, cp.channel, cp.address, sb.locale,
                CASE WHEN cp.channel IS NULL THEN 'no_contact'
@@ -122,6 +117,18 @@ internal sealed class PostgresFanOutStore : FanOutStoreSteps
         LEFT JOIN "{s}".category AS c ON c.name = @Category
         LEFT JOIN "{s}".preference AS pr ON pr.subscriber_id = p.subscriber_id AND pr.category = c.name AND pr.channel = cp.channel
         LEFT JOIN "{s}".category_default AS d ON d.category = c.name AND d.channel = cp.channel
-        RETURNING id AS Id, subscriber_id AS SubscriberId, channel AS Channel, address AS Address, locale AS Locale, outcome AS Outcome
+        RETURNING id, subscriber_id, channel, address, locale, outcome),
+        counted AS (
+            SELECT max(subscriber_id) AS page_end, count(*) FILTER (WHERE outcome = 'published') AS published,
+                   count(*) FILTER (WHERE outcome = 'opted_out') AS opted_out, count(*) FILTER (WHERE outcome = 'no_contact') AS no_contact
+            FROM written),
+        job AS (
+            UPDATE "{s}".fanout_job AS j
+            SET page_end = w.page_end, published = j.published + w.published, opted_out = j.opted_out + w.opted_out,
+                no_contact = j.no_contact + w.no_contact
+            FROM counted AS w
+            WHERE j.id = @ParentId AND w.page_end IS NOT NULL)
+        SELECT id AS Id, subscriber_id AS SubscriberId, channel AS Channel, address AS Address, locale AS Locale, outcome AS Outcome
+        FROM written ORDER BY id
         """;
 }

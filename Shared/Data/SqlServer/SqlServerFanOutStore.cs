@@ -51,11 +51,6 @@ internal sealed class SqlServerFanOutStore : FanOutStoreSteps
             ORDER BY subscriber_id
             """);
         SubscriberPageSql = PageStatement(s, $"SELECT id FROM [{s}].[subscriber] WHERE external_id = @Name AND id > @Cursor");
-        PageWrittenSql = $"""
-            UPDATE [{s}].[fanout_job]
-            SET page_end = @PageEnd, published = published + @Published, opted_out = opted_out + @OptedOut, no_contact = no_contact + @NoContact
-            WHERE id = @Id;
-            """;
         EndSql = $"""
             UPDATE [{s}].[fanout_job]
             SET state = @State, reason = @Reason, finished_at = SYSDATETIMEOFFSET(), lease_owner = NULL, lease_until = NULL
@@ -85,8 +80,6 @@ internal sealed class SqlServerFanOutStore : FanOutStoreSteps
     internal override string TopicPageSql { get; }
 
     internal override string SubscriberPageSql { get; }
-
-    internal override string PageWrittenSql { get; }
 
     internal override string EndSql { get; }
 
@@ -129,14 +122,17 @@ internal sealed class SqlServerFanOutStore : FanOutStoreSteps
     /// One page written, as PostgreSQL's: the page's subscribers first into a table variable (a statement that takes ids from
     /// a sequence, here through the column's default, may not also hold a TOP), then each joined to its live contact
     /// points of the job's channels (and, with live among them, the subscriber itself as the live channel's), the category's
-    /// preference or default applied, as deliveries; a subscriber without one, one <c>no_contact</c> row.
+    /// preference or default applied, as deliveries; a subscriber without one, one <c>no_contact</c> row. The deliveries
+    /// written go into a second table variable, from which the job takes the page's end and counts in the same batch.
     /// </summary>
     private static string PageStatement(string s, string page) => $"""
         DECLARE @page TABLE (subscriber_id bigint NOT NULL PRIMARY KEY);
+        DECLARE @written TABLE (id bigint NOT NULL PRIMARY KEY, subscriber_id bigint NOT NULL, channel varchar(8) NULL,
+            address nvarchar(320) COLLATE Latin1_General_100_BIN2 NULL, locale nvarchar(35) NULL, outcome varchar(16) NOT NULL);
         INSERT INTO @page (subscriber_id) {page};
         INSERT INTO [{s}].[audience_delivery] (parent_id, subscriber_id, contact_point_id, channel, address, locale, outcome)
-        OUTPUT inserted.id AS Id, inserted.subscriber_id AS SubscriberId, inserted.channel AS Channel, inserted.address AS Address,
-               inserted.locale AS Locale, inserted.outcome AS Outcome
+        OUTPUT inserted.id, inserted.subscriber_id, inserted.channel, inserted.address, inserted.locale, inserted.outcome
+        INTO @written (id, subscriber_id, channel, address, locale, outcome)
         SELECT @ParentId, p.subscriber_id, cp.id, cp.channel, cp.address, sb.locale,
                CASE WHEN cp.channel IS NULL THEN 'no_contact'
                     WHEN c.critical = 1 OR COALESCE(pr.enabled, d.enabled, CAST(1 AS bit)) = 1 THEN 'published'
@@ -151,5 +147,16 @@ internal sealed class SqlServerFanOutStore : FanOutStoreSteps
         LEFT JOIN [{s}].[category] AS c ON c.name = @Category
         LEFT JOIN [{s}].[preference] AS pr ON pr.subscriber_id = p.subscriber_id AND pr.category = c.name AND pr.channel = cp.channel
         LEFT JOIN [{s}].[category_default] AS d ON d.category = c.name AND d.channel = cp.channel;
+        UPDATE j
+        SET page_end = w.page_end, published = j.published + w.published, opted_out = j.opted_out + w.opted_out,
+            no_contact = j.no_contact + w.no_contact
+        FROM [{s}].[fanout_job] AS j
+        CROSS JOIN (SELECT MAX(subscriber_id) AS page_end, COUNT(CASE WHEN outcome = 'published' THEN 1 END) AS published,
+                           COUNT(CASE WHEN outcome = 'opted_out' THEN 1 END) AS opted_out,
+                           COUNT(CASE WHEN outcome = 'no_contact' THEN 1 END) AS no_contact
+                    FROM @written) AS w
+        WHERE j.id = @ParentId AND w.page_end IS NOT NULL;
+        SELECT id AS Id, subscriber_id AS SubscriberId, channel AS Channel, address AS Address, locale AS Locale, outcome AS Outcome
+        FROM @written ORDER BY id;
         """;
 }

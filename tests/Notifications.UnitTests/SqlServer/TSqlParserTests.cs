@@ -84,7 +84,7 @@ public sealed class TSqlParserTests
             "SqlServerPreferenceStore.FindSql", "SqlServerPreferenceStore.FindLiveSql", "SqlServerPreferenceStore.RecordSql", "SqlServerPreferenceStore.OptOutSql",
             "SqlServerOutboxStore.StartFanOutSql", "SqlServerAudienceStore.DeliveryTallySql", "SqlServerAudienceStore.FirstDeliveriesSql",
             "SqlServerFanOutStore.LeaseSql", "SqlServerFanOutStore.TakeSql", "SqlServerFanOutStore.RenewSql", "SqlServerFanOutStore.AgainSql", "SqlServerFanOutStore.TopicSql",
-            "SqlServerFanOutStore.TopicPageSql", "SqlServerFanOutStore.SubscriberPageSql", "SqlServerFanOutStore.PageWrittenSql",
+            "SqlServerFanOutStore.TopicPageSql", "SqlServerFanOutStore.SubscriberPageSql",
             "SqlServerFanOutStore.EndSql", "SqlServerFanOutStore.AdvanceSql",
             "SqlServerRegistryDialect.UpsertSubscriberSql", "SqlServerRegistryDialect.FindSubscriberSql", "SqlServerRegistryDialect.AddContactPointSql",
             "SqlServerRegistryDialect.RemoveContactPointSql", "SqlServerRegistryDialect.EnsureTopicSql", "SqlServerRegistryDialect.SubscribeSql",
