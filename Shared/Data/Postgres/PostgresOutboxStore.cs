@@ -42,7 +42,8 @@ internal sealed class PostgresOutboxStore : IOutboxStore
                    (SELECT count(*) FROM (SELECT 1 FROM "{s}".outbox WHERE priority = 'bulk' LIMIT @Cap) AS b) AS Bulk
             """;
         _startFanOutSql = $"""
-            INSERT INTO "{s}".fanout_job (id, audience, channels, category, parent) VALUES (@Id, @Audience, @Channels, @Category, @Parent)
+            INSERT INTO "{s}".fanout_job (id, audience, channels, category, parent)
+            SELECT * FROM unnest(@Ids, @Audiences, @Channels, @Categories, @Parents)
             ON CONFLICT (id) DO NOTHING
             """;
     }
@@ -99,10 +100,20 @@ internal sealed class PostgresOutboxStore : IOutboxStore
             _rejectSql, parameters, transaction, _timeoutSeconds, cancellationToken: cancellationToken));
     }
 
-    // Audience rows are rare next to the rest (one per message to a person or a topic): a statement each.
-    private Task StartFanOutsAsync(System.Data.Common.DbTransaction transaction, IReadOnlyList<FanOut.FanOutJob> jobs, CancellationToken cancellationToken) =>
-        transaction.Connection!.ExecuteAsync(new CommandDefinition(
-            _startFanOutSql, jobs.Select(FanOut.FanOutParentJson.InsertParameters), transaction, _timeoutSeconds, cancellationToken: cancellationToken));
+    // The claim's jobs in one statement: a round trip of the claim's, not one a job.
+    private Task StartFanOutsAsync(System.Data.Common.DbTransaction transaction, IReadOnlyList<FanOut.FanOutJob> jobs, CancellationToken cancellationToken)
+    {
+        var parameters = new
+        {
+            Ids = jobs.Select(j => j.Id).ToArray(),
+            Audiences = jobs.Select(j => j.Audience).ToArray(),
+            Channels = jobs.Select(j => j.Channels).ToArray(),
+            Categories = jobs.Select(j => j.Category).ToArray(),
+            Parents = jobs.Select(j => FanOut.FanOutParentJson.Serialize(j.Parent)).ToArray(),
+        };
+        return transaction.Connection!.ExecuteAsync(new CommandDefinition(
+            _startFanOutSql, parameters, transaction, _timeoutSeconds, cancellationToken: cancellationToken));
+    }
 
     /// <summary>One claim: delete up to @BatchSize rows of @Priority matching <paramref name="due"/>, in <paramref name="order"/>.</summary>
     private static string ClaimStatement(string s, string due, string order) => $"""
