@@ -59,7 +59,7 @@ internal sealed class BatchPublisher(
             fanOutWake.Wake();
         }
 
-        await inClaim.PublishAsync(this, channel, taken);
+        inClaim.Publish(this, channel, taken);
         return claim.Rows.Count;
     }
 

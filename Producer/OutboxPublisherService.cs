@@ -100,6 +100,8 @@ internal sealed class OutboxPublisherService(
         {
             if (channel.Value is not null)
             {
+                // The subscribers' pages it published wait for their confirms on this channel.
+                await inClaim.ConfirmedAsync();
                 await channel.Value.DisposeAsync();
             }
         }
