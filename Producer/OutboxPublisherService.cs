@@ -26,6 +26,7 @@ internal sealed class OutboxPublisherService(
     UrgentWake urgentWake,
     FanOut.FanOutStage fanOut,
     FanOut.InClaimFanOut inClaim,
+    WorkQueueDepth depth,
     ProducerMetrics metrics,
     WorkerHealth health,
     TimeProvider time,
@@ -48,7 +49,7 @@ internal sealed class OutboxPublisherService(
             // Three loops side by side, each with its own channel: the urgent lane claims and publishes while a
             // standard batch still waits for its confirms, and the fan-out stage publishes audience rows' deliveries.
             await Task.WhenAll(
-                RunLaneAsync(connection, ProducerLane.Standard(_options, rabbitOptions.Value.Queue), stoppingToken),
+                RunLaneAsync(connection, ProducerLane.Standard(_options), stoppingToken),
                 RunLaneAsync(connection, ProducerLane.Urgent(_options, urgentWake), stoppingToken),
                 fanOut.RunAsync(connection, _topology, stoppingToken));
         }
@@ -123,10 +124,15 @@ internal sealed class OutboxPublisherService(
         {
             health.Beat();
             channel.Value ??= await _topology.OpenChannelAsync(connection, cancellationToken);
-            if (lane.BoundedBy is not { } queue || await QueuedAsync(channel.Value, queue) < _options.MaxQueued)
+            if (!lane.Bounded || await depth.HasRoomAsync(channel.Value, cancellationToken))
             {
                 int published = await publisher.PublishNextBatchAsync(channel.Value, lane, cancellationToken);
                 stats.AddBatch(published);
+                if (lane.Bounded)
+                {
+                    depth.Published(published);
+                }
+
                 return published;
             }
 
@@ -148,9 +154,6 @@ internal sealed class OutboxPublisherService(
             channel.Value = null;
         }
     }
-
-    // About how many notifications wait ready in the queue (messages x the envelope size).
-    private async Task<long> QueuedAsync(IChannel channel, string queue) => (long)await channel.MessageCountAsync(queue) * _options.EnvelopeSize;
 
     // While the database or the broker is not reachable (a stack still starting), one line per try, not a stack trace.
     private void LogBatchFailed(ProducerLane lane, TimeSpan delay, Exception ex)

@@ -29,6 +29,7 @@ public static class ProducerHostingExtensions
         builder.Services.AddSingleton<FanOutWake>();
         builder.Services.AddSingleton<FanOutStage>();
         builder.Services.AddSingleton<InClaimFanOut>();
+        builder.Services.AddSingleton<WorkQueueDepth>();
         builder.Services.AddHostedService<OutboxPublisherService>();
         // The data source only on PostgreSQL: on SQL Server the listener logs that the urgent lane polls, and ends.
         builder.Services.AddHostedService(sp => new UrgentListenerService(

@@ -13,11 +13,11 @@ namespace Notifications.Producer;
 /// <param name="BatchSize">Rows per claim.</param>
 /// <param name="IdleDelay">The first pause after an empty claim.</param>
 /// <param name="MaxIdleDelay">The longest pause (it doubles up to this while empty).</param>
-/// <param name="BoundedBy">The work queue whose depth holds this lane back (<see cref="ProducerOptions.MaxQueued"/>), or null if nothing does.</param>
+/// <param name="Bounded">Whether the work queue's depth holds this lane back (<see cref="ProducerOptions.MaxQueued"/>, <see cref="WorkQueueDepth"/>).</param>
 /// <param name="Wake">What ends a pause early (the urgent lane on PostgreSQL), or null for a plain delay.</param>
 /// <param name="ListeningMaxIdleDelay">The longest pause while <paramref name="Wake"/> listens.</param>
 internal sealed record ProducerLane(
-    string Name, IReadOnlyList<NotificationPriority> Priorities, int BatchSize, TimeSpan IdleDelay, TimeSpan MaxIdleDelay, string? BoundedBy = null,
+    string Name, IReadOnlyList<NotificationPriority> Priorities, int BatchSize, TimeSpan IdleDelay, TimeSpan MaxIdleDelay, bool Bounded = false,
     UrgentWake? Wake = null, TimeSpan ListeningMaxIdleDelay = default)
 {
     /// <summary>The longest pause now: longer while a listener wakes the lane, the poll then being only a safety net.</summary>
@@ -27,8 +27,8 @@ internal sealed record ProducerLane(
     /// <summary>The <c>lane</c> tag of its hop histograms.</summary>
     public KeyValuePair<string, object?> Tag { get; } = HopTags.For(Name);
 
-    public static ProducerLane Standard(ProducerOptions options, string workQueue) =>
-        new("standard", OutboxLanes.Standard, options.BatchSize, options.IdleDelay, options.MaxIdleDelay, options.MaxQueued > 0 ? workQueue : null);
+    public static ProducerLane Standard(ProducerOptions options) =>
+        new("standard", OutboxLanes.Standard, options.BatchSize, options.IdleDelay, options.MaxIdleDelay, Bounded: true);
 
     public static ProducerLane Urgent(ProducerOptions options, UrgentWake wake) =>
         new("urgent", OutboxLanes.Urgent, options.UrgentBatchSize, options.UrgentPollInterval,

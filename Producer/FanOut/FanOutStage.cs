@@ -23,6 +23,7 @@ internal sealed class FanOutStage(
     IOptions<FanOutOptions> options,
     IOptions<ProducerOptions> producerOptions,
     IOptions<RabbitMqOptions> rabbitOptions,
+    WorkQueueDepth depth,
     FanOutWake wake,
     FaultInjector faults,
     WorkerHealth health,
@@ -30,7 +31,6 @@ internal sealed class FanOutStage(
     ILogger<FanOutStage> logger)
 {
     private static readonly TimeSpan FirstErrorDelay = TimeSpan.FromSeconds(1);
-    private static readonly TimeSpan QueueDepthAge = TimeSpan.FromMilliseconds(50);
     private readonly FanOutOptions _options = options.Value;
     private readonly ProducerOptions _producer = producerOptions.Value;
     private readonly RabbitMqOptions _rabbit = rabbitOptions.Value;
@@ -38,11 +38,6 @@ internal sealed class FanOutStage(
     // One lease name per worker, not per process (LeaseOwner): a worker's lease that ran out while it was stuck (the database
     // away) is taken by another worker of the same process like any other's, and the stuck one's next call finds it gone.
     private int _workers;
-
-    // The work queue's depth as last read (messages), and when (a Stopwatch timestamp): the workers share one reading for
-    // QueueDepthAge, so a stage of many small jobs does not ask the broker for each.
-    private long _queued;
-    private long _queuedAt = long.MinValue;
 
     /// <summary>
     /// Runs <see cref="FanOutOptions.Concurrency"/> workers until shutdown on <paramref name="connection"/>, each with its own
@@ -163,6 +158,11 @@ internal sealed class FanOutStage(
             FanOutLog.DeliveryRejected(logger, job.Id, row.Id, reason);
         }
 
+        if (!job.Parent.IsUrgent)
+        {
+            depth.Published(rows.Count - rejects.Count);
+        }
+
         return rows.Count - rejects.Count;
     }
 
@@ -176,7 +176,7 @@ internal sealed class FanOutStage(
         }
 
         var renewed = time.GetTimestamp();
-        while (await QueuedAsync(worker.Channel!, cancellationToken) * _producer.EnvelopeSize >= _producer.MaxQueued)
+        while (!await depth.HasRoomAsync(worker.Channel!, cancellationToken))
         {
             health.Beat();
             if (time.GetElapsedTime(renewed) > _options.LeaseTime / 3)
@@ -193,19 +193,6 @@ internal sealed class FanOutStage(
         }
 
         return true;
-    }
-
-    // The work queue's ready messages, read again when the last reading is older than QueueDepthAge.
-    private async Task<long> QueuedAsync(IChannel channel, CancellationToken cancellationToken)
-    {
-        long readAt = Interlocked.Read(ref _queuedAt);
-        if (readAt == long.MinValue || time.GetElapsedTime(readAt) > QueueDepthAge)
-        {
-            Interlocked.Exchange(ref _queued, await channel.MessageCountAsync(_rabbit.Queue, cancellationToken));
-            Interlocked.Exchange(ref _queuedAt, time.GetTimestamp());
-        }
-
-        return Interlocked.Read(ref _queued);
     }
 
     private ValueTask PageFailedAsync(Worker worker, OnRetryArguments<object> args)

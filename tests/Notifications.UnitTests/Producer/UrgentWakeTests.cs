@@ -73,7 +73,7 @@ public sealed class UrgentWakeTests
     [Fact]
     public void LongestPause_StandardLane_IsMaxIdleDelay()
     {
-        var lane = ProducerLane.Standard(new ProducerOptions(), "work");
+        var lane = ProducerLane.Standard(new ProducerOptions());
 
         Assert.Equal(new ProducerOptions().MaxIdleDelay, lane.LongestPause);
     }
