@@ -34,6 +34,10 @@ internal sealed partial class LiveServer(
     {
         var o = options.Value;
         var builder = CreateBuilder(loggers);
+        // Off: the hosting layer's request log (request started/finished, Debug and Information: nothing at Warning). While
+        // that logger is enabled at all, every request gets a log scope and an Activity, and a WebSocket's request lasts
+        // as long as the connection: about 1 KB each of an idle connection's memory (docs/live.md, "Measured").
+        builder.Logging.AddFilter("Microsoft.AspNetCore.Hosting.Diagnostics", LogLevel.None);
         builder.WebHost.ConfigureKestrel(k =>
         {
             k.AddServerHeader = false;
