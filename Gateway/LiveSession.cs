@@ -1,5 +1,4 @@
 using System.Data.Common;
-using System.Threading.Channels;
 using Microsoft.Extensions.Logging;
 using Notifications.Gateway.Transports;
 using Notifications.Shared.Contract;
@@ -28,13 +27,21 @@ internal sealed partial class LiveSession
     private readonly Presence _presence;
     private readonly GatewayOptions _options;
     private readonly ILogger _logger;
-    private readonly Channel<LiveFrame> _outbound;
     private readonly SentIds _sent = new(4_096);
     private readonly Lock _gate = new();
+    // Cancelled when the client's request is aborted, or to cut the client off.
     private readonly CancellationTokenSource _cut = new();
-    // Routed frames that arrive before the pending rows were sent: sent after them, in that order.
-    private List<LiveFrame>? _held = [];
+    // What waits to go out (under _gate), null while nothing does. No writer waits on an idle connection: a frame offered
+    // while none is sending starts one (a pump), which ends when the queue is empty; the first pump replays the pending
+    // rows first, and what was routed meanwhile waits in the queue behind them. Memory per idle connection: docs/live.md.
+    private Queue<LiveFrame>? _queue;
+    private Task? _pump;
+    private bool _pumping;
+    // No frame is taken any more (closing, or the connection over); _ended: no pump starts any more.
+    private bool _completed;
+    private bool _ended;
     private LiveClose? _closing;
+    private bool _closeSent;
 
     public LiveSession(ILiveTransport transport, string subscriber, LivePendingRows pending, Presence presence, GatewayOptions options, ILogger logger)
     {
@@ -44,34 +51,58 @@ internal sealed partial class LiveSession
         _presence = presence;
         _options = options;
         _logger = logger;
-        _outbound = Channel.CreateBounded<LiveFrame>(new BoundedChannelOptions(options.SendBuffer)
-        {
-            SingleReader = true,
-            FullMode = BoundedChannelFullMode.Wait,
-        });
     }
 
     public async Task RunAsync(CancellationToken requestAborted, CancellationToken stopping)
     {
-        using var linked = CancellationTokenSource.CreateLinkedTokenSource(requestAborted, _cut.Token);
-        var token = linked.Token;
-        await _presence.JoinAsync(_subscriber, this, token);
-        Task writer = Task.CompletedTask;
+        var aborted = requestAborted.UnsafeRegister(static s => ((LiveSession)s!).Cut(), this);
+        var token = _cut.Token;
         try
         {
-            writer = WriteAsync(token);
-            using var onStop = stopping.Register(() => Close(LiveClose.Stopping));
-            await ReceiveAsync(token);
-        }
-        catch (Exception ex) when (_transport.IsGone(ex))
-        {
-            // The client went away, or was cut off: its notifications stay pending.
+            await _presence.JoinAsync(_subscriber, this, token);
+            try
+            {
+                lock (_gate)
+                {
+                    _pumping = true;   // what is offered meanwhile waits for the replay
+                }
+
+                var first = PumpAsync(replayFirst: true);
+                lock (_gate)
+                {
+                    if (_pumping && _pump is null)
+                    {
+                        _pump = first;
+                    }
+                }
+
+                using var onStop = stopping.Register(() => Close(LiveClose.Stopping));
+                await ReceiveAsync(token);
+            }
+            catch (Exception ex) when (_transport.IsGone(ex))
+            {
+                // The client went away, or was cut off: its notifications stay pending.
+            }
+            finally
+            {
+                await _presence.LeaveAsync(_subscriber, this);
+                Task? pump;
+                lock (_gate)
+                {
+                    _completed = true;
+                    _ended = true;
+                    pump = _pump;
+                }
+
+                if (pump is not null)
+                {
+                    await pump;
+                }
+            }
         }
         finally
         {
-            await _presence.LeaveAsync(_subscriber, this);
-            _outbound.Writer.TryComplete();
-            await ObserveAsync(writer);
+            await aborted.DisposeAsync();
             _cut.Dispose();
         }
     }
@@ -81,16 +112,15 @@ internal sealed partial class LiveSession
     {
         lock (_gate)
         {
-            if (_held is not null)
+            if (_completed)
             {
-                if (_held.Count < _options.SendBuffer)
-                {
-                    _held.Add(frame);
-                    return;
-                }
+                return;   // closing: it stays pending
             }
-            else if (_outbound.Writer.TryWrite(frame))
+
+            if (_queue is null || _queue.Count < _options.SendBuffer)
             {
+                (_queue ??= new Queue<LiveFrame>()).Enqueue(frame);
+                StartPump();
                 return;
             }
         }
@@ -100,7 +130,17 @@ internal sealed partial class LiveSession
     }
 
     /// <summary>Reads the pending rows again and sends those not sent on this connection yet.</summary>
-    public void RequestReplay() => _outbound.Writer.TryWrite(Replay);
+    public void RequestReplay()
+    {
+        lock (_gate)
+        {
+            if (!_completed)
+            {
+                (_queue ??= new Queue<LiveFrame>()).Enqueue(Replay);
+                StartPump();
+            }
+        }
+    }
 
     // Sends what is queued, then the close frame; the client is cut off if it has not gone CloseGrace later.
     private void Close(LiveClose close)
@@ -108,9 +148,10 @@ internal sealed partial class LiveSession
         lock (_gate)
         {
             _closing ??= close;
+            _completed = true;
+            StartPump();
         }
 
-        _outbound.Writer.TryComplete();
         try
         {
             _cut.CancelAfter(CloseGrace);
@@ -121,39 +162,118 @@ internal sealed partial class LiveSession
         }
     }
 
-    private async Task WriteAsync(CancellationToken cancellationToken)
+    private void Cut()
     {
         try
         {
-            await ReplayAsync(cancellationToken);
-            List<LiveFrame> held;
-            lock (_gate)
+            _cut.Cancel();
+        }
+        catch (ObjectDisposedException)
+        {
+            // The connection ended meanwhile.
+        }
+    }
+
+    // Under _gate: a pump unless one runs (or the connection is over).
+    private void StartPump()
+    {
+        if (!_pumping && !_ended)
+        {
+            _pumping = true;
+            _pump = PumpAsync(replayFirst: false);
+        }
+    }
+
+    // Under _gate: the next frame to send, or the close frame's turn (Close set); false when there is none, and the pump ends.
+    private bool TryTakeNext(out LiveFrame frame, out LiveClose? close)
+    {
+        frame = default;
+        close = null;
+        if (_queue is { Count: > 0 } queue)
+        {
+            frame = queue.Dequeue();
+            return true;
+        }
+
+        _queue = null;
+        if (_completed && _closing is { } closing && !_closeSent)
+        {
+            _closeSent = true;
+            close = closing;
+            return true;
+        }
+
+        _pumping = false;
+        _pump = null;
+        return false;
+    }
+
+    private async Task PumpAsync(bool replayFirst)
+    {
+        var token = _cut.Token;
+        try
+        {
+            if (replayFirst)
             {
-                held = _held!;
-                _held = null;
+                await ReplayAsync(token);
+            }
+            else
+            {
+                await Task.Yield();   // not on the offering thread (the broker's consumer): it goes on with the next delivery
             }
 
-            foreach (var frame in held)
+            while (true)
             {
-                await SendOnceAsync(frame, cancellationToken);
-            }
+                LiveFrame frame;
+                LiveClose? close;
+                lock (_gate)
+                {
+                    if (!TryTakeNext(out frame, out close))
+                    {
+                        return;
+                    }
+                }
 
-            await foreach (var frame in _outbound.Reader.ReadAllAsync(cancellationToken))
-            {
-                await (frame.Id == Replay.Id ? ReplayAsync(cancellationToken) : SendOnceAsync(frame, cancellationToken));
+                if (close is { } closing)
+                {
+                    await _transport.CloseAsync(closing, token);
+                }
+                else
+                {
+                    await (frame.Id == Replay.Id ? ReplayAsync(token) : SendOnceAsync(frame, token));
+                }
             }
-
-            if (_closing is { } closing)
-            {
-                await _transport.CloseAsync(closing, cancellationToken);
-            }
+        }
+        catch (Exception ex) when (_transport.IsGone(ex))
+        {
+            // The client went away while frames were going out: they stay pending. Nothing more is sent.
+            StopPumping();
         }
         catch (Exception ex) when (!_transport.IsGone(ex))
         {
             // The database (a mark, the pending rows) failed: the client reconnects, its notifications stay pending.
+            StopPumping();
             LogSendFailed(_logger, _subscriber, ex.Message);
-            await _transport.CloseAsync(LiveClose.Failed, cancellationToken);
-            await _cut.CancelAsync();
+            try
+            {
+                await _transport.CloseAsync(LiveClose.Failed, token);
+                await _cut.CancelAsync();
+            }
+            catch (Exception gone) when (_transport.IsGone(gone))
+            {
+                // Gone meanwhile.
+            }
+        }
+    }
+
+    // After a send failed: no frame is taken and no pump starts any more on this connection.
+    private void StopPumping()
+    {
+        lock (_gate)
+        {
+            _completed = true;
+            _closeSent = true;
+            _queue = null;
         }
     }
 
@@ -223,18 +343,6 @@ internal sealed partial class LiveSession
 
                     break;
             }
-        }
-    }
-
-    private async Task ObserveAsync(Task writer)
-    {
-        try
-        {
-            await writer;
-        }
-        catch (Exception ex) when (_transport.IsGone(ex))
-        {
-            // The client went away while frames were going out: they stay pending.
         }
     }
 

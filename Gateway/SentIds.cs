@@ -6,15 +6,18 @@ namespace Notifications.Gateway;
 /// </summary>
 internal sealed class SentIds(int capacity)
 {
-    private readonly HashSet<long> _ids = [];
-    private readonly Queue<long> _order = new();
+    // Made at the first id: most connections are idle most of the time, many never send.
+    private HashSet<long>? _ids;
+    private Queue<long>? _order;
 
     /// <summary>Whether <paramref name="id"/> was sent (and not forgotten since).</summary>
-    public bool Contains(long id) => _ids.Contains(id);
+    public bool Contains(long id) => _ids?.Contains(id) == true;
 
     /// <summary>Adds <paramref name="id"/>; false when it was sent already.</summary>
     public bool Add(long id)
     {
+        _ids ??= [];
+        _order ??= new Queue<long>();
         if (!_ids.Add(id))
         {
             return false;
