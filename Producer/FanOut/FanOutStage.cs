@@ -22,7 +22,6 @@ internal sealed class FanOutStage(
     BatchPublisher publisher,
     IOptions<FanOutOptions> options,
     IOptions<ProducerOptions> producerOptions,
-    IOptions<RabbitMqOptions> rabbitOptions,
     WorkQueueDepth depth,
     FanOutWake wake,
     FaultInjector faults,
@@ -33,7 +32,6 @@ internal sealed class FanOutStage(
     private static readonly TimeSpan FirstErrorDelay = TimeSpan.FromSeconds(1);
     private readonly FanOutOptions _options = options.Value;
     private readonly ProducerOptions _producer = producerOptions.Value;
-    private readonly RabbitMqOptions _rabbit = rabbitOptions.Value;
 
     // One lease name per worker, not per process (LeaseOwner): a worker's lease that ran out while it was stuck (the database
     // away) is taken by another worker of the same process like any other's, and the stuck one's next call finds it gone.

@@ -104,7 +104,7 @@ internal sealed class InClaimFanOut(
             var pages = new List<(FanOutJob Job, FanOutPage Page)>();
             foreach (var published in waiting)
             {
-                if (await ConfirmedAsync(published))
+                if (await WasConfirmedAsync(published))
                 {
                     pages.AddRange(published.Pages);
                 }
@@ -120,7 +120,8 @@ internal sealed class InClaimFanOut(
     /// <summary>No more pages come (the lanes stopped): <see cref="RunEndingsAsync"/> ends what is left and returns.</summary>
     public void CompleteEndings() => _published.Writer.TryComplete();
 
-    private async Task<bool> ConfirmedAsync(PublishedPages published)
+    // The page's confirms, its rejected deliveries logged; false (logged) when the publish failed or timed out.
+    private async Task<bool> WasConfirmedAsync(PublishedPages published)
     {
         try
         {
