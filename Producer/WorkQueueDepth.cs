@@ -33,8 +33,9 @@ internal sealed class WorkQueueDepth(IOptions<ProducerOptions> options, IOptions
         long readAt = Interlocked.Read(ref _readAt);
         if (readAt == long.MinValue || time.GetElapsedTime(readAt) > MaxAge || Estimate() >= _options.MaxQueued)
         {
-            long messages = await channel.MessageCountAsync(_queue, cancellationToken);
+            // Reset before the round trip: what is published meanwhile counts on top of the reading (perhaps twice), never not at all.
             Interlocked.Exchange(ref _publishedSince, 0);
+            long messages = await channel.MessageCountAsync(_queue, cancellationToken);
             Interlocked.Exchange(ref _queued, messages * _options.EnvelopeSize);
             Interlocked.Exchange(ref _readAt, time.GetTimestamp());
         }
