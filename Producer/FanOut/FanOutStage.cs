@@ -168,7 +168,7 @@ internal sealed class FanOutStage(
     // wait, renewing the lease. False: the lease is gone.
     private async Task<bool> WaitForRoomAsync(Worker worker, FanOutJob job, CancellationToken cancellationToken)
     {
-        if (job.Parent.IsUrgent || _producer.MaxQueued == 0)
+        if (job.Parent.IsUrgent)
         {
             return true;
         }
