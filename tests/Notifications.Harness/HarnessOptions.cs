@@ -96,6 +96,12 @@ internal sealed class HarnessOptions
     /// <summary>Priority mode: urgent notifications inserted per second while the bulk backlog drains.</summary>
     public int UrgentRate { get; private set; } = 20;
 
+    /// <summary>
+    /// Priority mode: where the urgent rows go — <c>email</c> (the run's SMTP server) or <c>live</c> (apps connected to
+    /// <c>--gateways</c> gateways started for the run, <c>--clients</c> of them).
+    /// </summary>
+    public string UrgentChannel { get; private set; } = NotificationChannels.Email;
+
     public int SmtpPort { get; private set; } = 2640;
 
     /// <summary>Where the rows go out: <c>email</c> (SMTP), or <c>webhook</c> / <c>push</c> to the harness's receiver process.</summary>
@@ -233,13 +239,33 @@ internal sealed class HarnessOptions
     // live's own options belong to it.
     private void CheckLive(string[] args)
     {
+        if (UrgentChannel != NotificationChannels.Email && Mode != "priority")
+        {
+            throw new ArgumentException("--urgent-channel belongs to the priority mode");
+        }
+
         if (Mode is "live" or "live-clients")
         {
             Live.Check(this);
         }
+        else if (Mode == "priority" && UrgentChannel == NotificationChannels.Live)
+        {
+            // The urgent rows' apps: clients in the harness's own process, on --gateways gateways.
+            if (args.Any(a => a is "--ack-sample" or "--storm-within" or "--storm-at"))
+            {
+                throw new ArgumentException("--ack-sample, --storm-within and --storm-at belong to the live mode");
+            }
+
+            if (Live.Gateways > Live.Clients || Live.Clients > LiveBenchOptions.ClientsPerProcess(ProcStat.OpenFilesLimit()))
+            {
+                throw new ArgumentException(string.Create(CultureInfo.InvariantCulture,
+                    $"priority --urgent-channel live: --clients must fit one process's open files ({LiveBenchOptions.ClientsPerProcess(ProcStat.OpenFilesLimit()):N0} here) and be at least --gateways"));
+            }
+        }
         else if (args.Any(a => a is "--clients" or "--gateways" or "--gateway-port" or "--ack-sample" or "--storm-within" or "--storm-at"))
         {
-            throw new ArgumentException("--clients, --gateways, --gateway-port, --ack-sample, --storm-within and --storm-at belong to the live mode");
+            throw new ArgumentException("--clients, --gateways, --gateway-port, --ack-sample, --storm-within and --storm-at belong to the live mode "
+                + "(--clients, --gateways and --gateway-port also to priority --urgent-channel live)");
         }
     }
 
@@ -309,6 +335,7 @@ internal sealed class HarnessOptions
             case "--ceiling-duration": CeilingDuration = ParseDuration(value); break;
             case "--rate": Rate = Int(value); break;
             case "--urgent-rate": UrgentRate = Int(value) is > 0 and <= 1000 and int r ? r : throw new ArgumentException("--urgent-rate must be 1-1000 per second"); break;
+            case "--urgent-channel": UrgentChannel = value is NotificationChannels.Email or NotificationChannels.Live ? value : throw new ArgumentException("--urgent-channel email|live"); break;
             case "--smtp-port": SmtpPort = Int(value); break;
             case "--channel": Channel = NotificationChannels.IsKnown(value) ? value : throw new ArgumentException("--channel email|webhook|push"); break;
             case "--push-provider": PushProviders = value is "fcm" or "apns" or "both" ? value : throw new ArgumentException("--push-provider fcm|apns|both"); break;

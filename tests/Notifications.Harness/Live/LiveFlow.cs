@@ -5,9 +5,10 @@ namespace Notifications.Harness.Live;
 /// <summary>
 /// The steady flow: <c>--rate</c> live notifications a second to random connected subscribers for <c>--duration</c>, one
 /// statement (its own transaction) every 5 ms as the latency mode offers its rows; each row's commit time kept, to set against
-/// its arrival at the client.
+/// its arrival at the client. The rows' <paramref name="priority"/>: <c>normal</c>, or <c>urgent</c> behind a bulk backlog
+/// (<see cref="LiveUrgentFlow"/>).
 /// </summary>
-internal sealed class LiveFlow(LiveRows rows, string[] subscribers, int rate)
+internal sealed class LiveFlow(LiveRows rows, string[] subscribers, int rate, string priority = "normal")
 {
     private static readonly TimeSpan Tick = TimeSpan.FromMilliseconds(5);
     private readonly Dictionary<long, long> _committed = [];
@@ -39,7 +40,7 @@ internal sealed class LiveFlow(LiveRows rows, string[] subscribers, int rate)
             }
 
             var to = Enumerable.Range(0, due).Select(_ => subscribers[Random.Shared.Next(subscribers.Length)]).ToArray();
-            var (ids, at) = await rows.InsertAsync(to);
+            var (ids, at) = await rows.InsertAsync(to, priority);
             lock (_committed)
             {
                 Array.ForEach(ids, id => _committed[id] = at);

@@ -11,8 +11,8 @@ namespace Notifications.Harness.Live;
 internal sealed class LiveRows(NpgsqlDataSource dataSource)
 {
     private const string Insert = """
-        INSERT INTO notifications.outbox (channel, recipient, subject, body)
-        SELECT 'live', r, 'Your ride', 'arrives in 2 min' FROM unnest($1::varchar[]) AS t (r)
+        INSERT INTO notifications.outbox (channel, recipient, subject, body, priority)
+        SELECT 'live', r, 'Your ride', 'arrives in 2 min', $2 FROM unnest($1::varchar[]) AS t (r)
         RETURNING id
         """;
 
@@ -29,10 +29,11 @@ internal sealed class LiveRows(NpgsqlDataSource dataSource)
     }
 
     /// <summary>
-    /// One live row to each of <paramref name="subscribers"/>, in one transaction: the rows' ids and the moment the commit
-    /// returned (<see cref="Stopwatch.GetTimestamp"/>: the harness's clients time their arrivals on the same clock).
+    /// One live row to each of <paramref name="subscribers"/> at <paramref name="priority"/> (<c>urgent</c>, <c>normal</c> or
+    /// <c>bulk</c>), in one transaction: the rows' ids and the moment the commit returned (<see cref="Stopwatch.GetTimestamp"/>:
+    /// the harness's clients time their arrivals on the same clock).
     /// </summary>
-    public async Task<(long[] Ids, long CommittedAt)> InsertAsync(string[] subscribers)
+    public async Task<(long[] Ids, long CommittedAt)> InsertAsync(string[] subscribers, string priority = "normal")
     {
         await using var connection = await dataSource.OpenConnectionAsync();
         await using var transaction = await connection.BeginTransactionAsync();
@@ -40,6 +41,7 @@ internal sealed class LiveRows(NpgsqlDataSource dataSource)
         await using (var command = new NpgsqlCommand(Insert, connection, transaction))
         {
             command.Parameters.Add(new NpgsqlParameter { Value = subscribers });
+            command.Parameters.Add(new NpgsqlParameter { Value = priority });
             await using var reader = await command.ExecuteReaderAsync();
             while (await reader.ReadAsync())
             {

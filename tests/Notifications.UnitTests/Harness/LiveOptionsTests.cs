@@ -16,6 +16,16 @@ public sealed class LiveOptionsTests
     }
 
     [Fact]
+    public void Parse_PriorityUrgentLive_ClientsAndGatewaysTaken_EmailByDefault()
+    {
+        var live = HarnessOptions.Parse(["priority", "--urgent-channel", "live", "--clients", "200", "--gateways", "2", "--urgent-rate", "50"]);
+        var email = HarnessOptions.Parse(["priority"]);
+
+        Assert.Equal(("live", 200, 2, 50), (live.UrgentChannel, live.Live.Clients, live.Live.Gateways, live.UrgentRate));
+        Assert.Equal("email", email.UrgentChannel);
+    }
+
+    [Fact]
     public void Parse_LiveDefaults_ThousandClientsOneGatewayPort2690()
     {
         var live = HarnessOptions.Parse(["live"]).Live;
@@ -72,6 +82,12 @@ public sealed class LiveOptionsTests
     [InlineData("latency", "--storm-within", "10s")]
     [InlineData("run", "--clients", "10")]
     [InlineData("latency", "--gateways", "2")]
+    [InlineData("priority", "--clients", "10")]
+    [InlineData("priority", "--urgent-channel", "push")]
+    [InlineData("priority", "--urgent-channel", "live", "--clients", "2", "--gateways", "3")]
+    [InlineData("priority", "--urgent-channel", "live", "--clients", "100000")]
+    [InlineData("priority", "--urgent-channel", "live", "--storm-within", "10s")]
+    [InlineData("latency", "--urgent-channel", "live")]
     public void Parse_OutsideTheLiveRules_Refused(params string[] args)
     {
         Assert.Throws<ArgumentException>(() => HarnessOptions.Parse(args));
