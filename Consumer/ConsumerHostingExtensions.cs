@@ -29,7 +29,10 @@ public static class ConsumerHostingExtensions
     {
         ArgumentNullException.ThrowIfNull(builder);
         builder.Services.AddOptions<ConsumerOptions>().BindConfiguration(ConsumerOptions.SectionName)
-            .ValidateDataAnnotations().ValidateOnStart();
+            .ValidateDataAnnotations()
+            .Validate(o => o.Lanes is > 0 and <= (ConsumerLanes.Standard | ConsumerLanes.Urgent),
+                "Consumer:Lanes must name the lanes this process consumes: Standard, Urgent, or Standard, Urgent")
+            .ValidateOnStart();
         builder.Services.AddOptions<RelayOptions>().BindConfiguration(RelayOptions.SectionName)
             .ValidateDataAnnotations().ValidateOnStart();
         builder.Services.AddOptions<InfrastructureOptions>().BindConfiguration(InfrastructureOptions.SectionName)

@@ -18,6 +18,12 @@ internal sealed class ConsumerOptions
 {
     public const string SectionName = "Consumer";
 
+    /// <summary>
+    /// The lanes this process consumes: both (the default), or one, so that urgent deliveries get consumer processes of their
+    /// own (<c>Urgent</c>) — processes whose threads no bulk backlog keeps busy — and the others consume the rest (<c>Standard</c>).
+    /// </summary>
+    public ConsumerLanes Lanes { get; set; } = ConsumerLanes.Standard | ConsumerLanes.Urgent;
+
     /// <summary>At-least-once (send, log, ack) or at-most-once (mark and ack, then send).</summary>
     public DeliveryMode DeliveryMode { get; set; } = DeliveryMode.AtLeastOnce;
 

@@ -81,11 +81,14 @@ internal sealed class ConsumerService(
         // deliveries never wait behind the standard lane's prefetched backlog nor for its handlers.
         var standard = new ConsumerLane(_rabbit.Queue, _options.Prefetch);
         var urgent = new ConsumerLane(_rabbit.UrgentQueue, _options.UrgentPrefetch) { Tag = HopTags.Urgent };
-        var consumerLanes = Enumerable.Repeat(standard, _options.Channels).Append(urgent).ToArray();
+        // Consumer:Lanes may leave one of them to other processes (urgent deliveries in processes of their own).
+        bool consumesStandard = _options.Lanes.HasFlag(ConsumerLanes.Standard);
+        bool consumesUrgent = _options.Lanes.HasFlag(ConsumerLanes.Urgent);
+        var consumerLanes = Enumerable.Repeat(standard, consumesStandard ? _options.Channels : 0).Concat(consumesUrgent ? [urgent] : []).ToArray();
         // Cancelled when the handlers run out of time at shutdown (abort), and when the envelopes' returns do (returning).
         using var abort = new CancellationTokenSource();
         using var returning = new CancellationTokenSource();
-        var channels = await SetUpAsync(connection, recovery, consumerLanes, outbound, returning.Token, stoppingToken);
+        var channels = await SetUpAsync(connection, recovery, consumerLanes, consumesStandard, outbound, returning.Token, stoppingToken);
         connection.ConnectionShutdownAsync += (_, _) =>
         {
             Array.ForEach(channels, c => c.Acks.Reset());
@@ -93,13 +96,23 @@ internal sealed class ConsumerService(
         };
         // What the broker dead-letters on its own (delivery limit, expiry) is recorded and moved by every consumer.
         var inboxRun = inbox.RunAsync(connection, recovery, outbound, stoppingToken);
-        ConsumerLog.Started(_logger, _options.Handlers, _options.Channels, _options.Prefetch, _options.DeliveryMode, _options.Sender);
-        ConsumerLog.UrgentLane(_logger, _rabbit.UrgentQueue, _options.UrgentHandlers, _options.UrgentPrefetch);
+        int standardHandlers = consumesStandard ? _options.Handlers : 0;
+        int urgentHandlers = consumesUrgent ? _options.UrgentHandlers : 0;
+        ConsumerLog.Started(_logger, standardHandlers, consumesStandard ? _options.Channels : 0, _options.Prefetch, _options.DeliveryMode, _options.Sender);
+        if (consumesUrgent)
+        {
+            ConsumerLog.UrgentLane(_logger, _rabbit.UrgentQueue, urgentHandlers, _options.UrgentPrefetch);
+        }
+
+        if (!consumesStandard || !consumesUrgent)
+        {
+            ConsumerLog.OneLane(_logger, _options.Lanes);
+        }
 
         // The standard lane's handlers take a message a rate-limit lane let in (its slot is due) before the prefetched backlog.
         var standardWork = new PriorityReader<Delivery>(lanes.Admitted, standard.Work.Reader);
-        var handlers = Enumerable.Range(0, _options.Handlers).Select(_ => RunHandlerAsync(standardWork, handler, admittedHandler, stoppingToken, abort.Token))
-            .Concat(Enumerable.Range(0, _options.UrgentHandlers).Select(_ => RunHandlerAsync(urgent.Work.Reader, urgentHandler, urgentHandler, stoppingToken, abort.Token)))
+        var handlers = Enumerable.Range(0, standardHandlers).Select(_ => RunHandlerAsync(standardWork, handler, admittedHandler, stoppingToken, abort.Token))
+            .Concat(Enumerable.Range(0, urgentHandlers).Select(_ => RunHandlerAsync(urgent.Work.Reader, urgentHandler, urgentHandler, stoppingToken, abort.Token)))
             .ToArray();
         await SuperviseAsync(connection, recovery, channels, outbound, returning.Token, stoppingToken);
         await ShutdownAsync(channels, handlers, [lanes.Admitted, standard.Work.Reader, urgent.Work.Reader], abort, returning);
@@ -113,8 +126,8 @@ internal sealed class ConsumerService(
     // declares are idempotent, the channels new). Its wait is for the connection's events: an outage that lasts does not spin.
     // An error on an open connection (a queue declared with other arguments, a refused permission) still stops the worker.
     private async Task<ConsumerChannel[]> SetUpAsync(
-        IConnection connection, ConnectionRecoveryWatch recovery, ConsumerLane[] consumerLanes, OutboundPublisher outbound, CancellationToken returning,
-        CancellationToken stoppingToken)
+        IConnection connection, ConnectionRecoveryWatch recovery, ConsumerLane[] consumerLanes, bool consumesRateLimitLanes, OutboundPublisher outbound,
+        CancellationToken returning, CancellationToken stoppingToken)
     {
         while (true)
         {
@@ -131,7 +144,7 @@ internal sealed class ConsumerService(
                     channels.Add(await ConsumerChannel.OpenAsync(connection, lane, outbound, infrastructure, returning, _logger, metrics, stoppingToken));
                 }
 
-                await lanes.StartAsync(connection, recovery, outbound, stoppingToken);
+                await lanes.StartAsync(connection, recovery, outbound, consumesRateLimitLanes, stoppingToken);
                 return [.. channels];
             }
             catch (OperationInterruptedException ex) when (!stoppingToken.IsCancellationRequested && (!connection.IsOpen || recovery.InProgress))

@@ -56,9 +56,11 @@ internal sealed partial class RateLimitLanes(
     /// <summary>
     /// Declares the lanes, starts consuming them and letting their messages into <see cref="Admitted"/> at their rate. An
     /// envelope a lane receives goes back through <paramref name="outbound"/> as the work queue's do (see <see cref="EnvelopeSettlement"/>).
-    /// A lane channel is replaced only while the client is not recovering the connection (<paramref name="recovery"/>).
+    /// A lane channel is replaced only while the client is not recovering the connection (<paramref name="recovery"/>). Without
+    /// <paramref name="consume"/> (a process that consumes only the urgent lane, whose handlers read nothing let in) the lanes are
+    /// declared, so its handlers may move messages there, and left to the processes that consume the standard lane.
     /// </summary>
-    public async Task StartAsync(IConnection connection, ConnectionRecoveryWatch recovery, OutboundPublisher outbound, CancellationToken cancellationToken)
+    public async Task StartAsync(IConnection connection, ConnectionRecoveryWatch recovery, OutboundPublisher outbound, bool consume, CancellationToken cancellationToken)
     {
         if (settings.Domains.Count == 0)
         {
@@ -73,6 +75,11 @@ internal sealed partial class RateLimitLanes(
                 await setup.QueueDeclareAsync(queue, durable: true, exclusive: false, autoDelete: false, cancellationToken: cancellationToken);
                 await setup.QueueBindAsync(queue, rabbit.Exchange, queue, cancellationToken: cancellationToken);
             }
+        }
+
+        if (!consume)
+        {
+            return;
         }
 
         _outbound = outbound;

@@ -71,4 +71,7 @@ internal static partial class ConsumerLog
 
     [LoggerMessage(4016, LogLevel.Information, "Urgent lane: queue {Queue}, {Handlers} handlers of its own, prefetch {Prefetch}")]
     public static partial void UrgentLane(ILogger logger, string queue, int handlers, int prefetch);
+
+    [LoggerMessage(4027, LogLevel.Information, "Consumer:Lanes is {Lanes}: this process consumes that lane only; other consumer processes must consume the other")]
+    public static partial void OneLane(ILogger logger, ConsumerLanes lanes);
 }

@@ -24,6 +24,15 @@ internal sealed class HarnessOptions
 
     public int Consumers { get; private set; } = 1;
 
+    /// <summary>
+    /// Consumer processes of the urgent lane alone (<c>Consumer:Lanes=Urgent</c>) beside the <see cref="Consumers"/>, which then
+    /// consume the standard lane alone; 0: every consumer consumes both.
+    /// </summary>
+    public int UrgentConsumers { get; private set; }
+
+    /// <summary>Every consumer process a run starts.</summary>
+    public int ConsumerProcesses => Consumers + UrgentConsumers;
+
     public int[] Handlers { get; private set; } = [64];
 
     public int[] Prefetch { get; private set; } = [512];
@@ -229,6 +238,11 @@ internal sealed class HarnessOptions
         }
 
         options.CheckChannel();
+        if (options.UrgentConsumers > 0 && options.Baseline)
+        {
+            throw new ArgumentException("--urgent-consumers: the original experiment's consumer has no urgent lane (no --baseline)");
+        }
+
         options.CheckFanOut(args);
         options.CheckLive(args);
         return options.Mode is "run" or "sweep" or "latency" or "ceilings" or "priority" or "receiver" or "inserts" or "fanout" or "live" or "live-clients" or "console-ops"
@@ -317,6 +331,7 @@ internal sealed class HarnessOptions
             case "--duration": Duration = ParseDuration(value); break;
             case "--producers": Producers = Int(value); break;
             case "--consumers": Consumers = Int(value); break;
+            case "--urgent-consumers": UrgentConsumers = Int(value) is >= 0 and <= 16 and int u ? u : throw new ArgumentException("--urgent-consumers must be 0-16"); break;
             case "--handlers": Handlers = Ints(value); break;
             case "--prefetch": Prefetch = Ints(value); break;
             case "--batch": Batch = Ints(value); break;

@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using System.Globalization;
+using System.Text.Json;
 
 namespace Notifications.Harness;
 
@@ -29,8 +30,9 @@ internal sealed class PipelineRun(BenchEnvironment env, HarnessOptions options, 
 
         using var fleet = new WorkerFleet(env, options, runDirectory, baseline);
         string sender = target.Channel.IsEmail ? $"sender {options.Sender}" : $"channel {options.Channel} to the receiver on :{options.ReceiverPort}";
-        Console.WriteLine($"  starting {options.Consumers} {(baseline ? "ORIGINAL (baseline) " : "")}consumer(s) x {handlers} handlers (prefetch {prefetch}, {sender}), "
+        Console.WriteLine($"  starting {options.Consumers} {(baseline ? "ORIGINAL (baseline) " : "")}consumer(s) x {handlers} handlers (prefetch {prefetch}, {sender}){UrgentOwn()}, "
             + $"then {options.Producers} producer(s) (batch {batch}, envelope {envelopeSize}); window {duration.TotalSeconds:F0} s");
+        string UrgentOwn() => options.UrgentConsumers > 0 ? $" and {options.UrgentConsumers} of the urgent lane alone" : "";
         await fleet.StartConsumersAsync(handlers, prefetch, duration, options.SmtpPort, channel: target.ConsumerVariables);
 
         var workers = new CpuMeter(() => fleet.Pids);
@@ -77,9 +79,9 @@ internal sealed class PipelineRun(BenchEnvironment env, HarnessOptions options, 
             Console.WriteLine($"  outcome events: {await db.CountOutcomeEventsAsync():N0} delivered events made, {eventsReceived:N0} accepted by the events receiver so far");
         }
 
-        if (reports.Count != options.Consumers)
+        if (reports.Count != options.ConsumerProcesses)
         {
-            throw new InvalidOperationException($"only {reports.Count} of {options.Consumers} consumers wrote a report; see {runDirectory}");
+            throw new InvalidOperationException($"only {reports.Count} of {options.ConsumerProcesses} consumers wrote a report; see {runDirectory}");
         }
 
         return new RunResult
@@ -97,8 +99,9 @@ internal sealed class PipelineRun(BenchEnvironment env, HarnessOptions options, 
             Envelope = envelopeSize,
             Rows = options.Rows,
             Produced = fleet.Published(),
-            Consumed = reports.Sum(r => r.GetProperty("windowDelivered").GetInt64()),
-            WindowSeconds = reports.Max(r => r.GetProperty("windowSeconds").GetDouble()),
+            // An urgent lane's own consumer stopped before its window closed (--urgent-consumers) counts all it delivered.
+            Consumed = reports.Sum(r => r.GetProperty("windowDelivered") is { ValueKind: JsonValueKind.Number } window ? window.GetInt64() : r.GetProperty("delivered").GetInt64()),
+            WindowSeconds = reports.Where(r => r.GetProperty("windowSeconds").ValueKind == JsonValueKind.Number).Max(r => r.GetProperty("windowSeconds").GetDouble()),
             DeliveredTotal = reports.Sum(r => r.GetProperty("delivered").GetInt64()),
             SinkReceived = target.Counts ? await target.ReceivedAsync() - sink0 : null,
             Receipts = await target.ReceiptsAsync(),

@@ -33,7 +33,7 @@ internal sealed class WorkerFleet(BenchEnvironment env, HarnessOptions options, 
 
     public IReadOnlyList<WorkerProcess> Gateways => _gateways;
 
-    /// <summary>Starts the consumers and waits until each has its handlers running.</summary>
+    /// <summary>Starts the consumers (and the urgent lane's own, <c>--urgent-consumers</c>) and waits until each has its handlers running.</summary>
     /// <param name="handlers">Consumer:Handlers.</param>
     /// <param name="prefetch">Consumer:Prefetch.</param>
     /// <param name="runFor">Consumer:RunFor, the killswitch window, if any.</param>
@@ -43,12 +43,18 @@ internal sealed class WorkerFleet(BenchEnvironment env, HarnessOptions options, 
     public async Task StartConsumersAsync(
         int handlers, int prefetch, TimeSpan? runFor, int smtpPort, TimeSpan? latencyWarmup = null, IReadOnlyDictionary<string, string>? channel = null)
     {
-        for (int i = 0; i < options.Consumers; i++)
+        for (int i = 0; i < options.ConsumerProcesses; i++)
         {
             var environment = Common("consumer");
             foreach (var (key, value) in channel ?? new Dictionary<string, string>())
             {
                 environment[key] = value;
+            }
+
+            if (options.UrgentConsumers > 0)
+            {
+                // --urgent-consumers: the last ones consume the urgent lane alone, the others the standard lane alone.
+                environment["Consumer__Lanes"] = i < options.Consumers ? "Standard" : "Urgent";
             }
 
             environment["Consumer__Handlers"] = Invariant(handlers);
@@ -130,8 +136,15 @@ internal sealed class WorkerFleet(BenchEnvironment env, HarnessOptions options, 
 
     public Task StopConsumersAsync() => StopAsync(_consumers, TimeSpan.FromSeconds(60));
 
-    /// <summary>Waits for consumers that stop themselves (the killswitch).</summary>
-    public Task WaitConsumersAsync(TimeSpan timeout) => Task.WhenAll(_consumers.Select(c => c.WaitForExitAsync(timeout)));
+    /// <summary>
+    /// Waits for consumers that stop themselves (the killswitch). The urgent lane's own (<c>--urgent-consumers</c>), whose window
+    /// opens only with an urgent delivery (none in a run without urgent rows), are stopped once the others have.
+    /// </summary>
+    public async Task WaitConsumersAsync(TimeSpan timeout)
+    {
+        await Task.WhenAll(_consumers.Take(options.Consumers).Select(c => c.WaitForExitAsync(timeout)));
+        await StopAsync([.. _consumers.Skip(options.Consumers)], timeout);
+    }
 
     public long Published() => _producers.Select((_, i) => Read($"producer-{i}.json")).Sum(r => r?.GetProperty("published").GetInt64() ?? 0);
 

@@ -26,6 +26,15 @@ public sealed class LiveOptionsTests
     }
 
     [Fact]
+    public void Parse_UrgentConsumers_BesideTheOthers_NoneByDefault()
+    {
+        var apart = HarnessOptions.Parse(["priority", "--consumers", "2", "--urgent-consumers", "1"]);
+
+        Assert.Equal((2, 1, 3), (apart.Consumers, apart.UrgentConsumers, apart.ConsumerProcesses));
+        Assert.Equal(0, HarnessOptions.Parse(["priority"]).UrgentConsumers);
+    }
+
+    [Fact]
     public void Parse_LiveDefaults_ThousandClientsOneGatewayPort2690()
     {
         var live = HarnessOptions.Parse(["live"]).Live;
@@ -88,6 +97,8 @@ public sealed class LiveOptionsTests
     [InlineData("priority", "--urgent-channel", "live", "--clients", "100000")]
     [InlineData("priority", "--urgent-channel", "live", "--storm-within", "10s")]
     [InlineData("latency", "--urgent-channel", "live")]
+    [InlineData("priority", "--urgent-consumers", "17")]
+    [InlineData("run", "--baseline", "--urgent-consumers", "1")]
     public void Parse_OutsideTheLiveRules_Refused(params string[] args)
     {
         Assert.Throws<ArgumentException>(() => HarnessOptions.Parse(args));
