@@ -41,7 +41,7 @@ internal sealed class LiveUrgentFlow(BenchEnvironment env, HarnessOptions option
         }
 
         Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-            $"  {live.Clients:N0} app clients connected to {live.Gateways} gateway(s) in {clock.Elapsed.TotalSeconds:F1} s; urgent live rows to them at {options.UrgentRate}/s"));
+            $"  {live.Clients:N0} app clients connected to {live.Gateways} gateway(s) in {clock.Elapsed.TotalSeconds:F1} s"));
         _flow = new LiveFlow(rows, _clients.Subscribers, options.UrgentRate, priority: "urgent");
     }
 
@@ -60,7 +60,7 @@ internal sealed class LiveUrgentFlow(BenchEnvironment env, HarnessOptions option
         }
 
         var (latencies, _) = Flow.Latencies(_arrivals, TimeSpan.Zero);
-        return new UrgentFlow.Result((int)Flow.Inserted, latencies, ClientReceived);
+        return new UrgentFlow.Result((int)Flow.Inserted, latencies, ClientReceived, _arrivals.Duplicates);
     }
 
     public async ValueTask DisposeAsync()
