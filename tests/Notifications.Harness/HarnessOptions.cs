@@ -270,10 +270,11 @@ internal sealed class HarnessOptions
                 throw new ArgumentException("--ack-sample, --storm-within and --storm-at belong to the live mode");
             }
 
-            if (Live.Gateways > Live.Clients || Live.Clients > LiveBenchOptions.ClientsPerProcess(ProcStat.OpenFilesLimit()))
+            int perProcess = LiveBenchOptions.ClientsPerProcess(ProcStat.OpenFilesLimit());
+            if (Live.Gateways > Live.Clients || Live.Clients > perProcess)
             {
                 throw new ArgumentException(string.Create(CultureInfo.InvariantCulture,
-                    $"priority --urgent-channel live: --clients must fit one process's open files ({LiveBenchOptions.ClientsPerProcess(ProcStat.OpenFilesLimit()):N0} here) and be at least --gateways"));
+                    $"priority --urgent-channel live: --clients must fit one process's open files ({perProcess:N0} here) and be at least --gateways"));
             }
         }
         else if (args.Any(a => a is "--clients" or "--gateways" or "--gateway-port" or "--ack-sample" or "--storm-within" or "--storm-at"))
