@@ -127,6 +127,10 @@ GRANT SELECT, DELETE ON :"schema".notification_outcome TO notifications_consumer
 -- The live channel (033, docs/live.md) writes a row's pending notification for the gateway, expiring a subscriber's oldest
 -- past the cap; the retention cleanup removes expired ones.
 GRANT SELECT, INSERT, DELETE, UPDATE (expires_at) ON :"schema".live_pending TO notifications_consumer;
+-- A live row to a topic is one broadcast row (042), its topic looked up by name; the retention cleanup removes expired ones
+-- (their receipts with them).
+GRANT SELECT, INSERT, DELETE ON :"schema".live_broadcast TO notifications_consumer;
+GRANT SELECT (id, name) ON :"schema".topic TO notifications_consumer;
 -- Outcome events (038, docs/outcome-events.md): an event is an outbox row of the webhook channel, inserted with its
 -- outcome_event row in one transaction (the delivered ones in the delivery log's batch); the subscriptions are read.
 GRANT INSERT ON :"schema".outbox TO notifications_consumer;
@@ -156,6 +160,7 @@ GRANT SELECT, INSERT, UPDATE, DELETE ON :"schema".subscriber, :"schema".contact_
 -- Fan-out jobs and their deliveries: admin show, and the retention cleanup's deletes; likewise expired live notifications.
 GRANT SELECT, DELETE ON :"schema".fanout_job, :"schema".audience_delivery TO notifications_admin;
 GRANT SELECT, DELETE ON :"schema".live_pending TO notifications_admin;
+GRANT SELECT, DELETE ON :"schema".live_broadcast, :"schema".live_broadcast_receipt TO notifications_admin;
 -- The console's operations (036, docs/console.md): a notification's story reads its rejection; bulk requeue and purge
 -- jobs are created, claimed and advanced by the admin role (the tool and the console).
 GRANT SELECT ON :"schema".rejected TO notifications_admin;
@@ -177,6 +182,13 @@ GRANT EXECUTE ON FUNCTION :"schema".opt_out_by_link(varchar, varchar, varchar) T
 -- The gateway (Gateway/, issue 30): a subscriber's pending live notifications, read on connect and deleted by the ack;
 -- at most once, a row is marked sent before it goes out; an expired one is marked reported (041) by the expiry sweep.
 GRANT SELECT, DELETE, UPDATE (sent_at, expiry_reported_at) ON :"schema".live_pending TO notifications_gateway;
+-- A broadcast to a topic (042): read with the topic's subscribers and their live preferences; a subscriber's ack, or at
+-- most once its mark, is its receipt.
+GRANT SELECT ON :"schema".live_broadcast TO notifications_gateway;
+GRANT SELECT, INSERT, UPDATE (sent_at, acked_at) ON :"schema".live_broadcast_receipt TO notifications_gateway;
+GRANT SELECT (id, external_id) ON :"schema".subscriber TO notifications_gateway;
+GRANT SELECT (topic_id, subscriber_id, created_at) ON :"schema".subscription TO notifications_gateway;
+GRANT SELECT ON :"schema".category, :"schema".category_default, :"schema".preference TO notifications_gateway;
 -- An ack and an expiry are outcome events (notification.acked, .expired; docs/outcome-events.md), written by
 -- Shared/Outcomes/OutcomeEvents in the ack's and the sweep's transaction: a webhook outbox row and its outcome_event row.
 GRANT INSERT ON :"schema".outbox TO notifications_gateway;

@@ -88,6 +88,10 @@ GRANT SELECT, DELETE ON [$(Schema)].[notification_outcome] TO [notifications_con
 -- past the cap; the retention cleanup removes expired ones.
 GRANT SELECT, INSERT, DELETE ON [$(Schema)].[live_pending] TO [notifications_consumer];
 GRANT UPDATE ON [$(Schema)].[live_pending] ([expires_at]) TO [notifications_consumer];
+-- A live row to a topic is one broadcast row (042), its topic looked up by name; the retention cleanup removes expired ones
+-- (their receipts with them).
+GRANT SELECT, INSERT, DELETE ON [$(Schema)].[live_broadcast] TO [notifications_consumer];
+GRANT SELECT ON [$(Schema)].[topic] ([id], [name]) TO [notifications_consumer];
 -- A notification's story (039): each failed attempt is recorded on the retry path; the retention cleanup deletes them.
 GRANT SELECT, INSERT, DELETE ON [$(Schema)].[delivery_attempt] TO [notifications_consumer];
 GO
@@ -116,6 +120,8 @@ GRANT SELECT, INSERT, UPDATE, DELETE ON [$(Schema)].[preference] TO [notificatio
 GRANT SELECT, DELETE ON [$(Schema)].[fanout_job] TO [notifications_admin];
 GRANT SELECT, DELETE ON [$(Schema)].[audience_delivery] TO [notifications_admin];
 GRANT SELECT, DELETE ON [$(Schema)].[live_pending] TO [notifications_admin];
+GRANT SELECT, DELETE ON [$(Schema)].[live_broadcast] TO [notifications_admin];
+GRANT SELECT, DELETE ON [$(Schema)].[live_broadcast_receipt] TO [notifications_admin];
 -- The console's operations (036, docs/console.md): a notification's story reads its rejection; bulk jobs.
 GRANT SELECT ON [$(Schema)].[rejected] TO [notifications_admin];
 GRANT SELECT, INSERT, UPDATE ON [$(Schema)].[admin_job] TO [notifications_admin];
@@ -137,6 +143,16 @@ GO
 -- at most once, a row is marked sent before it goes out; an expired one is marked reported (041) by the expiry sweep.
 GRANT SELECT, DELETE ON [$(Schema)].[live_pending] TO [notifications_gateway];
 GRANT UPDATE ON [$(Schema)].[live_pending] ([sent_at], [expiry_reported_at]) TO [notifications_gateway];
+-- A broadcast to a topic (042): read with the topic's subscribers and their live preferences; a subscriber's ack, or at
+-- most once its mark, is its receipt.
+GRANT SELECT ON [$(Schema)].[live_broadcast] TO [notifications_gateway];
+GRANT SELECT, INSERT ON [$(Schema)].[live_broadcast_receipt] TO [notifications_gateway];
+GRANT UPDATE ON [$(Schema)].[live_broadcast_receipt] ([sent_at], [acked_at]) TO [notifications_gateway];
+GRANT SELECT ON [$(Schema)].[subscriber] ([id], [external_id]) TO [notifications_gateway];
+GRANT SELECT ON [$(Schema)].[subscription] ([topic_id], [subscriber_id], [created_at]) TO [notifications_gateway];
+GRANT SELECT ON [$(Schema)].[category] TO [notifications_gateway];
+GRANT SELECT ON [$(Schema)].[category_default] TO [notifications_gateway];
+GRANT SELECT ON [$(Schema)].[preference] TO [notifications_gateway];
 -- An ack and an expiry are outcome events (notification.acked, .expired; docs/outcome-events.md), in their transaction.
 GRANT INSERT ON [$(Schema)].[outbox] TO [notifications_gateway];
 GRANT SELECT ON [$(Schema)].[outbox] ([id]) TO [notifications_gateway];

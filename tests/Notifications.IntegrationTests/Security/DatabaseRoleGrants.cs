@@ -121,6 +121,8 @@ internal static class DatabaseRoleGrants
             .. Column("subscriber", "SELECT", "id", "external_id"), .. Table("category", "SELECT"), .. Table("category_default", "SELECT"), .. Table("preference", "SELECT"),
             .. Table("attachment", "SELECT", "DELETE"), .. Table("fanout_job", "SELECT", "DELETE"), .. Table("audience_delivery", "SELECT", "DELETE"),
             .. Table("live_pending", "SELECT", "INSERT", "DELETE"), "column notifications.live_pending.expires_at: UPDATE",
+            // A live row to a topic: one broadcast row (042), its topic looked up by name.
+            .. Table("live_broadcast", "SELECT", "INSERT", "DELETE"), .. Column("topic", "SELECT", "id", "name"),
             .. Table("notification_outcome", "SELECT", "DELETE"),
             // Outcome events (038): a webhook outbox row and its outcome_event row; the subscriptions read.
             "table notifications.outbox: INSERT", "sequence notifications.outbox_id_seq: USAGE",
@@ -140,6 +142,7 @@ internal static class DatabaseRoleGrants
             .. Registry.SelectMany(t => Table(t, "SELECT", "INSERT", "UPDATE", "DELETE")),
             .. Table("attachment", "SELECT", "DELETE"),
             .. Table("fanout_job", "SELECT", "DELETE"), .. Table("audience_delivery", "SELECT", "DELETE"), .. Table("live_pending", "SELECT", "DELETE"),
+            .. Table("live_broadcast", "SELECT", "DELETE"), .. Table("live_broadcast_receipt", "SELECT", "DELETE"),
             .. Table("rejected", "SELECT"), .. Table("admin_job", "SELECT", "INSERT", "UPDATE"), .. Table("rate_limit", "SELECT"),
             .. Table("notification_outcome", "SELECT", "DELETE"),
             .. Table("webhook_event_subscription", "SELECT", "INSERT", "DELETE"), .. Table("outcome_event", "SELECT", "DELETE"),
@@ -156,6 +159,11 @@ internal static class DatabaseRoleGrants
         [
             .. Everyone,
             .. Table("live_pending", "SELECT", "DELETE"), .. Column("live_pending", "UPDATE", "sent_at", "expiry_reported_at"),
+            // Broadcasts to topics (042): read with the topic's subscribers and their live preferences; acks and marks as receipts.
+            .. Table("live_broadcast", "SELECT"), .. Table("live_broadcast_receipt", "SELECT", "INSERT"),
+            .. Column("live_broadcast_receipt", "UPDATE", "sent_at", "acked_at"),
+            .. Column("subscriber", "SELECT", "id", "external_id"), .. Column("subscription", "SELECT", "topic_id", "subscriber_id", "created_at"),
+            .. Table("category", "SELECT"), .. Table("category_default", "SELECT"), .. Table("preference", "SELECT"),
             // Outcome events (041): an ack and an expiry are ones, in their transaction.
             "table notifications.outbox: INSERT", "sequence notifications.outbox_id_seq: USAGE",
             .. Table("outcome_event", "SELECT", "INSERT"), .. Table("webhook_event_subscription", "SELECT"),

@@ -74,6 +74,7 @@ internal static class SqlServerRoleGrants
             .. Column("contact_point", "SELECT", "channel", "address", "dead_at", "subscriber_id"), .. Column("contact_point", "UPDATE", "dead_at", "dead_reason"),
             .. Column("subscriber", "SELECT", "id", "external_id"), .. Object("category", "SELECT"), .. Object("category_default", "SELECT"), .. Object("preference", "SELECT"),
             .. Object("attachment", "SELECT", "DELETE"), .. Object("live_pending", "SELECT", "INSERT", "DELETE"), .. Column("live_pending", "UPDATE", "expires_at"),
+            .. Object("live_broadcast", "SELECT", "INSERT", "DELETE"), .. Column("topic", "SELECT", "id", "name"),
             .. Object("notification_outcome", "SELECT", "DELETE"),
             "object outbox: INSERT", "column outbox.id: SELECT", .. Object("outcome_event", "SELECT", "INSERT", "DELETE"), .. Object("webhook_event_subscription", "SELECT"),
             .. Object("delivery_attempt", "SELECT", "INSERT", "DELETE"),
@@ -86,6 +87,7 @@ internal static class SqlServerRoleGrants
             .. Registry.SelectMany(t => Object(t, "SELECT", "INSERT", "UPDATE", "DELETE")),
             .. Object("attachment", "SELECT", "DELETE"),
             .. Object("fanout_job", "SELECT", "DELETE"), .. Object("audience_delivery", "SELECT", "DELETE"), .. Object("live_pending", "SELECT", "DELETE"),
+            .. Object("live_broadcast", "SELECT", "DELETE"), .. Object("live_broadcast_receipt", "SELECT", "DELETE"),
             .. Object("rejected", "SELECT"), .. Object("admin_job", "SELECT", "INSERT", "UPDATE"), .. Object("rate_limit", "SELECT"),
             .. Object("notification_outcome", "SELECT", "DELETE"),
             .. Object("webhook_event_subscription", "SELECT", "INSERT", "DELETE"), .. Object("outcome_event", "SELECT", "DELETE"),
@@ -99,6 +101,10 @@ internal static class SqlServerRoleGrants
         ["notifications_gateway"] =
         [
             .. Object("live_pending", "SELECT", "DELETE"), .. Column("live_pending", "UPDATE", "sent_at", "expiry_reported_at"),
+            .. Object("live_broadcast", "SELECT"), .. Object("live_broadcast_receipt", "SELECT", "INSERT"),
+            .. Column("live_broadcast_receipt", "UPDATE", "sent_at", "acked_at"),
+            .. Column("subscriber", "SELECT", "id", "external_id"), .. Column("subscription", "SELECT", "topic_id", "subscriber_id", "created_at"),
+            .. Object("category", "SELECT"), .. Object("category_default", "SELECT"), .. Object("preference", "SELECT"),
             "object outbox: INSERT", "column outbox.id: SELECT", .. Object("outcome_event", "SELECT", "INSERT"), .. Object("webhook_event_subscription", "SELECT"),
             .. Column("webhook_endpoint", "SELECT", "name", "disabled_at"),
         ],
