@@ -17,6 +17,12 @@ public static class LiveFrames
     /// </summary>
     public const string AtMostOnceHeader = "x-live-at-most-once";
 
+    /// <summary>
+    /// The routing key of a broadcast's frame on the live exchange (docs/live.md#broadcasts-to-a-topic): every gateway node
+    /// binds it. No subscriber id starts with <c>~</c>, so none is routed there.
+    /// </summary>
+    public const string BroadcastRoutingKey = "~broadcast";
+
     /// <summary>The frame of notification <paramref name="id"/>; <paramref name="data"/> is a JSON object's text, or null.</summary>
     public static byte[] Notification(long id, string? subject, string? body, string? data)
     {

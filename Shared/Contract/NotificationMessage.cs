@@ -117,4 +117,12 @@ public sealed record NotificationMessage(
     /// </summary>
     [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
     public long? LiveFallbackOf { get; init; }
+
+    /// <summary>
+    /// A live row to a topic (an audience row of channels <c>live</c> alone, <see cref="Recipient"/> <c>topic:&lt;name&gt;</c>):
+    /// one broadcast row for every gateway node to send to its connections of the topic's subscribers, not a delivery per
+    /// subscriber (docs/live.md#broadcasts-to-a-topic). Null: not one.
+    /// </summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public bool? LiveBroadcast { get; init; }
 }

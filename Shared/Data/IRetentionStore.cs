@@ -43,7 +43,7 @@ public interface IRetentionStore
 
     /// <summary>
     /// Deletes up to <paramref name="batchSize"/> live notifications (table <c>live_pending</c>) that expired before
-    /// <paramref name="cutoff"/> unacked; not a notification's record (its delivery log's is): no watermark.
+    /// <paramref name="cutoff"/> unacked, and as many broadcasts (<c>live_broadcast</c>, with their receipts); not a notification's record (its delivery log's is): no watermark.
     /// </summary>
     Task<RetentionBatch> DeleteExpiredLiveAsync(DateTimeOffset cutoff, int batchSize, CancellationToken cancellationToken);
 

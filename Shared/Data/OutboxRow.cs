@@ -88,6 +88,10 @@ public sealed class OutboxRow
     [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
     public long? LiveFallbackOf { get; init; }
 
+    /// <summary>An audience row of channels <c>live</c> alone to a topic, published as one broadcast (not a column).</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public bool? LiveBroadcast { get; init; }
+
     /// <summary>Whether the row is for a subscriber or a topic: the fan-out stage's, not a consumer's.</summary>
     [JsonIgnore]
     public bool IsAudience => Channel == AudienceAddress.Channel;
@@ -110,5 +114,6 @@ public sealed class OutboxRow
         FromName = FromName,
         Category = Category,
         LiveFallbackOf = LiveFallbackOf,
+        LiveBroadcast = LiveBroadcast,
     };
 }

@@ -96,6 +96,11 @@ public static class NotificationsHostingExtensions
             DatabaseProvider.Postgres => new PostgresLivePendingStore(sp.GetRequiredService<NpgsqlDataSource>(), Options(sp)),
             _ => new SqlServerLivePendingStore(Options(sp)),
         });
+        services.AddSingleton<ILiveBroadcastStore>(sp => Options(sp).Provider switch
+        {
+            DatabaseProvider.Postgres => new PostgresLiveBroadcastStore(sp.GetRequiredService<NpgsqlDataSource>(), Options(sp)),
+            _ => new SqlServerLiveBroadcastStore(Options(sp)),
+        });
         services.AddNotificationStatusStores();
         return services;
     }

@@ -57,7 +57,19 @@ internal sealed class PostgresRetentionStore : IRetentionStore
         // Nor is a live notification's pending row (its delivery log's record stays): no watermark either. No row locks (they
         // would need UPDATE): an expired row is written by nobody but the gateway's expiry sweep just after it expired, and an app's
         // ack of one at the same moment is one waiting DELETE.
-        _deleteExpiredLiveSql = DeleteOldestUnlockedSql(s, "live_pending", key: "notification_id", age: "expires_at");
+        // Expired pending rows and expired broadcasts (042; their receipts go with them), a batch of each.
+        _deleteExpiredLiveSql = $"""
+            WITH doomed AS (
+                SELECT notification_id FROM "{s}".live_pending WHERE expires_at < @Cutoff ORDER BY expires_at LIMIT @BatchSize),
+            gone AS (
+                DELETE FROM "{s}".live_pending AS x USING doomed WHERE x.notification_id = doomed.notification_id RETURNING x.notification_id),
+            doomed_broadcasts AS (
+                SELECT notification_id FROM "{s}".live_broadcast WHERE expires_at < @Cutoff ORDER BY expires_at LIMIT @BatchSize),
+            gone_broadcasts AS (
+                DELETE FROM "{s}".live_broadcast AS x USING doomed_broadcasts WHERE x.notification_id = doomed_broadcasts.notification_id
+                RETURNING x.notification_id)
+            SELECT ((SELECT count(*) FROM gone) + (SELECT count(*) FROM gone_broadcasts))::int AS Deleted, NULL::bigint AS MaxNotificationId
+            """;
         // An outcome event's row: no row locks either (nothing updates it; a consumer's insert of the same key at the same moment
         // finds it or not, and makes the event or not, as it would have the day before), no watermark; outcome_event_created_at.
         _deleteOutcomeEventsSql = DeleteOldestUnlockedSql(s, "outcome_event", key: "event_id", age: "created_at");

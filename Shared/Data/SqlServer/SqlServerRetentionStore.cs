@@ -75,10 +75,15 @@ internal sealed class SqlServerRetentionStore : IRetentionStore
             SELECT CAST(COUNT(*) AS int) AS Deleted, MAX(CASE WHEN notification_id < {FanOut.FanOutIds.First} THEN notification_id END) AS MaxNotificationId FROM @gone;
             """;
         // A live notification's pending row is not its record (the delivery log's is): no watermark.
+        // Expired broadcasts too (042; their receipts go with them), a batch of each.
         DeleteExpiredLiveSql = $"""
+            DECLARE @deleted int;
             DELETE TOP (@BatchSize) FROM [{s}].[live_pending] WITH (ROWLOCK, READPAST)
             WHERE expires_at < @Cutoff;
-            SELECT CAST(@@ROWCOUNT AS int) AS Deleted, CAST(NULL AS bigint) AS MaxNotificationId;
+            SET @deleted = @@ROWCOUNT;
+            DELETE TOP (@BatchSize) FROM [{s}].[live_broadcast] WITH (ROWLOCK, READPAST)
+            WHERE expires_at < @Cutoff;
+            SELECT CAST(@deleted + @@ROWCOUNT AS int) AS Deleted, CAST(NULL AS bigint) AS MaxNotificationId;
             """;
         // An outcome event's row: nothing updates it, no watermark (IX_outcome_event_created_at).
         DeleteOutcomeEventsSql = $"""

@@ -92,6 +92,8 @@ public sealed class TSqlParserTests
             "SqlServerLivePendingStore.AddSql", "SqlServerLivePendingStore.PendingSql", "SqlServerLivePendingStore.MarkSentSql",
             "SqlServerLivePendingStore.AckSql", "SqlServerLivePendingStore.AgeSql", "SqlServerLivePendingStore.FindSql", "SqlServerLivePendingStore.RecordLiveAckedSql",
             "SqlServerLivePendingStore.ReportExpiredSql",
+            "SqlServerLiveBroadcastStore.AddSql", "SqlServerLiveBroadcastStore.RecipientsSql", "SqlServerLiveBroadcastStore.MarkRecipientsSql",
+            "SqlServerLiveBroadcastStore.PendingSql", "SqlServerLiveBroadcastStore.AckSql",
             "SqlServerBounceDatabase.DeliveredSql", "SqlServerBounceDatabase.RecordOutcomeSql", "SqlServerBounceDatabase.CountDeferredSql",
         ];
 

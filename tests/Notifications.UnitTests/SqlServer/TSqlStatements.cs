@@ -56,7 +56,7 @@ internal static class TSqlStatements
                      new SqlServerPreferenceStore(Options),
                      new SqlServerFanOutStore(Options),
                      new SqlServerAttachmentStore(Options),
-                     new SqlServerLivePendingStore(Options),
+                     new SqlServerLivePendingStore(Options), new SqlServerLiveBroadcastStore(Options),
                      new SqlServerNotificationSearchStore(Options), new SqlServerDeadLetterGroupStore(Options), new SqlServerAdminJobStore(Options),
                  })
         {

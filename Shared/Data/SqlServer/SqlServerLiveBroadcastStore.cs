@@ -1,0 +1,177 @@
+using System.Text.Json;
+using Dapper;
+using Microsoft.Data.SqlClient;
+using Notifications.Shared.Hosting;
+
+namespace Notifications.Shared.Data.SqlServer;
+
+/// <summary>The <c>live_broadcast</c> tables on SQL Server.</summary>
+internal sealed class SqlServerLiveBroadcastStore : ILiveBroadcastStore
+{
+    private readonly string _connectionString;
+    private readonly int _timeoutSeconds;
+
+    public SqlServerLiveBroadcastStore(DatabaseOptions options)
+    {
+        _connectionString = options.ConnectionString;
+        _timeoutSeconds = (int)options.CommandTimeout.TotalSeconds;
+        string s = options.Schema;
+        // Whether the topic exists: the row is written from it, so a missing topic writes nothing. UPDLOCK + HOLDLOCK on the
+        // id's key: a redelivered copy written at the same moment waits, then finds the row.
+        AddSql = $"""
+            SET NOCOUNT ON;
+            INSERT INTO [{s}].[live_broadcast] (notification_id, topic_id, category, subject, body, data, expires_at, at_most_once)
+            SELECT @Id, t.id, @Category, @Subject, @Body, @Data, @ExpiresAt, @AtMostOnce FROM [{s}].[topic] AS t
+            WHERE t.name = @Topic
+              AND NOT EXISTS (SELECT 1 FROM [{s}].[live_broadcast] WITH (UPDLOCK, HOLDLOCK) WHERE notification_id = @Id);
+            SELECT COUNT(*) FROM [{s}].[topic] WHERE name = @Topic;
+            """;
+        // The subscribers travel as one JSON array read by OPENJSON. As the fan-out's page picks them: subscribed before the
+        // row was written, the category's preference or default on live (a critical category, or one nobody made, always).
+        string recipients = $"""
+            SELECT sb.external_id
+            FROM [{s}].[live_broadcast] AS b
+            JOIN [{s}].[subscription] AS su ON su.topic_id = b.topic_id AND su.created_at <= b.created_at
+            JOIN [{s}].[subscriber] AS sb ON sb.id = su.subscriber_id
+            JOIN OPENJSON(@Subscribers) WITH (id varchar(128) '$') AS j ON j.id = sb.external_id
+            LEFT JOIN [{s}].[category] AS c ON c.name = b.category
+            LEFT JOIN [{s}].[preference] AS pr ON pr.subscriber_id = sb.id AND pr.category = c.name AND pr.channel = 'live'
+            LEFT JOIN [{s}].[category_default] AS d ON d.category = c.name AND d.channel = 'live'
+            WHERE b.notification_id = @Id AND b.expires_at > SYSDATETIMEOFFSET()
+              AND (c.critical = 1 OR COALESCE(pr.enabled, d.enabled, CAST(1 AS bit)) = 1)
+              AND NOT EXISTS (SELECT 1 FROM [{s}].[live_broadcast_receipt] AS r
+                              WHERE r.notification_id = b.notification_id AND r.subscriber_id = sb.external_id)
+            """;
+        RecipientsSql = recipients + ";";
+        MarkRecipientsSql = $"""
+            SET NOCOUNT ON;
+            INSERT INTO [{s}].[live_broadcast_receipt] (notification_id, subscriber_id, sent_at)
+            OUTPUT INSERTED.subscriber_id
+            SELECT @Id, r.external_id, SYSDATETIMEOFFSET() FROM ({recipients}) AS r
+            WHERE NOT EXISTS (SELECT 1 FROM [{s}].[live_broadcast_receipt] WITH (UPDLOCK, HOLDLOCK)
+                              WHERE notification_id = @Id AND subscriber_id = r.external_id);
+            """;
+        // A connecting app's broadcasts; the at-most-once ones marked in the same batch, and only those it marked sent.
+        PendingSql = $"""
+            SET NOCOUNT ON;
+            DECLARE @due TABLE (id bigint PRIMARY KEY, subject nvarchar(998), body nvarchar(max), data nvarchar(max),
+                                expires_at datetimeoffset(3), at_most_once bit, created_at datetimeoffset(3));
+            DECLARE @marked TABLE (id bigint PRIMARY KEY);
+            INSERT INTO @due (id, subject, body, data, expires_at, at_most_once, created_at)
+            SELECT TOP (@Max) b.notification_id, b.subject, b.body, b.data, b.expires_at, b.at_most_once, b.created_at
+            FROM [{s}].[subscriber] AS sb
+            JOIN [{s}].[subscription] AS su ON su.subscriber_id = sb.id
+            JOIN [{s}].[live_broadcast] AS b ON b.topic_id = su.topic_id AND b.created_at >= su.created_at AND b.expires_at > SYSDATETIMEOFFSET()
+            LEFT JOIN [{s}].[category] AS c ON c.name = b.category
+            LEFT JOIN [{s}].[preference] AS pr ON pr.subscriber_id = sb.id AND pr.category = c.name AND pr.channel = 'live'
+            LEFT JOIN [{s}].[category_default] AS d ON d.category = c.name AND d.channel = 'live'
+            WHERE sb.external_id = @Subscriber AND (c.critical = 1 OR COALESCE(pr.enabled, d.enabled, CAST(1 AS bit)) = 1)
+              AND NOT EXISTS (SELECT 1 FROM [{s}].[live_broadcast_receipt] AS r
+                              WHERE r.notification_id = b.notification_id AND r.subscriber_id = @Subscriber)
+            ORDER BY b.created_at, b.notification_id;
+            INSERT INTO [{s}].[live_broadcast_receipt] (notification_id, subscriber_id, sent_at)
+            OUTPUT INSERTED.notification_id INTO @marked (id)
+            SELECT d.id, @Subscriber, SYSDATETIMEOFFSET() FROM @due AS d
+            WHERE d.at_most_once = 1
+              AND NOT EXISTS (SELECT 1 FROM [{s}].[live_broadcast_receipt] WITH (UPDLOCK, HOLDLOCK)
+                              WHERE notification_id = d.id AND subscriber_id = @Subscriber);
+            SELECT d.id AS Id, d.subject AS Subject, d.body AS Body, d.data AS Data, d.expires_at AS ExpiresAt
+            FROM @due AS d WHERE d.at_most_once = 0 OR d.id IN (SELECT m.id FROM @marked AS m)
+            ORDER BY d.created_at, d.id;
+            """;
+        // The acks travel as one JSON array read by OPENJSON. Only a broadcast to one of the subscriber's topics is its to
+        // ack; an ack again changes nothing. A receipt there (marked sent) is updated, else one is added.
+        AckSql = $"""
+            SET NOCOUNT ON;
+            SET XACT_ABORT ON;
+            DECLARE @acks TABLE (subscriber varchar(128) COLLATE Latin1_General_100_BIN2 NOT NULL, id bigint NOT NULL,
+                                 PRIMARY KEY (id, subscriber));
+            DECLARE @done TABLE (subscriber varchar(128) NOT NULL, id bigint NOT NULL);
+            INSERT INTO @acks (subscriber, id)
+            SELECT DISTINCT a.subscriber, a.id
+            FROM OPENJSON(@Acks) WITH (subscriber varchar(128) '$.subscriber', id bigint '$.id') AS a
+            JOIN [{s}].[live_broadcast] AS b ON b.notification_id = a.id
+            JOIN [{s}].[subscriber] AS sb ON sb.external_id = a.subscriber
+            JOIN [{s}].[subscription] AS su ON su.subscriber_id = sb.id AND su.topic_id = b.topic_id;
+            BEGIN TRANSACTION;
+            UPDATE r SET acked_at = SYSDATETIMEOFFSET()
+            OUTPUT INSERTED.subscriber_id, INSERTED.notification_id INTO @done (subscriber, id)
+            FROM [{s}].[live_broadcast_receipt] AS r WITH (UPDLOCK, HOLDLOCK)
+            JOIN @acks AS a ON a.id = r.notification_id AND a.subscriber = r.subscriber_id
+            WHERE r.acked_at IS NULL;
+            INSERT INTO [{s}].[live_broadcast_receipt] (notification_id, subscriber_id, acked_at)
+            OUTPUT INSERTED.subscriber_id, INSERTED.notification_id INTO @done (subscriber, id)
+            SELECT a.id, a.subscriber, SYSDATETIMEOFFSET() FROM @acks AS a
+            WHERE NOT EXISTS (SELECT 1 FROM [{s}].[live_broadcast_receipt] WITH (UPDLOCK, HOLDLOCK)
+                              WHERE notification_id = a.id AND subscriber_id = a.subscriber);
+            COMMIT TRANSACTION;
+            SELECT subscriber AS Subscriber, id AS Id FROM @done;
+            """;
+    }
+
+    internal string AddSql { get; }
+
+    internal string RecipientsSql { get; }
+
+    internal string MarkRecipientsSql { get; }
+
+    internal string PendingSql { get; }
+
+    internal string AckSql { get; }
+
+    public async Task<bool> AddAsync(LiveBroadcast broadcast, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(broadcast);
+        await using var connection = await OpenAsync(cancellationToken);
+        return await connection.ExecuteScalarAsync<int>(Command(AddSql, new
+        {
+            broadcast.Id, broadcast.Topic, broadcast.Category, broadcast.Subject, broadcast.Body, broadcast.Data,
+            broadcast.ExpiresAt, broadcast.AtMostOnce,
+        }, cancellationToken)) > 0;
+    }
+
+    public async Task<IReadOnlyList<string>> RecipientsAsync(long id, IReadOnlyList<string> subscribers, bool atMostOnce, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(subscribers);
+        if (subscribers.Count == 0)
+        {
+            return [];
+        }
+
+        await using var connection = await OpenAsync(cancellationToken);
+        return (await connection.QueryAsync<string>(Command(atMostOnce ? MarkRecipientsSql : RecipientsSql,
+            new { Id = id, Subscribers = JsonSerializer.Serialize(subscribers) }, cancellationToken))).AsList();
+    }
+
+    public async Task<IReadOnlyList<LivePending>> PendingAsync(string subscriber, int max, CancellationToken cancellationToken)
+    {
+        await using var connection = await OpenAsync(cancellationToken);
+        var rows = await connection.QueryAsync<(long Id, string? Subject, string? Body, string? Data, DateTimeOffset ExpiresAt)>(
+            Command(PendingSql, new { Subscriber = subscriber, Max = max }, cancellationToken));
+        return rows.Select(r => new LivePending(r.Id, subscriber, r.Subject, r.Body, r.Data, r.ExpiresAt, AtMostOnce: false)).ToList();
+    }
+
+    public async Task<IReadOnlySet<LiveAck>> AckAsync(IReadOnlyList<LiveAck> acks, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(acks);
+        if (acks.Count == 0)
+        {
+            return new HashSet<LiveAck>();
+        }
+
+        string json = JsonSerializer.Serialize(acks.Select(a => new { subscriber = a.Subscriber, id = a.Id }));
+        await using var connection = await OpenAsync(cancellationToken);
+        return (await connection.QueryAsync<(string Subscriber, long Id)>(Command(AckSql, new { Acks = json }, cancellationToken)))
+            .Select(a => new LiveAck(a.Subscriber, a.Id)).ToHashSet();
+    }
+
+    private async Task<SqlConnection> OpenAsync(CancellationToken cancellationToken)
+    {
+        var connection = new SqlConnection(_connectionString);
+        await connection.OpenAsync(cancellationToken);
+        return connection;
+    }
+
+    private CommandDefinition Command(string sql, object parameters, CancellationToken cancellationToken) =>
+        new(sql, parameters, commandTimeout: _timeoutSeconds, cancellationToken: cancellationToken);
+}
