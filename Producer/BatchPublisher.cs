@@ -12,8 +12,9 @@ namespace Notifications.Producer;
 /// <summary>Claims one batch, publishes it with confirms, and commits only when every confirm is in.</summary>
 internal sealed class BatchPublisher(
     IOutboxStore store, IOptions<ProducerOptions> producerOptions, IOptions<RabbitMqOptions> rabbitOptions, ProducerMetrics metrics, ProducerTracing tracing, FaultInjector faults, FanOutWake fanOutWake,
-    InClaimFanOut inClaim)
+    InClaimFanOut inClaim, IOptions<FanOutOptions> fanOutOptions)
 {
+    private readonly bool _liveBroadcasts = fanOutOptions.Value.LiveBroadcast;
     private readonly ProducerOptions _options = producerOptions.Value;
     private readonly RabbitMqOptions _rabbit = rabbitOptions.Value;
 
@@ -65,15 +66,21 @@ internal sealed class BatchPublisher(
 
     // The rows to publish, the audience rows' jobs, and the audience rows refused with their reason: of a shape the outbox's
     // checks refuse, or too large for the broker (a delivery is as large), rejected at once as a row of one address would be.
+    // A live row to a topic is published as one broadcast, no job (docs/live.md#broadcasts-to-a-topic).
     private (IReadOnlyList<OutboxRow> Rows, List<FanOutJob> Jobs, List<(OutboxRow, string)> Refused) SplitAudienceRows(IReadOnlyList<OutboxRow> claimed)
     {
         var jobs = new List<FanOutJob>();
         var refused = new List<(OutboxRow, string)>();
+        var broadcasts = new Dictionary<long, OutboxRow>();
         foreach (var row in claimed.Where(r => r.IsAudience))
         {
             if ((FanOutJob.Refusal(row) ?? TooLarge(row)) is { } reason)
             {
                 refused.Add((row, reason));
+            }
+            else if (_liveBroadcasts && LiveBroadcasts.IsBroadcast(row))
+            {
+                broadcasts[row.Id] = LiveBroadcasts.Row(row);
             }
             else
             {
@@ -81,7 +88,9 @@ internal sealed class BatchPublisher(
             }
         }
 
-        return (jobs.Count + refused.Count == 0 ? claimed : claimed.Where(r => !r.IsAudience).ToList(), jobs, refused);
+        return (jobs.Count + refused.Count + broadcasts.Count == 0
+            ? claimed
+            : claimed.Where(r => !r.IsAudience || broadcasts.ContainsKey(r.Id)).Select(r => broadcasts.GetValueOrDefault(r.Id, r)).ToList(), jobs, refused);
     }
 
     private string? TooLarge(OutboxRow row) => MessageSerializer.Serialize(row.ToMessage()).Length is var length && length > _options.MaxMessageBytes

@@ -35,6 +35,13 @@ public sealed class FanOutOptions
     [Range(0, 10_000)]
     public int InClaim { get; set; } = 64;
 
+    /// <summary>
+    /// A row of channels <c>live</c> alone to a topic goes as one broadcast (docs/live.md#broadcasts-to-a-topic): the claim
+    /// publishes it as one live notification, of which the consumer writes one row for every gateway node to send to its
+    /// connections of the topic's subscribers. False: the stage fans it out, one live delivery per subscriber.
+    /// </summary>
+    public bool LiveBroadcast { get; set; } = true;
+
     /// <summary>How often an idle stage looks for jobs it was not woken for (other producers', expired leases).</summary>
     [Range(typeof(TimeSpan), "00:00:00.010", "00:10:00")]
     public TimeSpan PollInterval { get; set; } = TimeSpan.FromSeconds(1);
