@@ -16,7 +16,8 @@ internal sealed class PreferenceCheck(IPreferenceStore store)
     /// <summary>The delivery log's reason <paramref name="message"/> is not sent, or null if it may go.</summary>
     public async Task<string?> OptedOutAsync(NotificationMessage message, CancellationToken cancellationToken)
     {
-        if (message.Category is not { } category || RegistryChannel(message.ChannelName) is not { } channel)
+        // A broadcast's subscribers are the gateways' to check, each against its own preference.
+        if (message.Category is not { } category || RegistryChannel(message.ChannelName) is not { } channel || message.LiveBroadcast == true)
         {
             return null;
         }

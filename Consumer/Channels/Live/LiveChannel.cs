@@ -35,7 +35,11 @@ internal sealed class LiveChannel(
             message.Id, message.Recipient!, NullIfEmpty(message.Subject), NullIfEmpty(message.Body), message.Data, message.ExpiresAt ?? message.CreatedAt + options.Value.PendingFor,
             consumer.DeliveryMode == Pipeline.DeliveryMode.AtMostOnce);
         var frame = LiveFrames.Notification(message.Id, row.Subject, row.Body, row.Data);
-        return ValueTask.FromResult(Prepared.Ready(new LiveNotification(message.Id, message.CreatedAt, row, frame)));
+        // To a topic (LiveRules checked the shape): one broadcast row, not a pending row per subscriber.
+        var broadcast = message.LiveBroadcast == true && LiveRules.BroadcastTopic(message.Recipient) is { } topic
+            ? new LiveBroadcast(message.Id, topic, message.Category, row.Subject, row.Body, row.Data, row.ExpiresAt!.Value, row.AtMostOnce)
+            : null;
+        return ValueTask.FromResult(Prepared.Ready(new LiveNotification(message.Id, message.CreatedAt, row, frame, broadcast)));
     }
 
     // An app's connection has no address to suppress.

@@ -1,4 +1,6 @@
 using System.Data.Common;
+using Notifications.Shared.Contract;
+using Notifications.Shared.Data;
 
 namespace Notifications.Consumer.Channels.Live;
 
@@ -9,11 +11,17 @@ namespace Notifications.Consumer.Channels.Live;
 /// pending already (a redelivered message) is published again: at least once may send twice, the app de-duplicates by id.
 /// The rows of concurrent handlers are written together (<see cref="LivePendingWriter"/>).
 /// </summary>
-internal sealed class LiveSender(LivePendingWriter pending, LiveRoute route) : IChannelSender
+internal sealed class LiveSender(LivePendingWriter pending, ILiveBroadcastStore broadcasts, LiveRoute route) : IChannelSender
 {
     public async Task SendAsync(Outgoing outgoing, CancellationToken cancellationToken)
     {
         var live = (LiveNotification)outgoing;
+        if (live.Broadcast is { } broadcast)
+        {
+            await BroadcastAsync(live, broadcast, cancellationToken);
+            return;
+        }
+
         try
         {
             await pending.AddAsync(live.Row, cancellationToken);
@@ -36,6 +44,40 @@ internal sealed class LiveSender(LivePendingWriter pending, LiveRoute route) : I
         catch (IOException)
         {
             // The frame did not reach the broker: a connected app gets it at its next connect (the row is pending).
+        }
+    }
+
+    // One row for the topic, then one frame for every gateway node (docs/live.md#broadcasts-to-a-topic). A topic that does not
+    // exist fails the notification for good: dead-lettered with the reason, as an unknown topic is recorded by the fan-out.
+    private async Task BroadcastAsync(LiveNotification live, LiveBroadcast broadcast, CancellationToken cancellationToken)
+    {
+        bool added;
+        try
+        {
+            added = await broadcasts.AddAsync(broadcast, cancellationToken);
+        }
+        catch (DbException ex)
+        {
+            throw new SendFailedException(SendFailureKind.Transient, $"live: could not write the broadcast: {ex.Message}", ex);
+        }
+
+        if (!added)
+        {
+            throw new SendFailedException(SendFailureKind.Permanent, $"live: no topic named '{broadcast.Topic}'");
+        }
+
+        if (route.Publisher is not { } publisher)
+        {
+            return;
+        }
+
+        try
+        {
+            await publisher.PublishLiveAsync(LiveFrames.BroadcastRoutingKey, live.NotificationId, live.Frame, broadcast.AtMostOnce, cancellationToken);
+        }
+        catch (IOException)
+        {
+            // The frame did not reach the broker: the topic's connected apps get it at their next connect (the row waits).
         }
     }
 
