@@ -47,6 +47,7 @@ public static class GatewayHostingExtensions
         services.AddSingleton<OutcomeSubscriptions>();
         services.AddHostedService<LiveOutcomeService>();
         services.AddSingleton<LivePendingRows>();
+        services.AddSingleton<LiveBroadcastDelivery>();
         // Its background loop unbinds the subscribers that did not come back (Gateway:UnbindAfter).
         services.AddHostedService(sp => sp.GetRequiredService<Presence>());
         services.TryAddSingleton(TimeProvider.System);

@@ -14,19 +14,34 @@ internal sealed class LivePendingRows : IAsyncDisposable
     // The most acks in one statement (parameters of two arrays on PostgreSQL, one JSON document on SQL Server).
     private const int AckBatch = 500;
     private readonly ILivePendingStore _store;
+    private readonly ILiveBroadcastStore _broadcasts;
     private readonly OutcomeSubscriptions _subscriptions;
     private readonly CoalescingBatcher<LiveAck> _acks;
 
-    public LivePendingRows(ILivePendingStore store, OutcomeSubscriptions subscriptions)
+    public LivePendingRows(ILivePendingStore store, ILiveBroadcastStore broadcasts, OutcomeSubscriptions subscriptions)
     {
         _store = store;
+        _broadcasts = broadcasts;
         _subscriptions = subscriptions;
         _acks = new(AckBatchAsync, AckBatch);
     }
 
-    /// <inheritdoc cref="ILivePendingStore.PendingAsync"/>
-    public Task<IReadOnlyList<LivePending>> PendingAsync(string subscriber, int max, CancellationToken cancellationToken) =>
-        _store.PendingAsync(subscriber, max, cancellationToken);
+    /// <summary>
+    /// What the subscriber's app receives on connecting, at most <paramref name="max"/>: its pending rows
+    /// (<see cref="ILivePendingStore.PendingAsync"/>), then its topics' broadcasts not acked yet
+    /// (<see cref="ILiveBroadcastStore.PendingAsync"/>, the at-most-once ones marked already), each kind oldest first.
+    /// </summary>
+    public async Task<IReadOnlyList<LivePending>> PendingAsync(string subscriber, int max, CancellationToken cancellationToken)
+    {
+        var rows = await _store.PendingAsync(subscriber, max, cancellationToken);
+        if (rows.Count >= max)
+        {
+            return rows;
+        }
+
+        var broadcasts = await _broadcasts.PendingAsync(subscriber, max - rows.Count, cancellationToken);
+        return broadcasts.Count == 0 ? rows : [.. rows, .. broadcasts];
+    }
 
     /// <inheritdoc cref="ILivePendingStore.MarkSentAsync"/>
     public Task<IReadOnlyList<long>> MarkSentAsync(IReadOnlyList<long> ids, CancellationToken cancellationToken) =>
@@ -36,8 +51,20 @@ internal sealed class LivePendingRows : IAsyncDisposable
     public Task<bool> AckAsync(string subscriber, long id, CancellationToken cancellationToken) =>
         _acks.SubmitAsync(new LiveAck(subscriber, id), cancellationToken);
 
-    private async Task<IReadOnlySet<LiveAck>> AckBatchAsync(IReadOnlyList<LiveAck> acks, CancellationToken cancellationToken) =>
-        await _store.AckAsync(acks, await _subscriptions.WantAsync(OutcomeEventTypes.Acked, cancellationToken), cancellationToken);
+    // The acks of pending rows; those that matched none may be of broadcasts to the subscriber's topics (a second statement,
+    // only when there are such).
+    private async Task<IReadOnlySet<LiveAck>> AckBatchAsync(IReadOnlyList<LiveAck> acks, CancellationToken cancellationToken)
+    {
+        var gone = await _store.AckAsync(acks, await _subscriptions.WantAsync(OutcomeEventTypes.Acked, cancellationToken), cancellationToken);
+        var others = acks.Where(a => !gone.Contains(a)).Distinct().ToList();
+        if (others.Count == 0)
+        {
+            return gone;
+        }
+
+        var broadcasts = await _broadcasts.AckAsync(others, cancellationToken);
+        return broadcasts.Count == 0 ? gone : gone.Union(broadcasts).ToHashSet();
+    }
 
     public ValueTask DisposeAsync() => _acks.DisposeAsync();
 }

@@ -41,13 +41,23 @@ internal sealed partial class LiveRouter(
         // Classic whatever the vhost's default: an exclusive queue cannot be a quorum queue.
         await _channel.QueueDeclareAsync(Queue, durable: false, exclusive: true, autoDelete: true,
             new Dictionary<string, object?> { ["x-queue-type"] = "classic" }, cancellationToken: cancellationToken);
+        // Every node takes every broadcast to a topic (docs/live.md#broadcasts-to-a-topic).
+        await _channel.QueueBindAsync(Queue, _rabbit.LiveExchange, LiveFrames.BroadcastRoutingKey, cancellationToken: cancellationToken);
+        var broadcasts = services.GetRequiredService<LiveBroadcastDelivery>();
         var consumer = new AsyncEventingBasicConsumer(_channel);
         consumer.ReceivedAsync += (_, message) =>
         {
             if (long.TryParse(message.BasicProperties.MessageId, NumberStyles.None, CultureInfo.InvariantCulture, out long id))
             {
                 bool atMostOnce = message.BasicProperties.Headers?.TryGetValue(LiveFrames.AtMostOnceHeader, out var value) == true && value is true;
-                presence.Deliver(message.RoutingKey, new LiveFrame(id, message.Body.ToArray(), atMostOnce));
+                if (message.RoutingKey == LiveFrames.BroadcastRoutingKey)
+                {
+                    broadcasts.Start(id, message.Body.ToArray(), atMostOnce);
+                }
+                else
+                {
+                    presence.Deliver(message.RoutingKey, new LiveFrame(id, message.Body.ToArray(), atMostOnce));
+                }
             }
 
             return Task.CompletedTask;

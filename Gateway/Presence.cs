@@ -117,6 +117,9 @@ internal sealed partial class Presence(LiveRouter router, IOptions<GatewayOption
 
     public IEnumerable<LiveSession> All() => _entries.Values.SelectMany(e => e.Snapshot());
 
+    /// <summary>The subscribers with a connection here now (a broadcast's candidates: <see cref="LiveBroadcastDelivery"/>).</summary>
+    public List<string> Connected() => [.. _entries.Where(e => e.Value.Count > 0).Select(e => e.Key)];
+
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
     {
         using var tick = new PeriodicTimer(SweepEvery, time);
