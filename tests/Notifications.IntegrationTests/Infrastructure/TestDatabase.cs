@@ -15,7 +15,7 @@ internal sealed class TestDatabase
         await using var connection = await OpenAsync();
         await connection.ExecuteAsync($"TRUNCATE {Schema}.outbox, {Schema}.delivery_log, {Schema}.rejected, {Schema}.dead_letter, {Schema}.idempotency_key, {Schema}.suppression, {Schema}.template, {Schema}.attachment");
         // The audience registry (025): its tables reference each other, so they go in one statement.
-        await connection.ExecuteAsync($"TRUNCATE {Schema}.preference, {Schema}.category_default, {Schema}.category, {Schema}.subscription, {Schema}.topic, {Schema}.contact_point, {Schema}.subscriber");
+        await connection.ExecuteAsync($"TRUNCATE {Schema}.live_broadcast_receipt, {Schema}.live_broadcast, {Schema}.preference, {Schema}.category_default, {Schema}.category, {Schema}.subscription, {Schema}.topic, {Schema}.contact_point, {Schema}.subscriber");
         // Fan-out jobs and their deliveries (030).
         await connection.ExecuteAsync($"TRUNCATE {Schema}.audience_delivery, {Schema}.fanout_job");
         // The live channel's pending notifications (032).

@@ -206,7 +206,11 @@ public sealed class RetentionTests
             await connection.ExecuteAsync($"""
                 INSERT INTO {S}.live_pending (notification_id, subscriber_id, subject, expires_at) VALUES
                     (1, 'ana', 'old', now() - interval '40 days'), (2, 'ana', 'old', now() - interval '31 days'),
-                    (3, 'ana', 'expired lately', now() - interval '1 day'), (4, 'bo', 'pending', now() + interval '1 hour')
+                    (3, 'ana', 'expired lately', now() - interval '1 day'), (4, 'bo', 'pending', now() + interval '1 hour');
+                INSERT INTO {S}.topic (name) VALUES ('riders');
+                INSERT INTO {S}.live_broadcast (notification_id, topic_id, subject, expires_at)
+                SELECT n, id, 'broadcast', now() - make_interval(days => d) FROM {S}.topic, (VALUES (10, 40), (11, 1)) AS b (n, d);
+                INSERT INTO {S}.live_broadcast_receipt (notification_id, subscriber_id, acked_at) VALUES (10, 'ana', now()), (11, 'ana', now());
                 """);
         }
 
@@ -217,10 +221,15 @@ public sealed class RetentionTests
             broker, new Dictionary<string, string?> { ["Retention:BatchSize"] = "1", ["Retention:BatchPause"] = "00:00:00" }, "", "cleanup");
 
         Assert.True(exit == 0, error);
-        Assert.Contains("2 live notification(s) expired unacked", output, StringComparison.Ordinal);
+        // An expired broadcast (042) goes with them, its receipts with it.
+        Assert.Contains("3 live notification(s) expired unacked", output, StringComparison.Ordinal);
         long[] live = await ColumnAsync("SELECT notification_id FROM {0}.live_pending ORDER BY notification_id");
         long[] log = await ColumnAsync("SELECT notification_id FROM {0}.delivery_log");
         Assert.Equal([3L, 4L], live);
+        long[] broadcasts = await ColumnAsync("SELECT notification_id FROM {0}.live_broadcast");
+        long[] receipts = await ColumnAsync("SELECT notification_id FROM {0}.live_broadcast_receipt");
+        Assert.Equal([11L], broadcasts);
+        Assert.Equal([11L], receipts);
         Assert.Equal([FirstDeliveryId + 2], log);
     }
 
