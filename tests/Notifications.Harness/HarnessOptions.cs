@@ -265,9 +265,9 @@ internal sealed class HarnessOptions
         else if (Mode == "priority" && UrgentChannel == NotificationChannels.Live)
         {
             // The urgent rows' apps: clients in the harness's own process, on --gateways gateways.
-            if (args.Any(a => a is "--ack-sample" or "--storm-within" or "--storm-at"))
+            if (args.Any(a => a is "--ack-sample" or "--storm-within" or "--storm-at" or "--broadcast"))
             {
-                throw new ArgumentException("--ack-sample, --storm-within and --storm-at belong to the live mode");
+                throw new ArgumentException("--ack-sample, --storm-within, --storm-at and --broadcast belong to the live mode");
             }
 
             int perProcess = LiveBenchOptions.ClientsPerProcess(ProcStat.OpenFilesLimit());
@@ -277,9 +277,9 @@ internal sealed class HarnessOptions
                     $"priority --urgent-channel live: --clients must fit one process's open files ({perProcess:N0} here) and be at least --gateways"));
             }
         }
-        else if (args.Any(a => a is "--clients" or "--gateways" or "--gateway-port" or "--ack-sample" or "--storm-within" or "--storm-at"))
+        else if (args.Any(a => a is "--clients" or "--gateways" or "--gateway-port" or "--ack-sample" or "--storm-within" or "--storm-at" or "--broadcast"))
         {
-            throw new ArgumentException("--clients, --gateways, --gateway-port, --ack-sample, --storm-within and --storm-at belong to the live mode "
+            throw new ArgumentException("--clients, --gateways, --gateway-port, --ack-sample, --storm-within, --storm-at and --broadcast belong to the live mode "
                 + "(--clients, --gateways and --gateway-port also to priority --urgent-channel live)");
         }
     }

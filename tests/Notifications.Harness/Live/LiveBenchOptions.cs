@@ -4,12 +4,24 @@ namespace Notifications.Harness.Live;
 
 /// <summary>
 /// The <c>live</c> mode's own options (scripts/bench --help, docs/benchmarks/README.md "Live"): how many clients connect, to how
-/// many gateway processes, on which ports, and how often an ack's deletion is timed.
+/// many gateway processes, on which ports, how often an ack's deletion is timed, and how the broadcast is sent.
 /// </summary>
 internal sealed class LiveBenchOptions
 {
     /// <summary>File descriptors a process keeps for itself beyond its sockets to clients (logs, database, broker, runtime).</summary>
     public const int ReservedDescriptors = 500;
+
+    /// <summary>What every client's subscriber id starts with, its number after it (<see cref="Subscriber"/>).</summary>
+    public const string SubscriberPrefix = "bench-live-";
+
+    /// <summary>The topic every client's subscriber is in (<c>--broadcast topic</c>).</summary>
+    public const string TopicName = "bench-live-all";
+
+    /// <summary><c>--broadcast topic</c>: one audience row to a topic every client's subscriber is in.</summary>
+    public const string TopicBroadcast = "topic";
+
+    /// <summary><c>--broadcast rows</c>: one live row per client, all in one transaction.</summary>
+    public const string RowsBroadcast = "rows";
 
     /// <summary>Client WebSocket connections, each its own subscriber (<c>bench-live-1</c> …).</summary>
     public int Clients { get; private set; } = 1_000;
@@ -32,6 +44,9 @@ internal sealed class LiveBenchOptions
     /// <summary>When the storm drops the clients, from the flow's start (<c>--storm-at</c>; null: half of <c>--duration</c>).</summary>
     public TimeSpan? StormAt { get; private set; }
 
+    /// <summary>The broadcast at the end of a run (<c>--broadcast</c>): <see cref="TopicBroadcast"/> or <see cref="RowsBroadcast"/>.</summary>
+    public string Broadcast { get; private set; } = TopicBroadcast;
+
     /// <summary>Takes <paramref name="key"/> if it is one of this mode's; false otherwise.</summary>
     public bool TrySet(string key, string value)
     {
@@ -43,6 +58,7 @@ internal sealed class LiveBenchOptions
             case "--ack-sample": AckSample = Count(key, value, 1, 1_000_000); break;
             case "--storm-within": StormWithin = HarnessOptions.ParseDuration(value); break;
             case "--storm-at": StormAt = HarnessOptions.ParseDuration(value); break;
+            case "--broadcast": Broadcast = value is TopicBroadcast or RowsBroadcast ? value : throw new ArgumentException($"--broadcast must be topic or rows, not '{value}'"); break;
             default: return false;
         }
 
@@ -104,7 +120,7 @@ internal sealed class LiveBenchOptions
         .Select(i => new Uri(string.Create(CultureInfo.InvariantCulture, $"ws://127.0.0.1:{live.GatewayPort + i}/live"))).ToList();
 
     /// <summary>Subscriber <paramref name="k"/> (1-based): the k-th client's.</summary>
-    public static string Subscriber(int k) => string.Create(CultureInfo.InvariantCulture, $"bench-live-{k}");
+    public static string Subscriber(int k) => SubscriberPrefix + k.ToString(CultureInfo.InvariantCulture);
 
     private static int Count(string key, string value, int min, int max) =>
         int.TryParse(value.Replace("_", "", StringComparison.Ordinal), NumberStyles.None, CultureInfo.InvariantCulture, out int n) && n >= min && n <= max

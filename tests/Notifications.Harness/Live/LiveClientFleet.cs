@@ -45,8 +45,10 @@ internal sealed class LiveClientFleet(HarnessOptions options, string runDirector
     }
 
     /// <summary>Distinct notifications the processes' clients received, as they last wrote it (up to 200 ms old).</summary>
-    public long Received() => _processes.Sum(p => File.Exists(LiveClientProcess.ReceivedFile(p.Output))
-        && long.TryParse(File.ReadAllText(LiveClientProcess.ReceivedFile(p.Output)), NumberStyles.None, CultureInfo.InvariantCulture, out long n) ? n : 0);
+    public long Received() => Count(0);
+
+    /// <summary>The processes' clients that received the topic broadcast, as they last wrote it (up to 200 ms old).</summary>
+    public long BroadcastReceived() => Count(1);
 
     /// <summary>
     /// Has every process drop its clients at <paramref name="dropAt"/> and connect them again within <paramref name="within"/>
@@ -79,19 +81,26 @@ internal sealed class LiveClientFleet(HarnessOptions options, string runDirector
             using var file = new BinaryReader(File.OpenRead(LiveClientProcess.ArrivalsFile(output)));
             long duplicates = file.ReadInt64();
             closed += file.ReadInt64();
+            long broadcastAgain = file.ReadInt64();
+            var broadcast = Enumerable.Range(0, file.ReadInt32()).Select(_ => (file.ReadString(), file.ReadInt64())).ToList();
             var received = new List<(long, long)>();
             while (file.BaseStream.Position < file.BaseStream.Length)
             {
                 received.Add((file.ReadInt64(), file.ReadInt64()));
             }
 
-            arrivals.Merge(received, duplicates);
+            arrivals.Merge(received, duplicates, broadcast, broadcastAgain);
         }
 
         return closed;
     }
 
     public void Dispose() => _processes.ForEach(p => p.Process.Dispose());
+
+    // Field `field` of the processes' received files (LiveClientProcess.ReceivedFile), summed; a file not written yet counts 0.
+    private long Count(int field) => _processes.Sum(p => File.Exists(LiveClientProcess.ReceivedFile(p.Output))
+        && File.ReadAllText(LiveClientProcess.ReceivedFile(p.Output)).Split(' ') is { } fields && fields.Length > field
+        && long.TryParse(fields[field], NumberStyles.None, CultureInfo.InvariantCulture, out long n) ? n : 0);
 
     private static string Invariant(int value) => value.ToString(CultureInfo.InvariantCulture);
 }

@@ -8,9 +8,9 @@ namespace Notifications.Harness.Live;
 /// <c>live-clients</c>: a share of a live run's clients in a harness process of its own, started by <see cref="LiveClientFleet"/>
 /// when the clients do not fit under one process's open-files limit. It connects clients <c>FIRST</c> … <c>FIRST + --clients - 1</c>
 /// as the harness's own do, writes their upgrade times, says <see cref="Ready"/>, receives and acks until SIGTERM (writing its
-/// count received every 200 ms; a storm when the harness writes its <see cref="StormFile"/>), then
-/// writes every arrival (id and CLOCK_MONOTONIC timestamp, the clock of <see cref="System.Diagnostics.Stopwatch"/> in every
-/// process) for the harness to merge.
+/// counts received every 200 ms; a storm when the harness writes its <see cref="StormFile"/>), then
+/// writes every arrival (id, or a topic broadcast's subscriber, and CLOCK_MONOTONIC timestamp, the clock of
+/// <see cref="System.Diagnostics.Stopwatch"/> in every process) for the harness to merge.
 /// </summary>
 internal static class LiveClientProcess
 {
@@ -40,7 +40,7 @@ internal static class LiveClientProcess
         while (await Task.WhenAny(stopped.Task, Task.Delay(CountEvery)) != stopped.Task)
         {
             // The harness waits on the sum of these to know when everything arrived.
-            await WriteWholeAsync(ReceivedFile(output), arrivals.Received.ToString(CultureInfo.InvariantCulture));
+            await WriteWholeAsync(ReceivedFile(output), string.Create(CultureInfo.InvariantCulture, $"{arrivals.Received} {arrivals.BroadcastReceived}"));
             if (storm is null && File.Exists(StormFile(output)))
             {
                 storm = StormAsync(clients, output);
@@ -53,6 +53,15 @@ internal static class LiveClientProcess
         {
             file.Write(arrivals.Duplicates);
             file.Write(clients.ClosedByGateway);
+            file.Write(arrivals.BroadcastAgain);
+            var broadcast = arrivals.Broadcast.ToList();
+            file.Write(broadcast.Count);
+            foreach (var (subscriber, at) in broadcast)
+            {
+                file.Write(subscriber);
+                file.Write(at);
+            }
+
             foreach (var (id, at) in arrivals.All)
             {
                 file.Write(id);
@@ -80,7 +89,10 @@ internal static class LiveClientProcess
 
     public static string ArrivalsFile(string output) => output + ".arrivals";
 
-    /// <summary>The count of distinct notifications received so far, rewritten every <see cref="CountEvery"/>.</summary>
+    /// <summary>
+    /// The count of distinct notifications received so far and of clients that received the topic broadcast, space-separated,
+    /// rewritten every <see cref="CountEvery"/>.
+    /// </summary>
     public static string ReceivedFile(string output) => output + ".received";
 
     private static async Task StormAsync(LiveClients clients, string output)

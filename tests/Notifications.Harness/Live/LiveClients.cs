@@ -95,7 +95,7 @@ internal sealed class LiveClients(LiveArrivals arrivals, LiveAckProbe? probe, in
         }
 
         double upgradeMs = Stopwatch.GetElapsedTime(started).TotalMilliseconds;
-        connection.Attach(socket, _reader.ReadAsync, _stop.Token);
+        connection.Attach(socket, (opened, ct) => _reader.ReadAsync(connection.Subscriber, opened, ct), _stop.Token);
         return upgradeMs;
     }
 

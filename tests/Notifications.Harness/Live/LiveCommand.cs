@@ -1,4 +1,5 @@
 using System.Globalization;
+using Notifications.Harness.FanOut;
 
 namespace Notifications.Harness.Live;
 
@@ -19,12 +20,13 @@ internal sealed class LiveCommand(BenchEnvironment env, HarnessOptions options, 
         }
 
         var rows = new LiveRows(db.DataSource);
+        var registry = new FanOutRegistry(db.DataSource);
         var runs = new List<LiveResult>();
         for (int i = 1; i <= options.Runs; i++)
         {
             Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-                $"==> live run {i} of {options.Runs}: {live.Clients:N0} clients on {live.Gateways} gateway(s), {options.Rate:N0}/s for {options.Duration.TotalSeconds:F0} s{(live.StormWithin is { } within ? $" with a reconnect storm within {within.TotalSeconds:F0} s" : "")}, then a broadcast"));
-            runs.Add(await new LiveRun(env, options, broker, rows).RunAsync(Path.Combine(env.OutputDirectory, name, $"run-{i}")));
+                $"==> live run {i} of {options.Runs}: {live.Clients:N0} clients on {live.Gateways} gateway(s), {options.Rate:N0}/s for {options.Duration.TotalSeconds:F0} s{(live.StormWithin is { } within ? $" with a reconnect storm within {within.TotalSeconds:F0} s" : "")}, then a broadcast ({live.Broadcast})"));
+            runs.Add(await new LiveRun(env, options, broker, rows, registry).RunAsync(Path.Combine(env.OutputDirectory, name, $"run-{i}")));
             LiveReport.Print([runs[^1]]);
         }
 

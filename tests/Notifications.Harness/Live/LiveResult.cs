@@ -2,7 +2,8 @@ namespace Notifications.Harness.Live;
 
 /// <summary>
 /// One live run: the clients' connect, the gateways' memory for them idle, a steady flow of single notifications (insert commit
-/// -> client receive, ack -> row gone), then a broadcast to every connected client (commit -> 50 %, 90 %, 100 % received).
+/// -> client receive, ack -> row gone), then a broadcast to every connected client (commit -> 50 %, 90 %, 100 % received): one
+/// row to a topic of all of them, or one row each (<c>--broadcast</c>).
 /// </summary>
 internal sealed record LiveResult
 {
@@ -58,7 +59,10 @@ internal sealed record LiveResult
 
     public required LiveCpu SteadyCpu { get; init; }
 
-    /// <summary>The broadcast: one row per connected client in one transaction (its insert's time, s), then commit -> share received, s.</summary>
+    /// <summary>
+    /// The broadcast: one row to a topic of every connected client, or one row per client in one transaction (its insert's time,
+    /// s), then commit -> share of the clients received, s.
+    /// </summary>
     public required long BroadcastExpected { get; init; }
 
     public required long BroadcastReceived { get; init; }
@@ -74,6 +78,9 @@ internal sealed record LiveResult
     public double? Broadcast100Seconds { get; init; }
 
     public required LiveCpu BroadcastCpu { get; init; }
+
+    /// <summary>Frames of a topic broadcast that came again to a client that had one (a rows broadcast's are among <see cref="Duplicates"/>).</summary>
+    public long BroadcastAgain { get; init; }
 
     /// <summary>Clients the gateway closed (or whose connection broke) during the run; frames without an id; rows left pending at the end.</summary>
     public required long ClosedByGateway { get; init; }

@@ -5,8 +5,8 @@ namespace Notifications.Harness.Live;
 
 /// <summary>
 /// What a live run writes and reads: live rows as an app inserts them (<c>channel = 'live'</c>, the subscriber as recipient;
-/// what <c>NewNotification.Live</c> writes), each batch in one transaction whose commit the harness times; and the pending rows
-/// the clients' acks delete.
+/// what <c>NewNotification.Live</c> writes), each batch in one transaction whose commit the harness times; a topic row to the
+/// live channel (what <c>NewNotification.ToTopic(…, AudienceChannels.Live)</c> writes); and the pending rows the clients' acks delete.
 /// </summary>
 internal sealed class LiveRows(NpgsqlDataSource dataSource)
 {
@@ -16,15 +16,20 @@ internal sealed class LiveRows(NpgsqlDataSource dataSource)
         RETURNING id
         """;
 
+    private const string InsertTopic = """
+        INSERT INTO notifications.outbox (channel, recipient, channels, subject, body)
+        VALUES ('audience', 'topic:' || $1, 'live', $2, 'to every connected app')
+        """;
+
     /// <summary>
-    /// Empties the pipeline's tables: the outbox, the delivery log, the rejected rows and the pending live rows, and any run's
-    /// outcome events (<see cref="BenchDatabase.OutcomeEventsLeftovers"/>).
+    /// Empties the pipeline's tables: the outbox, the delivery log, the rejected rows, the pending live rows, the fan-out's jobs
+    /// and deliveries (a topic broadcast's), and any run's outcome events (<see cref="BenchDatabase.OutcomeEventsLeftovers"/>).
     /// </summary>
     public async Task ResetAsync()
     {
         await using var command = dataSource.CreateCommand(
-            "TRUNCATE notifications.outbox, notifications.delivery_log, notifications.rejected, notifications.live_pending;\n"
-            + BenchDatabase.OutcomeEventsLeftovers);
+            "TRUNCATE notifications.outbox, notifications.delivery_log, notifications.rejected, notifications.live_pending, "
+            + "notifications.audience_delivery, notifications.fanout_job;\n" + BenchDatabase.OutcomeEventsLeftovers);
         await command.ExecuteNonQueryAsync();
     }
 
@@ -51,6 +56,25 @@ internal sealed class LiveRows(NpgsqlDataSource dataSource)
 
         await transaction.CommitAsync();
         return (ids.ToArray(), Stopwatch.GetTimestamp());
+    }
+
+    /// <summary>
+    /// One audience row to <paramref name="topic"/> on the live channel under <paramref name="subject"/>, in its own transaction:
+    /// the moment the commit returned (<see cref="Stopwatch.GetTimestamp"/>).
+    /// </summary>
+    public async Task<long> InsertTopicAsync(string topic, string subject)
+    {
+        await using var connection = await dataSource.OpenConnectionAsync();
+        await using var transaction = await connection.BeginTransactionAsync();
+        await using (var command = new NpgsqlCommand(InsertTopic, connection, transaction))
+        {
+            command.Parameters.Add(new NpgsqlParameter { Value = topic });
+            command.Parameters.Add(new NpgsqlParameter { Value = subject });
+            await command.ExecuteNonQueryAsync();
+        }
+
+        await transaction.CommitAsync();
+        return Stopwatch.GetTimestamp();
     }
 
     /// <summary>Those of <paramref name="ids"/> still pending (not acked yet).</summary>

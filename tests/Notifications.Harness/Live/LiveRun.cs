@@ -1,16 +1,17 @@
 using System.Diagnostics;
 using System.Globalization;
 using System.Security.Cryptography;
+using Notifications.Harness.FanOut;
 
 namespace Notifications.Harness.Live;
 
 /// <summary>
-/// One live run on emptied tables and queues: consumers, producers (polling eagerly, as the latency mode's) and the gateways
-/// start; the clients connect (timed) and sit idle while the gateways' memory is read; then the steady flow for
+/// One live run on emptied tables and queues (for a topic broadcast, the registry seeded with every client's subscriber):
+/// consumers, producers (polling eagerly, as the latency mode's) and the gateways start; the clients connect (timed) and sit idle while the gateways' memory is read; then the steady flow for
 /// <c>--duration</c>, drained; then the broadcast. CPU is metered over the flow and over the broadcast apart. The figures that
 /// need every arrival are taken once the client processes (if any) have handed theirs over.
 /// </summary>
-internal sealed class LiveRun(BenchEnvironment env, HarnessOptions options, BenchBroker broker, LiveRows rows)
+internal sealed class LiveRun(BenchEnvironment env, HarnessOptions options, BenchBroker broker, LiveRows rows, FanOutRegistry registry)
 {
     private const string ProducerReady = "Connected to RabbitMQ";
     private static readonly TimeSpan Settle = TimeSpan.FromSeconds(5);
@@ -21,6 +22,8 @@ internal sealed class LiveRun(BenchEnvironment env, HarnessOptions options, Benc
         var live = options.Live;
         Directory.CreateDirectory(runDirectory);
         await rows.ResetAsync();
+        var broadcast = new LiveBroadcast(rows, registry, live.Broadcast);
+        await broadcast.SeedAsync(live.Clients);
         await broker.DeleteQueuesAsync();
         using var fleet = new WorkerFleet(env, options, runDirectory);
         string key = Convert.ToBase64String(RandomNumberGenerator.GetBytes(32));
@@ -42,6 +45,7 @@ internal sealed class LiveRun(BenchEnvironment env, HarnessOptions options, Benc
         var flow = new LiveFlow(rows, subscribers, options.Rate);
         var storm = live.StormWithin is null ? null : new LiveStormPhase(live, fleet, clients, others);
         long Received() => arrivals.Received + others.Received();
+        long TopicReceived() => arrivals.BroadcastReceived + others.BroadcastReceived();
         probe.Start();
         probe.Enabled = true;
         meters.Start();
@@ -52,8 +56,7 @@ internal sealed class LiveRun(BenchEnvironment env, HarnessOptions options, Benc
         probe.Enabled = false;
 
         meters.Start();
-        var broadcast = new LiveBroadcast(rows);
-        await broadcast.RunAsync(subscribers, Received);
+        await broadcast.RunAsync(subscribers, connect.Connected, Received, TopicReceived);
         var broadcastCpu = meters.Stop(0);
         var peakRss = PeakRss(fleet);
         double loadAfter = ProcStat.LoadAverage();
@@ -70,6 +73,11 @@ internal sealed class LiveRun(BenchEnvironment env, HarnessOptions options, Benc
         var windows = flow.Windows(arrivals);
         HopTable.PrintWindows(windows);
         var (broadcastReceived, s50, s90, s100) = broadcast.Milestones(arrivals);
+        if (arrivals.BroadcastAgain > 0)
+        {
+            Console.WriteLine($"  broadcast: {arrivals.BroadcastAgain:N0} frames of the topic came again to a client that had one");
+        }
+
         var gone = probe.GoneMs();
         return new LiveResult
         {
@@ -81,6 +89,7 @@ internal sealed class LiveRun(BenchEnvironment env, HarnessOptions options, Benc
             AckGoneMaxMs = gone.Count == 0 ? 0 : gone[^1], AckNotGone = probe.NotGone, SteadyCpu = steadyCpu with { Received = received },
             BroadcastExpected = broadcast.Expected, BroadcastReceived = broadcastReceived, BroadcastInsertSeconds = broadcast.InsertSeconds,
             Broadcast50Seconds = s50, Broadcast90Seconds = s90, Broadcast100Seconds = s100, BroadcastCpu = broadcastCpu with { Received = broadcastReceived },
+            BroadcastAgain = arrivals.BroadcastAgain,
             ClosedByGateway = closed, Unreadable = clients.Unreadable, PendingLeft = pendingLeft,
             PeakRssMib = peakRss, LoadBefore = loadBefore, LoadAfter = loadAfter, Storm = storm?.Result(flow, arrivals),
         };

@@ -3,7 +3,7 @@ using Notifications.Harness.Live;
 
 namespace Notifications.UnitTests.Harness;
 
-/// <summary>The <c>live</c> mode's options of scripts/bench: clients, gateways, their ports, the ack sample, the storm, and what they refuse.</summary>
+/// <summary>The <c>live</c> mode's options of scripts/bench: clients, gateways, their ports, the ack sample, the storm, the broadcast, and what they refuse.</summary>
 public sealed class LiveOptionsTests
 {
     [Fact]
@@ -55,6 +55,27 @@ public sealed class LiveOptionsTests
     }
 
     [Fact]
+    public void Parse_Broadcast_TopicByDefault_RowsTaken()
+    {
+        var topic = HarnessOptions.Parse(["live"]).Live;
+        var rows = HarnessOptions.Parse(["live", "--broadcast", "rows"]).Live;
+        var named = HarnessOptions.Parse(["live", "--broadcast", "topic"]).Live;
+
+        Assert.Equal((LiveBenchOptions.TopicBroadcast, LiveBenchOptions.RowsBroadcast, LiveBenchOptions.TopicBroadcast), (topic.Broadcast, rows.Broadcast, named.Broadcast));
+    }
+
+    [Theory]
+    [InlineData("all")]
+    [InlineData("Topic")]
+    [InlineData("")]
+    public void Parse_BroadcastNeitherTopicNorRows_RefusedNamingTheOption(string value)
+    {
+        var refused = Assert.Throws<ArgumentException>(() => HarnessOptions.Parse(["live", "--broadcast", value]));
+
+        Assert.Contains("--broadcast", refused.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void GatewayPorts_EachGatewaysGrpcAndOperationsPortsItsOwn() =>
         Assert.Equal((2791, 2891), (LiveBenchOptions.GrpcPort(2690, 1), LiveBenchOptions.OperationsPort(2690, 1)));
 
@@ -89,6 +110,8 @@ public sealed class LiveOptionsTests
     [InlineData("live", "--duration", "20s", "--storm-within", "5s", "--storm-at", "20s")]
     [InlineData("live", "--storm-within", "0s")]
     [InlineData("latency", "--storm-within", "10s")]
+    [InlineData("latency", "--broadcast", "rows")]
+    [InlineData("priority", "--urgent-channel", "live", "--broadcast", "rows")]
     [InlineData("run", "--clients", "10")]
     [InlineData("latency", "--gateways", "2")]
     [InlineData("priority", "--clients", "10")]
