@@ -89,7 +89,7 @@ public sealed class LiveBroadcastTests
         using var anaAgain = await ConnectAsync(nodeB, "ana", key);
         Assert.Equal(Id(sale), await ReceiveIdAsync(anaAgain));
         Assert.DoesNotContain(("dee", sale), await AckedAsync());
-        Assert.Equal("sent", (await Status.StatusProbe.GetAsync(sale)).State);
+        Assert.Equal("sent", (await Status.StatusProbe.WaitForAsync(sale, "sent")).State);
         Assert.Empty(sink.MessageFiles());
     }
 
