@@ -12,7 +12,8 @@ public enum AudienceChannels
 
     /// <summary>
     /// The running apps of each subscriber, through the gateway: one live delivery a subscriber, pending until an app acks it
-    /// or it expires (docs/live.md).
+    /// or it expires (docs/live.md). To a topic with live alone, one broadcast for the whole topic under the notification's
+    /// own id, which each subscriber's apps ack (docs/live.md#broadcasts-to-a-topic).
     /// </summary>
     Live = 4,
 
