@@ -13,9 +13,10 @@ internal static class FanOutDeliveries
     /// The outbox row a delivery is published as: the parent's subject, body, lane, expiry, category and trace, with the
     /// contact point's channel and address and the delivery's notification id. A push or live delivery's title and text are
     /// the subject and body (none when empty) and its data the parent's; an email's body is plain text. A templated parent's
-    /// deliveries (email only) carry its template and data, to render in the row's locale, else the subscriber's.
+    /// deliveries (email only) carry its template and data, to render in the row's locale, else the subscriber's. With
+    /// <paramref name="liveBroadcast"/> the delivery is the parent's one broadcast to its topic (<see cref="LiveBroadcasts"/>).
     /// </summary>
-    public static OutboxRow Row(OutboxRow parent, AudienceDelivery delivery, long? liveFallbackOf = null)
+    public static OutboxRow Row(OutboxRow parent, AudienceDelivery delivery, long? liveFallbackOf = null, bool liveBroadcast = false)
     {
         // A live delivery carries what a push one does: its address is the subscriber's own id (docs/live.md).
         bool push = delivery.Channel is NotificationChannels.Push or NotificationChannels.Live;
@@ -32,6 +33,7 @@ internal static class FanOutDeliveries
             Locale = templated ? parent.Locale ?? delivery.Locale : null,
             Data = liveFallbackOf is { } liveId ? WithNotificationId(parent.Data, liveId) : push ? parent.Data : null,
             LiveFallbackOf = liveFallbackOf,
+            LiveBroadcast = liveBroadcast ? true : null,
             CreatedAt = parent.CreatedAt,
             ExpiresAt = parent.ExpiresAt,
             TraceParent = parent.TraceParent,

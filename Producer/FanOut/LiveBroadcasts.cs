@@ -1,5 +1,6 @@
 using Notifications.Shared.Contract;
 using Notifications.Shared.Data;
+using Notifications.Shared.Data.FanOut;
 
 namespace Notifications.Producer.FanOut;
 
@@ -12,20 +13,9 @@ internal static class LiveBroadcasts
     /// <summary>Whether <paramref name="row"/> (an audience row) is a live broadcast to a topic.</summary>
     public static bool IsBroadcast(OutboxRow row) => LiveRules.IsBroadcast(row.Recipient, row.Channels);
 
-    /// <summary>The row as published: channel <c>live</c>, to the topic, under the row's own id, its content as it is.</summary>
-    public static OutboxRow Row(OutboxRow row) => new()
-    {
-        Id = row.Id,
-        Recipient = row.Recipient,
-        Channel = NotificationChannels.Live,
-        LiveBroadcast = true,
-        Subject = string.IsNullOrEmpty(row.Subject) ? null : row.Subject,
-        Body = string.IsNullOrEmpty(row.Body) ? null : row.Body,
-        Data = row.Data,
-        CreatedAt = row.CreatedAt,
-        ExpiresAt = row.ExpiresAt,
-        TraceParent = row.TraceParent,
-        Priority = row.Priority,
-        Category = row.Category,
-    };
+    /// <summary>
+    /// The row as published: a live delivery of it (<see cref="FanOutDeliveries.Row"/>) to the topic, under the row's own id.
+    /// </summary>
+    public static OutboxRow Row(OutboxRow row) =>
+        FanOutDeliveries.Row(row, new AudienceDelivery(row.Id, SubscriberId: 0, NotificationChannels.Live, row.Recipient!), liveBroadcast: true);
 }
