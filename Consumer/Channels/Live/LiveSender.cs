@@ -32,19 +32,7 @@ internal sealed class LiveSender(LivePendingWriter pending, ILiveBroadcastStore 
         }
 
         // From here it is delivered as far as the fleet goes: the row waits for an app, whether or not the frame reaches one now.
-        if (route.Publisher is not { } publisher)
-        {
-            return;
-        }
-
-        try
-        {
-            await publisher.PublishLiveAsync(live.Row.Subscriber, live.NotificationId, live.Frame, live.Row.AtMostOnce, cancellationToken);
-        }
-        catch (IOException)
-        {
-            // The frame did not reach the broker: a connected app gets it at its next connect (the row is pending).
-        }
+        await PublishAsync(live.Row.Subscriber, live, live.Row.AtMostOnce, cancellationToken);
     }
 
     // One row for the topic, then one frame for every gateway node (docs/live.md#broadcasts-to-a-topic). A topic that does not
@@ -66,6 +54,13 @@ internal sealed class LiveSender(LivePendingWriter pending, ILiveBroadcastStore 
             throw new SendFailedException(SendFailureKind.Permanent, $"live: no topic named '{broadcast.Topic}'");
         }
 
+        await PublishAsync(LiveFrames.BroadcastRoutingKey, live, broadcast.AtMostOnce, cancellationToken);
+    }
+
+    // The frame to the live exchange under routingKey. One that does not reach the broker (no connection, or it failed) is
+    // not an error: the row is written, and the apps it is for get it at their next connect.
+    private async Task PublishAsync(string routingKey, LiveNotification live, bool atMostOnce, CancellationToken cancellationToken)
+    {
         if (route.Publisher is not { } publisher)
         {
             return;
@@ -73,11 +68,11 @@ internal sealed class LiveSender(LivePendingWriter pending, ILiveBroadcastStore 
 
         try
         {
-            await publisher.PublishLiveAsync(LiveFrames.BroadcastRoutingKey, live.NotificationId, live.Frame, broadcast.AtMostOnce, cancellationToken);
+            await publisher.PublishLiveAsync(routingKey, live.NotificationId, live.Frame, atMostOnce, cancellationToken);
         }
         catch (IOException)
         {
-            // The frame did not reach the broker: the topic's connected apps get it at their next connect (the row waits).
+            // The frame did not reach the broker: the row waits.
         }
     }
 
