@@ -26,21 +26,28 @@ internal sealed class SqlServerLiveBroadcastStore : ILiveBroadcastStore
               AND NOT EXISTS (SELECT 1 FROM [{s}].[live_broadcast] WITH (UPDLOCK, HOLDLOCK) WHERE notification_id = @Id);
             SELECT COUNT(*) FROM [{s}].[topic] WHERE name = @Topic;
             """;
-        // The subscribers travel as one JSON array read by OPENJSON. As the fan-out's page picks them: subscribed before the
-        // row was written, the category's preference or default on live (a critical category, or one nobody made, always).
+        // Who of a broadcast's (b) subscribers (sb) gets it, as the fan-out's page picks a delivery: the category's preference or
+        // default on live (a critical category, or one nobody made, always), and no receipt yet (acked, or at most once marked).
+        string letThrough = $"""
+            LEFT JOIN [{s}].[category] AS c ON c.name = b.category
+            LEFT JOIN [{s}].[preference] AS pr ON pr.subscriber_id = sb.id AND pr.category = c.name AND pr.channel = 'live'
+            LEFT JOIN [{s}].[category_default] AS d ON d.category = c.name AND d.channel = 'live'
+            """;
+        string sendable = $"""
+            (c.critical = 1 OR COALESCE(pr.enabled, d.enabled, CAST(1 AS bit)) = 1)
+            AND NOT EXISTS (SELECT 1 FROM [{s}].[live_broadcast_receipt] AS r WHERE r.notification_id = b.notification_id AND r.subscriber_id = sb.external_id)
+            """;
+        // The topic's subscribers among @Subscribers (one JSON array read by OPENJSON) who subscribed before the row was written
+        // and get it.
         string recipients = $"""
             SELECT sb.external_id
             FROM [{s}].[live_broadcast] AS b
             JOIN [{s}].[subscription] AS su ON su.topic_id = b.topic_id AND su.created_at <= b.created_at
             JOIN [{s}].[subscriber] AS sb ON sb.id = su.subscriber_id
             JOIN OPENJSON(@Subscribers) WITH (id varchar(128) '$') AS j ON j.id = sb.external_id
-            LEFT JOIN [{s}].[category] AS c ON c.name = b.category
-            LEFT JOIN [{s}].[preference] AS pr ON pr.subscriber_id = sb.id AND pr.category = c.name AND pr.channel = 'live'
-            LEFT JOIN [{s}].[category_default] AS d ON d.category = c.name AND d.channel = 'live'
+            {letThrough}
             WHERE b.notification_id = @Id AND b.expires_at > SYSDATETIMEOFFSET()
-              AND (c.critical = 1 OR COALESCE(pr.enabled, d.enabled, CAST(1 AS bit)) = 1)
-              AND NOT EXISTS (SELECT 1 FROM [{s}].[live_broadcast_receipt] AS r
-                              WHERE r.notification_id = b.notification_id AND r.subscriber_id = sb.external_id)
+              AND {sendable}
             """;
         RecipientsSql = recipients + ";";
         MarkRecipientsSql = $"""
@@ -62,12 +69,8 @@ internal sealed class SqlServerLiveBroadcastStore : ILiveBroadcastStore
             FROM [{s}].[subscriber] AS sb
             JOIN [{s}].[subscription] AS su ON su.subscriber_id = sb.id
             JOIN [{s}].[live_broadcast] AS b ON b.topic_id = su.topic_id AND b.created_at >= su.created_at AND b.expires_at > SYSDATETIMEOFFSET()
-            LEFT JOIN [{s}].[category] AS c ON c.name = b.category
-            LEFT JOIN [{s}].[preference] AS pr ON pr.subscriber_id = sb.id AND pr.category = c.name AND pr.channel = 'live'
-            LEFT JOIN [{s}].[category_default] AS d ON d.category = c.name AND d.channel = 'live'
-            WHERE sb.external_id = @Subscriber AND (c.critical = 1 OR COALESCE(pr.enabled, d.enabled, CAST(1 AS bit)) = 1)
-              AND NOT EXISTS (SELECT 1 FROM [{s}].[live_broadcast_receipt] AS r
-                              WHERE r.notification_id = b.notification_id AND r.subscriber_id = @Subscriber)
+            {letThrough}
+            WHERE sb.external_id = @Subscriber AND {sendable}
             ORDER BY b.created_at, b.notification_id;
             INSERT INTO [{s}].[live_broadcast_receipt] (notification_id, subscriber_id, sent_at)
             OUTPUT INSERTED.notification_id INTO @marked (id)
