@@ -27,6 +27,9 @@ public static class GatewayHostingExtensions
             .ValidateDataAnnotations()
             .ValidateOnStart();
         services.AddSingleton<IValidateOptions<GatewayOptions>, GatewayOptionsValidator>();
+        services.AddOptions<LiveCapOptions>().BindConfiguration(LiveCapOptions.SectionName)
+            .ValidateDataAnnotations()
+            .ValidateOnStart();
         // Ready: the node's broker connection open (its queue consuming: LiveRouter reports it), the database answering, and
         // the public port listening.
         builder.AddNotificationsServerOperations(MetricsPort, "notifications-gateway", GatewayMetrics.MeterName, usesBroker: true);

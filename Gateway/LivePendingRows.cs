@@ -1,3 +1,5 @@
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Options;
 using Notifications.Shared.Data;
 using Notifications.Shared.Outcomes;
 
@@ -9,7 +11,7 @@ namespace Notifications.Gateway;
 /// statement and one commit, instead of one commit per ack on a pool of a few connections. While an endpoint subscribes to
 /// <c>notification.acked</c>, each batch's acks are its events too, in the same transaction; else the delete is all.
 /// </summary>
-internal sealed class LivePendingRows : IAsyncDisposable
+internal sealed partial class LivePendingRows : IAsyncDisposable
 {
     // The most acks in one statement (parameters of two arrays on PostgreSQL, one JSON document on SQL Server).
     private const int AckBatch = 500;
@@ -17,19 +19,26 @@ internal sealed class LivePendingRows : IAsyncDisposable
     private readonly ILiveBroadcastStore _broadcasts;
     private readonly OutcomeSubscriptions _subscriptions;
     private readonly CoalescingBatcher<LiveAck> _acks;
+    private readonly int _cap;
+    private readonly ILogger _logger;
 
-    public LivePendingRows(ILivePendingStore store, ILiveBroadcastStore broadcasts, OutcomeSubscriptions subscriptions)
+    public LivePendingRows(
+        ILivePendingStore store, ILiveBroadcastStore broadcasts, OutcomeSubscriptions subscriptions, IOptions<LiveCapOptions> cap,
+        ILogger<LivePendingRows> logger)
     {
         _store = store;
         _broadcasts = broadcasts;
         _subscriptions = subscriptions;
+        _cap = cap.Value.MaxPendingPerSubscriber;
+        _logger = logger;
         _acks = new(AckBatchAsync, AckBatch);
     }
 
     /// <summary>
     /// What the subscriber's app receives on connecting, at most <paramref name="max"/>: its pending rows
-    /// (<see cref="ILivePendingStore.PendingAsync"/>), then its topics' broadcasts not acked yet
-    /// (<see cref="ILiveBroadcastStore.PendingAsync"/>, the at-most-once ones marked already), each kind oldest first.
+    /// (<see cref="ILivePendingStore.PendingAsync"/>), then its topics' broadcasts not acked yet, of those the newest
+    /// <see cref="LiveCapOptions.MaxPendingPerSubscriber"/> (<see cref="ILiveBroadcastStore.PendingAsync"/>: the older ones expire
+    /// for it, logged; the at-most-once ones marked already), each kind oldest first.
     /// </summary>
     public async Task<IReadOnlyList<LivePending>> PendingAsync(string subscriber, int max, CancellationToken cancellationToken)
     {
@@ -39,8 +48,13 @@ internal sealed class LivePendingRows : IAsyncDisposable
             return rows;
         }
 
-        var broadcasts = await _broadcasts.PendingAsync(subscriber, max - rows.Count, cancellationToken);
-        return broadcasts.Count == 0 ? rows : [.. rows, .. broadcasts];
+        var broadcasts = await _broadcasts.PendingAsync(subscriber, max - rows.Count, _cap, cancellationToken);
+        if (broadcasts.Capped > 0)
+        {
+            LogBroadcastsCapped(_logger, subscriber, _cap, broadcasts.Capped);
+        }
+
+        return broadcasts.Rows.Count == 0 ? rows : [.. rows, .. broadcasts.Rows];
     }
 
     /// <inheritdoc cref="ILivePendingStore.MarkSentAsync"/>
@@ -67,4 +81,7 @@ internal sealed class LivePendingRows : IAsyncDisposable
     }
 
     public ValueTask DisposeAsync() => _acks.DisposeAsync();
+
+    [LoggerMessage(EventId = 7542, Level = LogLevel.Warning, Message = "Subscriber {Subscriber} has more than {Cap} broadcasts unacked: its {Expired} oldest expired, not sent again")]
+    private static partial void LogBroadcastsCapped(ILogger logger, string subscriber, int cap, int expired);
 }

@@ -24,10 +24,12 @@ public interface ILiveBroadcastStore
 
     /// <summary>
     /// The broadcasts <paramref name="subscriber"/>'s app should receive on connecting, oldest first, at most
-    /// <paramref name="max"/>: not acked, unexpired, and, of the at-most-once ones, those not sent before, which this call marks
-    /// sent (one statement). Returned as rows to send (<see cref="LivePending.AtMostOnce"/> false: marked already).
+    /// <paramref name="max"/>: not acked, unexpired, among its newest <paramref name="cap"/> such (the older ones expire for it in
+    /// the same statement: a receipt marked expired, never sent again; an app that never acks), and, of the at-most-once ones,
+    /// those not sent before, which this call marks sent. Returned as rows to send (<see cref="LivePending.AtMostOnce"/> false:
+    /// marked already) with how many expired.
     /// </summary>
-    Task<IReadOnlyList<LivePending>> PendingAsync(string subscriber, int max, CancellationToken cancellationToken);
+    Task<LiveBroadcastReplay> PendingAsync(string subscriber, int max, int cap, CancellationToken cancellationToken);
 
     /// <summary>
     /// Apps acked <paramref name="acks"/> (unique): each that names a broadcast to a topic of its subscriber, not acked before,

@@ -52,25 +52,38 @@ internal sealed class PostgresLiveBroadcastStore : ILiveBroadcastStore
             ON CONFLICT (notification_id, subscriber_id) DO NOTHING
             RETURNING subscriber_id
             """;
-        // A connecting app's broadcasts; the at-most-once ones marked in the same statement, and only those it marked sent.
+        // A connecting app's broadcasts: of those it has not acked, the newest @Cap; the older ones expire for it (a receipt
+        // marked expired: not sent to it again). The at-most-once ones sent now are marked in the same statement, and only
+        // those it marked are sent.
         PendingSql = $"""
-            WITH due AS (
-                SELECT b.notification_id AS id, b.subject, b.body, b.data, b.expires_at, b.at_most_once, b.created_at
+            WITH unacked AS (
+                SELECT b.notification_id AS id, b.subject, b.body, b.data, b.expires_at, b.at_most_once, b.created_at,
+                       row_number() OVER (ORDER BY b.created_at DESC, b.notification_id DESC) AS newest
                 FROM "{s}".subscriber AS sb
                 JOIN "{s}".subscription AS su ON su.subscriber_id = sb.id
                 JOIN "{s}".live_broadcast AS b ON b.topic_id = su.topic_id AND b.created_at >= su.created_at AND b.expires_at > now()
                 {letThrough}
-                WHERE sb.external_id = @Subscriber AND {sendable}
-                ORDER BY b.created_at, b.notification_id
+                WHERE sb.external_id = @Subscriber AND {sendable}),
+            capped AS (
+                INSERT INTO "{s}".live_broadcast_receipt (notification_id, subscriber_id, expired_at)
+                SELECT id, @Subscriber, now() FROM unacked WHERE newest > @Cap
+                ON CONFLICT (notification_id, subscriber_id) DO NOTHING
+                RETURNING notification_id),
+            due AS (
+                SELECT id, subject, body, data, expires_at, at_most_once, created_at FROM unacked
+                WHERE newest <= @Cap
+                ORDER BY created_at, id
                 LIMIT @Max),
             marked AS (
                 INSERT INTO "{s}".live_broadcast_receipt (notification_id, subscriber_id, sent_at)
                 SELECT id, @Subscriber, now() FROM due WHERE at_most_once
                 ON CONFLICT (notification_id, subscriber_id) DO NOTHING
                 RETURNING notification_id)
-            SELECT id AS Id, subject AS Subject, body AS Body, data AS Data, expires_at AS ExpiresAt
+            SELECT id AS Id, subject AS Subject, body AS Body, data AS Data, expires_at AS ExpiresAt, created_at AS CreatedAt, 0 AS Capped
             FROM due WHERE NOT at_most_once OR id IN (SELECT notification_id FROM marked)
-            ORDER BY created_at, id
+            UNION ALL
+            SELECT NULL, NULL, NULL, NULL, NULL, NULL, count(*)::int FROM capped HAVING count(*) > 0
+            ORDER BY CreatedAt NULLS LAST, Id
             """;
         // Only a broadcast to one of the subscriber's topics is its to ack; an ack again changes nothing.
         AckSql = $"""
@@ -119,13 +132,15 @@ internal sealed class PostgresLiveBroadcastStore : ILiveBroadcastStore
             new { Id = id, Subscribers = subscribers as string[] ?? [.. subscribers] }, cancellationToken))).AsList();
     }
 
-    public async Task<IReadOnlyList<LivePending>> PendingAsync(string subscriber, int max, CancellationToken cancellationToken)
+    public async Task<LiveBroadcastReplay> PendingAsync(string subscriber, int max, int cap, CancellationToken cancellationToken)
     {
         await using var connection = await _dataSource.OpenConnectionAsync(cancellationToken);
-        var rows = await connection.QueryAsync<(long Id, string? Subject, string? Body, string? Data, DateTime ExpiresAt)>(
-            Command(PendingSql, new { Subscriber = subscriber, Max = max }, cancellationToken));
-        return rows.Select(r => new LivePending(r.Id, subscriber, r.Subject, r.Body, r.Data,
-            new DateTimeOffset(DateTime.SpecifyKind(r.ExpiresAt, DateTimeKind.Utc)), AtMostOnce: false)).ToList();
+        var rows = (await connection.QueryAsync<PendingRow>(
+            Command(PendingSql, new { Subscriber = subscriber, Max = max, Cap = cap }, cancellationToken))).AsList();
+        return new LiveBroadcastReplay(
+            rows.Where(r => r.Id is not null).Select(r => new LivePending(r.Id!.Value, subscriber, r.Subject, r.Body, r.Data,
+                new DateTimeOffset(DateTime.SpecifyKind(r.ExpiresAt!.Value, DateTimeKind.Utc)), AtMostOnce: false)).ToList(),
+            rows.Sum(r => r.Capped));
     }
 
     public async Task<IReadOnlySet<LiveAck>> AckAsync(IReadOnlyList<LiveAck> acks, CancellationToken cancellationToken)
@@ -141,6 +156,24 @@ internal sealed class PostgresLiveBroadcastStore : ILiveBroadcastStore
         {
             Subscribers = acks.Select(a => a.Subscriber).ToArray(), Ids = acks.Select(a => a.Id).ToArray(),
         }, cancellationToken))).Select(a => new LiveAck(a.Subscriber, a.Id)).ToHashSet();
+    }
+
+    // A broadcast to send, or (Id null) how many expired past the cap.
+    private sealed class PendingRow
+    {
+        public long? Id { get; set; }
+
+        public string? Subject { get; set; }
+
+        public string? Body { get; set; }
+
+        public string? Data { get; set; }
+
+        public DateTime? ExpiresAt { get; set; }
+
+        public DateTime? CreatedAt { get; set; }
+
+        public int Capped { get; set; }
     }
 
     private CommandDefinition Command(string sql, object parameters, CancellationToken cancellationToken) =>

@@ -58,29 +58,47 @@ internal sealed class SqlServerLiveBroadcastStore : ILiveBroadcastStore
             WHERE NOT EXISTS (SELECT 1 FROM [{s}].[live_broadcast_receipt] WITH (UPDLOCK, HOLDLOCK)
                               WHERE notification_id = @Id AND subscriber_id = r.external_id);
             """;
-        // A connecting app's broadcasts; the at-most-once ones marked in the same batch, and only those it marked sent.
+        // A connecting app's broadcasts: of those it has not acked, the newest @Cap; the older ones expire for it (a receipt
+        // marked expired: not sent to it again). The at-most-once ones sent now are marked in the same batch, and only those it
+        // marked are sent.
         PendingSql = $"""
             SET NOCOUNT ON;
+            DECLARE @unacked TABLE (id bigint PRIMARY KEY, subject nvarchar(998), body nvarchar(max), data nvarchar(max),
+                                    expires_at datetimeoffset(3), at_most_once bit, created_at datetimeoffset(3), newest bigint);
             DECLARE @due TABLE (id bigint PRIMARY KEY, subject nvarchar(998), body nvarchar(max), data nvarchar(max),
                                 expires_at datetimeoffset(3), at_most_once bit, created_at datetimeoffset(3));
+            DECLARE @capped TABLE (id bigint PRIMARY KEY);
             DECLARE @marked TABLE (id bigint PRIMARY KEY);
-            INSERT INTO @due (id, subject, body, data, expires_at, at_most_once, created_at)
-            SELECT TOP (@Max) b.notification_id, b.subject, b.body, b.data, b.expires_at, b.at_most_once, b.created_at
+            INSERT INTO @unacked (id, subject, body, data, expires_at, at_most_once, created_at, newest)
+            SELECT b.notification_id, b.subject, b.body, b.data, b.expires_at, b.at_most_once, b.created_at,
+                   ROW_NUMBER() OVER (ORDER BY b.created_at DESC, b.notification_id DESC)
             FROM [{s}].[subscriber] AS sb
             JOIN [{s}].[subscription] AS su ON su.subscriber_id = sb.id
             JOIN [{s}].[live_broadcast] AS b ON b.topic_id = su.topic_id AND b.created_at >= su.created_at AND b.expires_at > SYSDATETIMEOFFSET()
             {letThrough}
-            WHERE sb.external_id = @Subscriber AND {sendable}
-            ORDER BY b.created_at, b.notification_id;
+            WHERE sb.external_id = @Subscriber AND {sendable};
+            INSERT INTO [{s}].[live_broadcast_receipt] (notification_id, subscriber_id, expired_at)
+            OUTPUT INSERTED.notification_id INTO @capped (id)
+            SELECT u.id, @Subscriber, SYSDATETIMEOFFSET() FROM @unacked AS u
+            WHERE u.newest > @Cap
+              AND NOT EXISTS (SELECT 1 FROM [{s}].[live_broadcast_receipt] WITH (UPDLOCK, HOLDLOCK)
+                              WHERE notification_id = u.id AND subscriber_id = @Subscriber);
+            INSERT INTO @due (id, subject, body, data, expires_at, at_most_once, created_at)
+            SELECT TOP (@Max) u.id, u.subject, u.body, u.data, u.expires_at, u.at_most_once, u.created_at
+            FROM @unacked AS u WHERE u.newest <= @Cap
+            ORDER BY u.created_at, u.id;
             INSERT INTO [{s}].[live_broadcast_receipt] (notification_id, subscriber_id, sent_at)
             OUTPUT INSERTED.notification_id INTO @marked (id)
             SELECT d.id, @Subscriber, SYSDATETIMEOFFSET() FROM @due AS d
             WHERE d.at_most_once = 1
               AND NOT EXISTS (SELECT 1 FROM [{s}].[live_broadcast_receipt] WITH (UPDLOCK, HOLDLOCK)
                               WHERE notification_id = d.id AND subscriber_id = @Subscriber);
-            SELECT d.id AS Id, d.subject AS Subject, d.body AS Body, d.data AS Data, d.expires_at AS ExpiresAt
+            SELECT d.id AS Id, d.subject AS Subject, d.body AS Body, d.data AS Data, d.expires_at AS ExpiresAt, d.created_at AS CreatedAt,
+                   0 AS Capped
             FROM @due AS d WHERE d.at_most_once = 0 OR d.id IN (SELECT m.id FROM @marked AS m)
-            ORDER BY d.created_at, d.id;
+            UNION ALL
+            SELECT NULL, NULL, NULL, NULL, NULL, NULL, COUNT(*) FROM @capped HAVING COUNT(*) > 0
+            ORDER BY CreatedAt, Id;
             """;
         // The acks travel as one JSON array read by OPENJSON. Only a broadcast to one of the subscriber's topics is its to
         // ack; an ack again changes nothing. A receipt there (marked sent) is updated, else one is added.
@@ -146,12 +164,15 @@ internal sealed class SqlServerLiveBroadcastStore : ILiveBroadcastStore
             new { Id = id, Subscribers = JsonSerializer.Serialize(subscribers) }, cancellationToken))).AsList();
     }
 
-    public async Task<IReadOnlyList<LivePending>> PendingAsync(string subscriber, int max, CancellationToken cancellationToken)
+    public async Task<LiveBroadcastReplay> PendingAsync(string subscriber, int max, int cap, CancellationToken cancellationToken)
     {
         await using var connection = await OpenAsync(cancellationToken);
-        var rows = await connection.QueryAsync<(long Id, string? Subject, string? Body, string? Data, DateTimeOffset ExpiresAt)>(
-            Command(PendingSql, new { Subscriber = subscriber, Max = max }, cancellationToken));
-        return rows.Select(r => new LivePending(r.Id, subscriber, r.Subject, r.Body, r.Data, r.ExpiresAt, AtMostOnce: false)).ToList();
+        var rows = (await connection.QueryAsync<PendingRow>(
+            Command(PendingSql, new { Subscriber = subscriber, Max = max, Cap = cap }, cancellationToken))).AsList();
+        return new LiveBroadcastReplay(
+            rows.Where(r => r.Id is not null)
+                .Select(r => new LivePending(r.Id!.Value, subscriber, r.Subject, r.Body, r.Data, r.ExpiresAt!.Value, AtMostOnce: false)).ToList(),
+            rows.Sum(r => r.Capped));
     }
 
     public async Task<IReadOnlySet<LiveAck>> AckAsync(IReadOnlyList<LiveAck> acks, CancellationToken cancellationToken)
@@ -166,6 +187,24 @@ internal sealed class SqlServerLiveBroadcastStore : ILiveBroadcastStore
         await using var connection = await OpenAsync(cancellationToken);
         return (await connection.QueryAsync<(string Subscriber, long Id)>(Command(AckSql, new { Acks = json }, cancellationToken)))
             .Select(a => new LiveAck(a.Subscriber, a.Id)).ToHashSet();
+    }
+
+    // A broadcast to send, or (Id null) how many expired past the cap; the null row sorts first.
+    private sealed class PendingRow
+    {
+        public long? Id { get; set; }
+
+        public string? Subject { get; set; }
+
+        public string? Body { get; set; }
+
+        public string? Data { get; set; }
+
+        public DateTimeOffset? ExpiresAt { get; set; }
+
+        public DateTimeOffset? CreatedAt { get; set; }
+
+        public int Capped { get; set; }
     }
 
     private async Task<SqlConnection> OpenAsync(CancellationToken cancellationToken)

@@ -130,6 +130,54 @@ public sealed class LiveBroadcastTests
     }
 
     [Fact]
+    public async Task NeverAcked_PastTheCap_TheOldestExpireForTheSubscriber_TheNewestComeOnEveryConnect()
+    {
+        await TestDatabase.CleanAsync();
+        string key = NewKey();
+        await using var broker = await TestBroker.CreateAsync();
+        await using var sink = await SmtpSink.StartAsync();
+        await RegisterAsync();
+        await using var gateway = await WorkerHost.StartGatewayAsync(broker, ("Gateway:TokenKey", key), ("Live:MaxPendingPerSubscriber", "3"));
+        await using var consumer = await WorkerHost.StartConsumerAsync(broker, sink);
+        await using var producer = await WorkerHost.StartProducerAsync(broker);
+
+        // Five broadcasts while Bo is away; his app never acks.
+        var news = new List<long>();
+        for (int i = 1; i <= 5; i++)
+        {
+            news.Add(await TestDatabase.EnqueueAsync(NewNotification.ToTopic("riders", $"News {i}", "Line 4", AudienceChannels.Live)));
+            await Eventually.WaitAsync(BroadcastsAsync, b => b.Contains(news[^1]), Patience, $"broadcast {i} written");
+        }
+
+        // The cap is 3: he gets the newest three, oldest first; the two before them expire for him, and only for him.
+        var bo = await ConnectAsync(gateway, "bo", key);
+        Assert.Equal(news[2..].Select(Id), [await ReceiveIdAsync(bo), await ReceiveIdAsync(bo), await ReceiveIdAsync(bo)]);
+        long forBo = await TestDatabase.EnqueueAsync(NewNotification.Live("bo", "Yours", null));
+        Assert.Equal(Id(forBo), await ReceiveIdAsync(bo));
+        await using (var connection = await TestDatabase.OpenAsync())
+        {
+            Assert.Equal(news[..2], await connection.QueryAsync<long>(
+                $"SELECT notification_id FROM {S}.live_broadcast_receipt WHERE expired_at IS NOT NULL ORDER BY 1"));
+            Assert.Equal(0, await connection.ExecuteScalarAsync<int>(
+                $"SELECT count(*) FROM {S}.live_broadcast_receipt WHERE expired_at IS NULL"));
+        }
+
+        // On every connect, unacked: his own row, then the same three broadcasts; never the expired two.
+        await bo.CloseAsync(WebSocketCloseStatus.NormalClosure, null, CancellationToken.None);
+        bo.Dispose();
+        using var boAgain = await ConnectAsync(gateway, "bo", key);
+        var again = new List<string>();
+        for (int i = 0; i < 4; i++)
+        {
+            again.Add(await ReceiveIdAsync(boAgain));
+        }
+
+        Assert.Equal([Id(forBo), .. news[2..].Select(Id)], again);
+        await AckAsync(boAgain, Id(news[4]));
+        await Eventually.WaitAsync(AckedAsync, a => a.Contains(("bo", news[4])), Patience, "Bo's ack of the newest recorded");
+    }
+
+    [Fact]
     public async Task ToATopicThatDoesNotExist_DeadLetteredWithTheReason_NothingWritten()
     {
         await TestDatabase.CleanAsync();
@@ -179,6 +227,12 @@ public sealed class LiveBroadcastTests
         await using var connection = await TestDatabase.OpenAsync();
         return (await connection.QueryAsync<(string, long)>(
             $"SELECT subscriber_id, notification_id FROM {S}.live_broadcast_receipt WHERE acked_at IS NOT NULL")).AsList();
+    }
+
+    private static async Task<List<long>> BroadcastsAsync()
+    {
+        await using var connection = await TestDatabase.OpenAsync();
+        return (await connection.QueryAsync<long>($"SELECT notification_id FROM {S}.live_broadcast")).AsList();
     }
 
     private static async Task<List<long>> PendingAsync(string? subscriber)
