@@ -90,7 +90,7 @@ internal sealed class AdminContext : IAsyncDisposable
 
     public AdminBroker Broker => new(Rabbit);
 
-    public NotificationStory Story => new(Status, Store<INotificationSearchStore>(), Live, Audiences);
+    public NotificationStory Story => new(Status, Store<INotificationSearchStore>(), Live, Store<ILiveBroadcastStore>(), Audiences);
 
     public SubscriberLookup Subscribers => new(Audiences, Live);
 

@@ -32,7 +32,7 @@ internal static class ShowCommand
         };
         var deliveries = new Option<int>("--deliveries")
         {
-            Description = "For a notification to a subscriber or a topic: how many of its deliveries to list after the tally",
+            Description = "For a notification to a subscriber or a topic: how many of its deliveries (of a live broadcast: its receipts) to list after the tally",
             DefaultValueFactory = _ => 10,
         };
         deliveries.Validators.Add(r =>
@@ -56,6 +56,11 @@ internal static class ShowCommand
             }
 
             await WriteAsync(console.Out, story.Deliveries);
+            if (story.Broadcast is { } broadcast)
+            {
+                await WriteAsync(console.Out, broadcast);
+            }
+
             await StoryOutput.WriteAsync(console.Out, story);
             return status.IsUnknown ? ExitCodes.Failed : ExitCodes.Success;
         });
@@ -123,6 +128,27 @@ internal static class ShowCommand
             foreach (var d in report.First)
             {
                 await output.WriteLineAsync(Invariant($"    {d.Id,-20} {d.Subscriber ?? "(erased)",-20} {d.Channel ?? "-",-6} {d.State,-14} {d.Address ?? "-"}"));
+            }
+        }
+    }
+
+    // A broadcast to a topic: its topic and mode, then its receipts by state and the first ones (docs/live.md#broadcasts-to-a-topic).
+    internal static async Task WriteAsync(TextWriter output, LiveBroadcastReport broadcast)
+    {
+        string mode = broadcast.AtMostOnce ? "at most once" : "at least once";
+        await output.WriteLineAsync($"  broadcast:   to topic {broadcast.Topic}, {mode}, written {Time(broadcast.CreatedAt)}, sent to apps that connect until {Time(broadcast.ExpiresAt)}");
+        await output.WriteLineAsync(Invariant($"  receipts:    {broadcast.Tallies.Sum(t => t.Count)}{(broadcast.AtMostOnce ? "" : " (a subscriber sent it who has not acked has none)")}"));
+        foreach (var tally in broadcast.Tallies)
+        {
+            await output.WriteLineAsync(Invariant($"    {tally.State,-14} {tally.Count,10}"));
+        }
+
+        if (broadcast.First.Count > 0)
+        {
+            await output.WriteLineAsync(Invariant($"  first {broadcast.First.Count}:"));
+            foreach (var r in broadcast.First)
+            {
+                await output.WriteLineAsync($"    {r.Subscriber,-20} {r.State,-8} {Time(r.At)}");
             }
         }
     }

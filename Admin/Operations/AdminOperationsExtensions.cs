@@ -20,7 +20,7 @@ internal static class AdminOperationsExtensions
         services.AddSingleton(sp => new AdminBroker(sp.GetRequiredService<IOptions<RabbitMqOptions>>().Value, "notifications-console"));
         services.AddSingleton(sp => new NotificationStory(
             sp.GetRequiredService<INotificationStatusStore>(), sp.GetRequiredService<INotificationSearchStore>(),
-            sp.GetRequiredService<ILivePendingStore>(), sp.GetRequiredService<IAudienceStore>()));
+            sp.GetRequiredService<ILivePendingStore>(), sp.GetRequiredService<ILiveBroadcastStore>(), sp.GetRequiredService<IAudienceStore>()));
         services.AddSingleton(sp => new DeadLetterBulk(
             sp.GetRequiredService<AdminBroker>(), sp.GetRequiredService<IDeliveryLogStore>(),
             sp.GetRequiredService<IDeadLetterStore>(), sp.GetRequiredService<IDeadLetterGroupStore>()));

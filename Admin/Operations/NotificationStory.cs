@@ -8,7 +8,8 @@ namespace Notifications.Admin.Operations;
 /// One notification's story, the operation behind <c>admin show</c>, <c>admin find</c> and the console's story page: find
 /// notifications by id, idempotency key, recipient or subscriber (keyset pages, highest id first), and read one's story.
 /// </summary>
-internal sealed class NotificationStory(INotificationStatusStore status, INotificationSearchStore search, ILivePendingStore live, IAudienceStore audiences)
+internal sealed class NotificationStory(
+    INotificationStatusStore status, INotificationSearchStore search, ILivePendingStore live, ILiveBroadcastStore broadcasts, IAudienceStore audiences)
 {
     /// <summary>
     /// Up to <paramref name="limit"/> (1-100) notifications matching <paramref name="text"/> as <paramref name="kind"/> (null: every
@@ -37,14 +38,18 @@ internal sealed class NotificationStory(INotificationStatusStore status, INotifi
             : new NotificationSearchResult(page, page.Count == limit ? page[^1].NotificationId : null, null);
     }
 
-    /// <summary>The story of notification <paramref name="id"/>, with the first <paramref name="deliveries"/> of a fan-out's deliveries.</summary>
+    /// <summary>
+    /// The story of notification <paramref name="id"/>, with the first <paramref name="deliveries"/> of a fan-out's deliveries or of a
+    /// broadcast's receipts.
+    /// </summary>
     public async Task<NotificationStoryRecord> ReadAsync(long id, int deliveries, CancellationToken cancellationToken)
     {
         var state = await status.GetAsync(id, cancellationToken);
         var records = await search.ReadAsync(id, cancellationToken);
         var pending = await live.FindAsync(id, cancellationToken);
         var report = await audiences.ListDeliveriesAsync(id, deliveries, cancellationToken);
-        return StorySteps.Tell(state, records, pending, report);
+        var broadcast = await broadcasts.ReportAsync(id, deliveries, cancellationToken);
+        return StorySteps.Tell(state, records, pending, report) with { Broadcast = broadcast };
     }
 
     private async Task<IReadOnlyList<NotificationHit>> FindIdAsync(string text, long? before, CancellationToken cancellationToken) =>

@@ -36,4 +36,10 @@ public interface ILiveBroadcastStore
     /// is recorded; returns those acks.
     /// </summary>
     Task<IReadOnlySet<LiveAck>> AckAsync(IReadOnlyList<LiveAck> acks, CancellationToken cancellationToken);
+
+    /// <summary>
+    /// Broadcast <paramref name="id"/> with its receipts by state and the first <paramref name="first"/> of them in subscriber
+    /// order; null when it is no broadcast (or was removed).
+    /// </summary>
+    Task<LiveBroadcastReport?> ReportAsync(long id, int first, CancellationToken cancellationToken);
 }

@@ -85,6 +85,23 @@ internal sealed class PostgresLiveBroadcastStore : ILiveBroadcastStore
             SELECT NULL, NULL, NULL, NULL, NULL, NULL, count(*)::int FROM capped HAVING count(*) > 0
             ORDER BY CreatedAt NULLS LAST, Id
             """;
+        // admin show: the broadcast, its receipts by state, the first ones by subscriber.
+        ReportSql = $"""
+            SELECT t.name AS Topic, b.created_at AS CreatedAt, b.expires_at AS ExpiresAt, b.at_most_once AS AtMostOnce
+            FROM "{s}".live_broadcast AS b JOIN "{s}".topic AS t ON t.id = b.topic_id
+            WHERE b.notification_id = @Id
+            """;
+        const string state = "CASE WHEN acked_at IS NOT NULL THEN 'acked' WHEN expired_at IS NOT NULL THEN 'expired' ELSE 'sent' END";
+        ReceiptTallySql = $"""
+            SELECT {state} AS State, count(*) AS Count
+            FROM "{s}".live_broadcast_receipt WHERE notification_id = @Id
+            GROUP BY 1 ORDER BY 1
+            """;
+        FirstReceiptsSql = $"""
+            SELECT subscriber_id AS Subscriber, {state} AS State, COALESCE(acked_at, expired_at, sent_at) AS At
+            FROM "{s}".live_broadcast_receipt WHERE notification_id = @Id
+            ORDER BY subscriber_id LIMIT @Limit
+            """;
         // Only a broadcast to one of the subscriber's topics is its to ack; an ack again changes nothing.
         AckSql = $"""
             INSERT INTO "{s}".live_broadcast_receipt AS r (notification_id, subscriber_id, acked_at)
@@ -99,6 +116,12 @@ internal sealed class PostgresLiveBroadcastStore : ILiveBroadcastStore
     }
 
     internal string AddSql { get; }
+
+    internal string ReportSql { get; }
+
+    internal string ReceiptTallySql { get; }
+
+    internal string FirstReceiptsSql { get; }
 
     internal string RecipientsSql { get; }
 
@@ -157,6 +180,27 @@ internal sealed class PostgresLiveBroadcastStore : ILiveBroadcastStore
             Subscribers = acks.Select(a => a.Subscriber).ToArray(), Ids = acks.Select(a => a.Id).ToArray(),
         }, cancellationToken))).Select(a => new LiveAck(a.Subscriber, a.Id)).ToHashSet();
     }
+
+    public async Task<LiveBroadcastReport?> ReportAsync(long id, int first, CancellationToken cancellationToken)
+    {
+        await using var connection = await _dataSource.OpenConnectionAsync(cancellationToken);
+        var found = (await connection.QueryAsync<(string Topic, DateTime CreatedAt, DateTime ExpiresAt, bool AtMostOnce)>(
+            Command(ReportSql, new { Id = id }, cancellationToken))).AsList();
+        if (found.Count == 0)
+        {
+            return null;
+        }
+
+        var b = found[0];
+
+        var tallies = await connection.QueryAsync<ReceiptTally>(Command(ReceiptTallySql, new { Id = id }, cancellationToken));
+        var receipts = first == 0 ? [] : await connection.QueryAsync<(string Subscriber, string State, DateTime At)>(
+            Command(FirstReceiptsSql, new { Id = id, Limit = first }, cancellationToken));
+        return new LiveBroadcastReport(b.Topic, Utc(b.CreatedAt), Utc(b.ExpiresAt), b.AtMostOnce, [.. tallies],
+            [.. receipts.Select(r => new ReceiptEntry(r.Subscriber, r.State, Utc(r.At)))]);
+    }
+
+    private static DateTimeOffset Utc(DateTime value) => new(DateTime.SpecifyKind(value, DateTimeKind.Utc));
 
     // A broadcast to send, or (Id null) how many expired past the cap.
     private sealed class PendingRow

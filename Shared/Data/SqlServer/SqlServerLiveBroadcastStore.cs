@@ -100,6 +100,23 @@ internal sealed class SqlServerLiveBroadcastStore : ILiveBroadcastStore
             SELECT NULL, NULL, NULL, NULL, NULL, NULL, COUNT(*) FROM @capped HAVING COUNT(*) > 0
             ORDER BY CreatedAt, Id;
             """;
+        // admin show: the broadcast, its receipts by state, the first ones by subscriber.
+        ReportSql = $"""
+            SELECT t.name AS Topic, b.created_at AS CreatedAt, b.expires_at AS ExpiresAt, b.at_most_once AS AtMostOnce
+            FROM [{s}].[live_broadcast] AS b JOIN [{s}].[topic] AS t ON t.id = b.topic_id
+            WHERE b.notification_id = @Id;
+            """;
+        const string state = "CASE WHEN acked_at IS NOT NULL THEN 'acked' WHEN expired_at IS NOT NULL THEN 'expired' ELSE 'sent' END";
+        ReceiptTallySql = $"""
+            SELECT {state} AS State, CAST(COUNT(*) AS bigint) AS Count
+            FROM [{s}].[live_broadcast_receipt] WHERE notification_id = @Id
+            GROUP BY {state} ORDER BY State;
+            """;
+        FirstReceiptsSql = $"""
+            SELECT TOP (@Limit) subscriber_id AS Subscriber, {state} AS State, COALESCE(acked_at, expired_at, sent_at) AS At
+            FROM [{s}].[live_broadcast_receipt] WHERE notification_id = @Id
+            ORDER BY subscriber_id;
+            """;
         // The acks travel as one JSON array read by OPENJSON. Only a broadcast to one of the subscriber's topics is its to
         // ack; an ack again changes nothing. A receipt there (marked sent) is updated, else one is added.
         AckSql = $"""
@@ -131,6 +148,12 @@ internal sealed class SqlServerLiveBroadcastStore : ILiveBroadcastStore
     }
 
     internal string AddSql { get; }
+
+    internal string ReportSql { get; }
+
+    internal string ReceiptTallySql { get; }
+
+    internal string FirstReceiptsSql { get; }
 
     internal string RecipientsSql { get; }
 
@@ -187,6 +210,24 @@ internal sealed class SqlServerLiveBroadcastStore : ILiveBroadcastStore
         await using var connection = await OpenAsync(cancellationToken);
         return (await connection.QueryAsync<(string Subscriber, long Id)>(Command(AckSql, new { Acks = json }, cancellationToken)))
             .Select(a => new LiveAck(a.Subscriber, a.Id)).ToHashSet();
+    }
+
+    public async Task<LiveBroadcastReport?> ReportAsync(long id, int first, CancellationToken cancellationToken)
+    {
+        await using var connection = await OpenAsync(cancellationToken);
+        var found = (await connection.QueryAsync<(string Topic, DateTimeOffset CreatedAt, DateTimeOffset ExpiresAt, bool AtMostOnce)>(
+            Command(ReportSql, new { Id = id }, cancellationToken))).AsList();
+        if (found.Count == 0)
+        {
+            return null;
+        }
+
+        var b = found[0];
+
+        var tallies = await connection.QueryAsync<ReceiptTally>(Command(ReceiptTallySql, new { Id = id }, cancellationToken));
+        var receipts = first == 0 ? [] : await connection.QueryAsync<ReceiptEntry>(
+            Command(FirstReceiptsSql, new { Id = id, Limit = first }, cancellationToken));
+        return new LiveBroadcastReport(b.Topic, b.CreatedAt, b.ExpiresAt, b.AtMostOnce, [.. tallies], [.. receipts]);
     }
 
     // A broadcast to send, or (Id null) how many expired past the cap; the null row sorts first.

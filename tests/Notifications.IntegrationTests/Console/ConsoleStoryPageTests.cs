@@ -34,6 +34,36 @@ public sealed class ConsoleStoryPageTests(ConsoleFixture fixture) : IClassFixtur
     }
 
     [Fact]
+    public async Task Story_LiveBroadcast_ShowsItsTopicAndItsReceiptsByState()
+    {
+        await TestDatabase.CleanAsync();
+        string s = TestDatabase.Schema;
+        await using (var connection = await TestDatabase.OpenAsync())
+        {
+            // What the consumer and the gateways write (LiveBroadcastTests runs them for real): the broadcast, two acks, one
+            // expired past its subscriber's cap.
+            await connection.ExecuteAsync($"""
+                INSERT INTO {s}.topic (name) VALUES ('riders');
+                INSERT INTO {s}.live_broadcast (notification_id, topic_id, subject, expires_at)
+                SELECT 4713, id, 'Line 4 reopened', now() + interval '1 day' FROM {s}.topic WHERE name = 'riders';
+                INSERT INTO {s}.live_broadcast_receipt (notification_id, subscriber_id, acked_at) VALUES (4713, 'ana', now()), (4713, 'bo', now());
+                INSERT INTO {s}.live_broadcast_receipt (notification_id, subscriber_id, expired_at) VALUES (4713, 'cy', now());
+                INSERT INTO {s}.delivery_log (notification_id, status, attempts) VALUES (4713, 'sent', 1);
+                """);
+        }
+
+        using var viewer = new ConsoleClient(fixture.Console);
+        await viewer.SignInWithProviderAsync(OidcProviderProcess.Viewer);
+
+        string story = await viewer.Http.GetStringAsync("/notifications/4713");
+
+        Assert.Contains("<h2>Broadcast to topic riders</h2>", story, StringComparison.Ordinal);
+        Assert.Contains("<tr><td>acked</td><td class=\"n\">2</td></tr>", story, StringComparison.Ordinal);
+        Assert.Contains("<tr><td>expired</td><td class=\"n\">1</td></tr>", story, StringComparison.Ordinal);
+        Assert.Matches("<td>ana</td><td>acked</td>(.|\n)*<td>bo</td><td>acked</td>(.|\n)*<td>cy</td><td>expired</td>", story);
+    }
+
+    [Fact]
     public async Task Story_SentAfterAFailedAttempt_ShowsClaimedPublishedTheFailureAndTheTraceId()
     {
         await TestDatabase.CleanAsync();

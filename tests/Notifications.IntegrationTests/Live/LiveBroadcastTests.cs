@@ -175,6 +175,14 @@ public sealed class LiveBroadcastTests
         Assert.Equal([Id(forBo), .. news[2..].Select(Id)], again);
         await AckAsync(boAgain, Id(news[4]));
         await Eventually.WaitAsync(AckedAsync, a => a.Contains(("bo", news[4])), Patience, "Bo's ack of the newest recorded");
+
+        // admin show: each broadcast's topic and receipts, who acked and for whom it expired.
+        var (exit, acked, error) = await Operations.AdminRun.InProcessAsync(broker, "", "show", Id(news[4]));
+        Assert.True(exit == 0, error);
+        Assert.Contains("broadcast:   to topic riders, at least once", acked, StringComparison.Ordinal);
+        Assert.Matches(@"receipts:\s+1 .*\n\s+acked\s+1\n\s+first 1:\n\s+bo\s+acked\s+", acked.ReplaceLineEndings("\n"));
+        var (_, expired, _) = await Operations.AdminRun.InProcessAsync(broker, "", "show", Id(news[0]));
+        Assert.Matches(@"\s+expired\s+1\n\s+first 1:\n\s+bo\s+expired\s+", expired.ReplaceLineEndings("\n"));
     }
 
     [Fact]

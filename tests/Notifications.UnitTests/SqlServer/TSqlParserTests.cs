@@ -93,7 +93,8 @@ public sealed class TSqlParserTests
             "SqlServerLivePendingStore.AckSql", "SqlServerLivePendingStore.AgeSql", "SqlServerLivePendingStore.FindSql", "SqlServerLivePendingStore.RecordLiveAckedSql",
             "SqlServerLivePendingStore.ReportExpiredSql",
             "SqlServerLiveBroadcastStore.AddSql", "SqlServerLiveBroadcastStore.RecipientsSql", "SqlServerLiveBroadcastStore.MarkRecipientsSql",
-            "SqlServerLiveBroadcastStore.PendingSql", "SqlServerLiveBroadcastStore.AckSql",
+            "SqlServerLiveBroadcastStore.PendingSql", "SqlServerLiveBroadcastStore.AckSql", "SqlServerLiveBroadcastStore.ReportSql",
+            "SqlServerLiveBroadcastStore.ReceiptTallySql", "SqlServerLiveBroadcastStore.FirstReceiptsSql",
             "SqlServerBounceDatabase.DeliveredSql", "SqlServerBounceDatabase.RecordOutcomeSql", "SqlServerBounceDatabase.CountDeferredSql",
         ];
 
