@@ -50,6 +50,8 @@ internal sealed partial class LiveServer(
                 UseTls(listen, o);
             });
         });
+        // A connection's continuations on the socket's I/O thread (Gateway:InlineScheduling): nothing there blocks.
+        builder.WebHost.UseSockets(s => s.UnsafePreferInlineScheduling = o.InlineScheduling);
         if (o.Https)
         {
             builder.WebHost.UseKestrelHttpsConfiguration();
