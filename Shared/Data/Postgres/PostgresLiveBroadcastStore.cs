@@ -117,12 +117,6 @@ internal sealed class PostgresLiveBroadcastStore : ILiveBroadcastStore
 
     internal string AddSql { get; }
 
-    internal string ReportSql { get; }
-
-    internal string ReceiptTallySql { get; }
-
-    internal string FirstReceiptsSql { get; }
-
     internal string RecipientsSql { get; }
 
     internal string MarkRecipientsSql { get; }
@@ -130,6 +124,12 @@ internal sealed class PostgresLiveBroadcastStore : ILiveBroadcastStore
     internal string PendingSql { get; }
 
     internal string AckSql { get; }
+
+    internal string ReportSql { get; }
+
+    internal string ReceiptTallySql { get; }
+
+    internal string FirstReceiptsSql { get; }
 
     public async Task<bool> AddAsync(LiveBroadcast broadcast, CancellationToken cancellationToken)
     {
@@ -162,7 +162,7 @@ internal sealed class PostgresLiveBroadcastStore : ILiveBroadcastStore
             Command(PendingSql, new { Subscriber = subscriber, Max = max, Cap = cap }, cancellationToken))).AsList();
         return new LiveBroadcastReplay(
             rows.Where(r => r.Id is not null).Select(r => new LivePending(r.Id!.Value, subscriber, r.Subject, r.Body, r.Data,
-                new DateTimeOffset(DateTime.SpecifyKind(r.ExpiresAt!.Value, DateTimeKind.Utc)), AtMostOnce: false)).ToList(),
+                Utc(r.ExpiresAt!.Value), AtMostOnce: false)).ToList(),
             rows.Sum(r => r.Capped));
     }
 
@@ -192,7 +192,6 @@ internal sealed class PostgresLiveBroadcastStore : ILiveBroadcastStore
         }
 
         var b = found[0];
-
         var tallies = await connection.QueryAsync<ReceiptTally>(Command(ReceiptTallySql, new { Id = id }, cancellationToken));
         var receipts = first == 0 ? [] : await connection.QueryAsync<(string Subscriber, string State, DateTime At)>(
             Command(FirstReceiptsSql, new { Id = id, Limit = first }, cancellationToken));

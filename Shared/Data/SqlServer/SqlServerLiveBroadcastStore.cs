@@ -149,12 +149,6 @@ internal sealed class SqlServerLiveBroadcastStore : ILiveBroadcastStore
 
     internal string AddSql { get; }
 
-    internal string ReportSql { get; }
-
-    internal string ReceiptTallySql { get; }
-
-    internal string FirstReceiptsSql { get; }
-
     internal string RecipientsSql { get; }
 
     internal string MarkRecipientsSql { get; }
@@ -162,6 +156,12 @@ internal sealed class SqlServerLiveBroadcastStore : ILiveBroadcastStore
     internal string PendingSql { get; }
 
     internal string AckSql { get; }
+
+    internal string ReportSql { get; }
+
+    internal string ReceiptTallySql { get; }
+
+    internal string FirstReceiptsSql { get; }
 
     public async Task<bool> AddAsync(LiveBroadcast broadcast, CancellationToken cancellationToken)
     {
@@ -223,7 +223,6 @@ internal sealed class SqlServerLiveBroadcastStore : ILiveBroadcastStore
         }
 
         var b = found[0];
-
         var tallies = await connection.QueryAsync<ReceiptTally>(Command(ReceiptTallySql, new { Id = id }, cancellationToken));
         var receipts = first == 0 ? [] : await connection.QueryAsync<ReceiptEntry>(
             Command(FirstReceiptsSql, new { Id = id, Limit = first }, cancellationToken));
