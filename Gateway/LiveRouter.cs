@@ -50,13 +50,14 @@ internal sealed partial class LiveRouter(
             if (long.TryParse(message.BasicProperties.MessageId, NumberStyles.None, CultureInfo.InvariantCulture, out long id))
             {
                 bool atMostOnce = message.BasicProperties.Headers?.TryGetValue(LiveFrames.AtMostOnceHeader, out var value) == true && value is true;
+                byte[] frame = message.Body.ToArray();
                 if (message.RoutingKey == LiveFrames.BroadcastRoutingKey)
                 {
-                    broadcasts.Start(id, message.Body.ToArray(), atMostOnce);
+                    broadcasts.Start(id, frame, atMostOnce);
                 }
                 else
                 {
-                    presence.Deliver(message.RoutingKey, new LiveFrame(id, message.Body.ToArray(), atMostOnce));
+                    presence.Deliver(message.RoutingKey, new LiveFrame(id, frame, atMostOnce));
                 }
             }
 
