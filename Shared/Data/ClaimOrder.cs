@@ -1,6 +1,6 @@
 namespace Notifications.Shared.Data;
 
-/// <summary>The order of a claim, the same in both dialects: see <see cref="IOutboxStore.ClaimAsync(IReadOnlyList{NotificationPriority}, int, CancellationToken)"/>.</summary>
+/// <summary>The order of a claim, the same in both dialects (SQL Server's statements one by one, PostgreSQL's in one): see <see cref="IOutboxStore.ClaimAsync(IReadOnlyList{NotificationPriority}, int, CancellationToken)"/>.</summary>
 internal static class ClaimOrder
 {
     /// <summary>
@@ -31,5 +31,16 @@ internal static class ClaimOrder
         }
 
         return rows;
+    }
+
+    /// <summary>
+    /// The rows of a claim made in one statement, put in the order <see cref="ClaimAsync"/> takes them: by priority as
+    /// listed, each priority's due scheduled rows (oldest <c>not_before</c> first) before its rows to send now (oldest first).
+    /// </summary>
+    public static List<OutboxRow> Sort(IEnumerable<OutboxRow> rows, IReadOnlyList<NotificationPriority> priorities)
+    {
+        var rank = priorities.Select((p, i) => (p.ToColumn(), i)).ToDictionary();
+        return rows.OrderBy(r => rank.GetValueOrDefault(r.Priority, rank.Count)).ThenBy(r => r.NotBefore is null)
+            .ThenBy(r => r.NotBefore).ThenBy(r => r.Id).ToList();
     }
 }

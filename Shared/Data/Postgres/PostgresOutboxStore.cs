@@ -9,8 +9,8 @@ internal sealed class PostgresOutboxStore : IOutboxStore
 {
     private readonly NpgsqlDataSource _dataSource;
     private readonly int _timeoutSeconds;
-    private readonly string _claimSql;
-    private readonly string _claimDueSql;
+    private readonly string _schema;
+    private readonly System.Collections.Concurrent.ConcurrentDictionary<string, string> _claimSql = new();
     private readonly string _rejectSql;
     private readonly string _countSql;
     private readonly string _countByPrioritySql;
@@ -21,14 +21,7 @@ internal sealed class PostgresOutboxStore : IOutboxStore
         _dataSource = dataSource;
         _timeoutSeconds = (int)options.CommandTimeout.TotalSeconds;
         string s = options.Schema;
-        // SKIP LOCKED lets several producers claim disjoint batches without waiting on each other. Two claims
-        // per priority, each on its own partial index (db/postgres/008): the rows without not_before, oldest
-        // first, through outbox_claim (priority, id) WHERE not_before IS NULL; and the scheduled rows that are
-        // due, through outbox_scheduled (priority, not_before) WHERE not_before IS NOT NULL. A row scheduled
-        // for later is in neither range: a million of them cost the claim one index page. now() is the
-        // transaction's start (stable, so usable as an index bound; clock_timestamp() would not be).
-        _claimSql = ClaimStatement(s, "not_before IS NULL", "id");
-        _claimDueSql = ClaimStatement(s, "not_before IS NOT NULL AND not_before <= now()", "not_before, id");
+        _schema = s;
         _rejectSql = $"""
             INSERT INTO "{s}".rejected (id, recipient, subject, body, created_at, reason)
             SELECT * FROM unnest(@Ids, @Recipients, @Subjects, @Bodies, @CreatedAts, @Reasons)
@@ -55,10 +48,10 @@ internal sealed class PostgresOutboxStore : IOutboxStore
         try
         {
             var transaction = await connection.BeginTransactionAsync(cancellationToken);
-            var rows = await ClaimOrder.ClaimAsync(priorities, batchSize, _claimDueSql, _claimSql, (sql, priority, limit) =>
-                connection.QueryAsync<OutboxRow>(new CommandDefinition(
-                    sql, new { Priority = priority.ToColumn(), BatchSize = limit }, transaction, _timeoutSeconds, cancellationToken: cancellationToken)));
-            return new OutboxClaim(connection, transaction, rows, RejectAsync, StartFanOutsAsync);
+            string sql = _claimSql.GetOrAdd(string.Join(',', priorities.Select(p => p.ToColumn())), _ => ClaimStatement(_schema, priorities));
+            var rows = await connection.QueryAsync<OutboxRow>(new CommandDefinition(
+                sql, new { BatchSize = batchSize }, transaction, _timeoutSeconds, cancellationToken: cancellationToken));
+            return new OutboxClaim(connection, transaction, ClaimOrder.Sort(rows, priorities), RejectAsync, StartFanOutsAsync);
         }
         catch
         {
@@ -115,16 +108,35 @@ internal sealed class PostgresOutboxStore : IOutboxStore
             _startFanOutSql, parameters, transaction, _timeoutSeconds, cancellationToken: cancellationToken));
     }
 
-    /// <summary>One claim: delete up to @BatchSize rows of @Priority matching <paramref name="due"/>, in <paramref name="order"/>.</summary>
-    private static string ClaimStatement(string s, string due, string order) => $"""
-        DELETE FROM "{s}".outbox
-        WHERE id IN (SELECT id FROM "{s}".outbox WHERE priority = @Priority AND {due}
-                     ORDER BY {order} LIMIT @BatchSize FOR UPDATE SKIP LOCKED)
-        RETURNING id AS Id, recipient AS Recipient, subject AS Subject, body AS Body, is_html AS IsHtml,
-                  created_at AS CreatedAt, expires_at AS ExpiresAt, traceparent AS TraceParent, priority AS Priority,
-                  not_before AS NotBefore, reply_to AS ReplyTo, cc AS Cc, bcc AS Bcc, headers AS Headers,
-                  template_name AS TemplateName, template_data AS TemplateData, locale AS Locale,
-                  channel AS Channel, data AS Data, html_body AS HtmlBody, attachment_count AS AttachmentCount,
-                  from_name AS FromName, category AS Category, channels AS Channels
-        """;
+    /// <summary>
+    /// The claim of a lane, one statement (a round trip, not two a priority): up to @BatchSize rows, in the order of
+    /// <see cref="ClaimOrder"/>. SKIP LOCKED lets several producers claim disjoint batches without waiting on each other. Two
+    /// ranges per priority, each on its own partial index (db/postgres/008): the scheduled rows that are due, through
+    /// outbox_scheduled (priority, not_before) WHERE not_before IS NOT NULL, then the rows without not_before, oldest first,
+    /// through outbox_claim (priority, id) WHERE not_before IS NULL. A row scheduled for later is in neither range: a million
+    /// of them cost the claim one index page. now() is the transaction's start (stable, so usable as an index bound;
+    /// clock_timestamp() would not be). The ranges are appended in that order under one LIMIT, which stops reading (and
+    /// locking) at @BatchSize rows: a later range is not looked at once the earlier ones filled the batch. The priorities are
+    /// the enum's own column values, written into the statement (one statement a lane, planned with its literals).
+    /// </summary>
+    private static string ClaimStatement(string s, IReadOnlyList<NotificationPriority> priorities)
+    {
+        var ranges = priorities.SelectMany(p => (string[])[
+            Range(s, p, "not_before IS NOT NULL AND not_before <= now()", "not_before, id"),
+            Range(s, p, "not_before IS NULL", "id")]);
+        return $"""
+            DELETE FROM "{s}".outbox
+            WHERE id IN (SELECT id FROM ({string.Join("\n    UNION ALL\n", ranges)}) AS claimable LIMIT @BatchSize)
+            RETURNING id AS Id, recipient AS Recipient, subject AS Subject, body AS Body, is_html AS IsHtml,
+                      created_at AS CreatedAt, expires_at AS ExpiresAt, traceparent AS TraceParent, priority AS Priority,
+                      not_before AS NotBefore, reply_to AS ReplyTo, cc AS Cc, bcc AS Bcc, headers AS Headers,
+                      template_name AS TemplateName, template_data AS TemplateData, locale AS Locale,
+                      channel AS Channel, data AS Data, html_body AS HtmlBody, attachment_count AS AttachmentCount,
+                      from_name AS FromName, category AS Category, channels AS Channels
+            """;
+    }
+
+    // One range of a claim: a sub-select of its own, since FOR UPDATE is not allowed on a UNION's arm itself.
+    private static string Range(string s, NotificationPriority priority, string due, string order) =>
+        $"""SELECT id FROM (SELECT id FROM "{s}".outbox WHERE priority = '{priority.ToColumn()}' AND {due} ORDER BY {order} LIMIT @BatchSize FOR UPDATE SKIP LOCKED) AS r""";
 }

@@ -44,6 +44,22 @@ public sealed class ClaimOrderTests
         Assert.Equal([3], limits);
     }
 
+    [Fact]
+    public void Sort_OneStatementsRowsInAnyOrder_ByPriorityThenDueBeforeNowThenOldest()
+    {
+        var now = DateTimeOffset.UtcNow;
+        OutboxRow Row(long id, string priority, int? dueMinutesAgo = null) =>
+            new() { Id = id, Priority = priority, NotBefore = dueMinutesAgo is { } m ? now.AddMinutes(-m) : null };
+        var returned = new[]
+        {
+            Row(9, "normal"), Row(3, "normal", 1), Row(2, "urgent"), Row(7, "urgent", 1), Row(8, "urgent", 5), Row(1, "normal"),
+        };
+
+        var sorted = ClaimOrder.Sort(returned, Priorities);
+
+        Assert.Equal([8L, 7, 2, 3, 1, 9], sorted.Select(r => r.Id));
+    }
+
     private static IEnumerable<OutboxRow> Rows(int count) =>
         Enumerable.Range(0, count).Select(i => new OutboxRow { Id = Random.Shared.NextInt64(1, long.MaxValue) }).ToList();
 }
