@@ -71,7 +71,7 @@ internal sealed class OutboxPublisherService(
         var channel = new StrongBox<IChannel?>();
         // One pipeline per lane, built once: each batch is one execution, so the pause starts again at a second after a success.
         var retry = BatchRetry(_options.MaxErrorBackoff, time, args => BatchFailedAsync(lane, channel, args));
-        var idleDelay = lane.IdleDelay;
+        var pace = new LanePace(lane, _options, time);
         try
         {
             while (!stoppingToken.IsCancellationRequested)
@@ -80,17 +80,11 @@ internal sealed class OutboxPublisherService(
                     static (state, token) => state.Service.PublishBatchAsync(state.Connection, state.Lane, state.Channel, token),
                     (Service: this, Connection: connection, Lane: lane, Channel: channel),
                     stoppingToken);
-                if (published == lane.BatchSize)
+                var pause = pace.After(published);
+                if (pause > TimeSpan.Zero)
                 {
-                    idleDelay = lane.IdleDelay;
-                    continue;
+                    await lane.PauseAsync(pause, stoppingToken);
                 }
-
-                // An empty claim: the pause doubles, up to the lane's longest pause of the moment (longer while
-                // the urgent lane's listener would wake it anyway).
-                var pause = published > 0 ? Min(_options.PartialBatchDelay, lane.MaxIdleDelay) : Min(idleDelay, lane.LongestPause);
-                idleDelay = published > 0 ? lane.IdleDelay : Min(idleDelay * 2, lane.LongestPause);
-                await lane.PauseAsync(pause, stoppingToken);
             }
         }
         catch (OperationCanceledException) when (stoppingToken.IsCancellationRequested)
@@ -167,6 +161,4 @@ internal sealed class OutboxPublisherService(
             ProducerLog.BatchFailed(logger, lane.Name, delay, ex);
         }
     }
-
-    private static TimeSpan Min(TimeSpan a, TimeSpan b) => a < b ? a : b;
 }

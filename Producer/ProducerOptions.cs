@@ -16,7 +16,15 @@ public sealed class ProducerOptions
     [Range(typeof(TimeSpan), "00:00:00", "00:01:00")]
     public TimeSpan PartialBatchDelay { get; set; } = TimeSpan.FromMilliseconds(5);
 
-    /// <summary>First pause after an empty claim; it doubles while the outbox stays empty.</summary>
+    /// <summary>
+    /// How long after a lane last claimed rows an empty claim is still followed by only <see cref="PartialBatchDelay"/>: a
+    /// steady flow's gaps are short, and the first empty claim amid one must not hold the next row for <see cref="IdleDelay"/>.
+    /// Past it the pause backs off from <see cref="IdleDelay"/>. Zero: back off at the first empty claim.
+    /// </summary>
+    [Range(typeof(TimeSpan), "00:00:00", "00:00:10")]
+    public TimeSpan FlowWindow { get; set; } = TimeSpan.FromMilliseconds(50);
+
+    /// <summary>First pause after an empty claim past <see cref="FlowWindow"/>; it doubles while the outbox stays empty.</summary>
     [Range(typeof(TimeSpan), "00:00:00.001", "00:01:00")]
     public TimeSpan IdleDelay { get; set; } = TimeSpan.FromMilliseconds(10);
 
