@@ -11,6 +11,10 @@ internal static partial class FanOutLog
     [LoggerMessage(2201, LogLevel.Information, "Fan-out of notification {NotificationId} ended after {Pages} pages of this producer, {Deliveries} deliveries published by it")]
     public static partial void Ended(ILogger logger, long notificationId, int pages, long deliveries);
 
+    // Debug: one a notification to a subscriber, 200 lines a second at 200 such rows; admin show has the same.
+    [LoggerMessage(2206, LogLevel.Debug, "Fan-out of notification {NotificationId} to a subscriber ended in its claim, {Deliveries} deliveries published")]
+    public static partial void EndedInClaim(ILogger logger, long notificationId, long deliveries);
+
     [LoggerMessage(2202, LogLevel.Warning, "Fan-out of notification {NotificationId}: the lease ran out and another producer took the job; this one leaves it")]
     public static partial void LeaseLost(ILogger logger, long notificationId);
 

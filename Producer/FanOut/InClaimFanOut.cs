@@ -177,7 +177,7 @@ internal sealed class InClaimFanOut(
     {
         if (advanced)
         {
-            FanOutLog.Ended(logger, page.Job.Id, 1, page.Page.Deliveries.Count);
+            FanOutLog.EndedInClaim(logger, page.Job.Id, page.Page.Deliveries.Count);
         }
         else
         {
