@@ -1,14 +1,5 @@
 \set ON_ERROR_STOP 1
-TRUNCATE notifications.outbox;
--- 1,000,000 bulk rows scheduled for tomorrow, plus 50,000 rows to send now (normal) and 10 urgent.
-INSERT INTO notifications.outbox (recipient, subject, body, priority, not_before)
-SELECT 'user' || g || '@example.com', 'Newsletter #' || g, 'Hello', 'bulk', now() + interval '1 day' + g * interval '1 ms'
-FROM generate_series(1, 1000000) AS g;
-INSERT INTO notifications.outbox (recipient, subject, body)
-SELECT 'user' || g || '@example.com', 'Order #' || g, 'Hello' FROM generate_series(1, 50000) AS g;
-INSERT INTO notifications.outbox (recipient, subject, body, priority)
-SELECT 'user' || g || '@example.com', 'Reset #' || g, 'Hello', 'urgent' FROM generate_series(1, 10) AS g;
-VACUUM ANALYZE notifications.outbox;
+\ir claim-plan-1m-outbox.sql
 SELECT priority, not_before IS NULL AS now, count(*) FROM notifications.outbox GROUP BY 1, 2 ORDER BY 1, 2;
 SELECT indexrelname, pg_size_pretty(pg_relation_size(indexrelid)) FROM pg_stat_user_indexes WHERE relname = 'outbox';
 PREPARE due(text, int) AS
