@@ -17,8 +17,9 @@ internal static class ClaimOrder
         {
             foreach (string sql in (string[])[dueSql, nowSql])
             {
-                // At least: PostgreSQL may run a statement's sub-select more than once and return more than its LIMIT. Those rows
-                // are deleted in this transaction: kept (a batch a little larger), and no statement is asked for a negative LIMIT.
+                // At least: a statement may return more than it was asked for (PostgreSQL's did, its sub-select run more than once,
+                // when it claimed one range a statement). Those rows are deleted in this transaction: kept (a batch a little
+                // larger), and no statement is asked for a negative number of rows.
                 if (rows.Count >= batchSize)
                 {
                     return rows;

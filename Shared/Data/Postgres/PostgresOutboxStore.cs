@@ -1,3 +1,4 @@
+using System.Collections.Concurrent;
 using Dapper;
 using Notifications.Shared.Hosting;
 using Npgsql;
@@ -10,7 +11,7 @@ internal sealed class PostgresOutboxStore : IOutboxStore
     private readonly NpgsqlDataSource _dataSource;
     private readonly int _timeoutSeconds;
     private readonly string _schema;
-    private readonly System.Collections.Concurrent.ConcurrentDictionary<string, string> _claimSql = new();
+    private readonly ConcurrentDictionary<string, string> _claimSql = new();
     private readonly string _rejectSql;
     private readonly string _countSql;
     private readonly string _countByPrioritySql;
@@ -117,7 +118,8 @@ internal sealed class PostgresOutboxStore : IOutboxStore
     /// of them cost the claim one index page. now() is the transaction's start (stable, so usable as an index bound;
     /// clock_timestamp() would not be). The ranges are appended in that order under one LIMIT, which stops reading (and
     /// locking) at @BatchSize rows: a later range is not looked at once the earlier ones filled the batch. The priorities are
-    /// the enum's own column values, written into the statement (one statement a lane, planned with its literals).
+    /// the enum's own column values, written into the statement (one statement a lane, planned with its literals). As
+    /// before, a rescanned sub-select may return a few rows more than @BatchSize; they are deleted, and claimed.
     /// </summary>
     private static string ClaimStatement(string s, IReadOnlyList<NotificationPriority> priorities)
     {
