@@ -106,6 +106,8 @@ GRANT SELECT ON :"schema".category, :"schema".category_default, :"schema".prefer
 GRANT SELECT, INSERT, UPDATE, DELETE ON :"schema".delivery_log TO notifications_consumer;
 GRANT SELECT, INSERT, DELETE, UPDATE (dead_lettered_at) ON :"schema".dead_letter TO notifications_consumer;
 GRANT SELECT, INSERT, UPDATE ON :"schema".rate_limit TO notifications_consumer;
+-- The send window (044): a send's row in, its end recorded, a second later deleted.
+GRANT SELECT, INSERT, UPDATE, DELETE ON :"schema".rate_limit_send TO notifications_consumer;
 GRANT SELECT, INSERT, UPDATE ON :"schema".suppression TO notifications_consumer;
 GRANT SELECT ON :"schema".template TO notifications_consumer;
 GRANT SELECT, UPDATE ON :"schema".webhook_endpoint TO notifications_consumer;

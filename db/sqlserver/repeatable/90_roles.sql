@@ -59,6 +59,8 @@ GO
 GRANT SELECT, INSERT, UPDATE, DELETE ON [$(Schema)].[delivery_log] TO [notifications_consumer];
 GRANT SELECT, INSERT, DELETE ON [$(Schema)].[dead_letter] TO [notifications_consumer];
 GRANT SELECT, INSERT, UPDATE ON [$(Schema)].[rate_limit] TO [notifications_consumer];
+-- The send window (044): a send's row in, its end recorded, a second later deleted.
+GRANT SELECT, INSERT, UPDATE, DELETE ON [$(Schema)].[rate_limit_send] TO [notifications_consumer];
 GRANT SELECT, INSERT, UPDATE ON [$(Schema)].[suppression] TO [notifications_consumer];
 GRANT SELECT ON [$(Schema)].[template] TO [notifications_consumer];
 GRANT SELECT, UPDATE ON [$(Schema)].[webhook_endpoint] TO [notifications_consumer];

@@ -68,7 +68,8 @@ internal static class SqlServerRoleGrants
         ["notifications_consumer"] =
         [
             .. Object("delivery_log", "SELECT", "INSERT", "UPDATE", "DELETE"), .. Object("dead_letter", "SELECT", "INSERT", "DELETE"),
-            .. Object("rate_limit", "SELECT", "INSERT", "UPDATE"), .. Object("suppression", "SELECT", "INSERT", "UPDATE"), .. Object("template", "SELECT"),
+            .. Object("rate_limit", "SELECT", "INSERT", "UPDATE"), .. Object("rate_limit_send", "SELECT", "INSERT", "UPDATE", "DELETE"),
+            .. Object("suppression", "SELECT", "INSERT", "UPDATE"), .. Object("template", "SELECT"),
             .. Object("webhook_endpoint", "SELECT", "UPDATE"), .. Object("retention", "SELECT", "UPDATE"), .. Object("idempotency_key", "SELECT", "DELETE"),
             .. Object("fanout_job", "SELECT", "DELETE"), .. Object("audience_delivery", "SELECT", "DELETE"),
             .. Column("contact_point", "SELECT", "channel", "address", "dead_at", "subscriber_id"), .. Column("contact_point", "UPDATE", "dead_at", "dead_reason"),
