@@ -21,6 +21,7 @@ internal sealed partial class FleetRateLimiter : IDisposable
     // Slow-down replies of many handlers at once count as one reduction per this long (also in the database).
     private static readonly TimeSpan Settle = TimeSpan.FromSeconds(1);
     private readonly ConcurrentDictionary<string, SlotSchedule> _schedules = new(StringComparer.Ordinal);
+    private readonly ConcurrentDictionary<string, SemaphoreSlim> _windowGates = new(StringComparer.Ordinal);
     private readonly PartitionedRateLimiter<string> _slowDownReports;
     private readonly IRateLimitStore _store;
     private readonly RateLimitOptions _options;
@@ -28,9 +29,18 @@ internal sealed partial class FleetRateLimiter : IDisposable
     private readonly ILogger _logger;
     private readonly ResiliencePipeline _leaseRetry;
 
-    public FleetRateLimiter(IRateLimitStore store, RateLimitSettings settings, TimeProvider time, ILogger<FleetRateLimiter> logger)
+    // How long a send let into a window counts as in flight when its end is never recorded (its process died).
+    private readonly TimeSpan _endsWithin;
+    private readonly WindowEnds _windowEnds;
+
+    // sendTimeout: the longest a send lasts (Relay:SendTimeout); a send let into a window whose end is never recorded counts as
+    // in flight until this and a second more after it was let in.
+    public FleetRateLimiter(
+        IRateLimitStore store, RateLimitSettings settings, TimeProvider time, ILogger<FleetRateLimiter> logger, TimeSpan? sendTimeout = null)
     {
         _store = store;
+        _endsWithin = (sendTimeout ?? new Relay.RelayOptions().SendTimeout) + TimeSpan.FromSeconds(1);
+        _windowEnds = new WindowEnds(store, _endsWithin, logger);
         _options = settings.Options;
         _time = time;
         _logger = logger;
@@ -60,6 +70,71 @@ internal sealed partial class FleetRateLimiter : IDisposable
         _schedules.TryGetValue(key, out var schedule) && schedule.TrySpendHeld() ? Task.CompletedTask : WaitAsync(key, rate, cancellationToken);
 
     /// <summary>
+    /// After the slot of <paramref name="key"/> (<see cref="WaitAsync"/>, <see cref="SpendAsync"/>): returns when the fleet's send
+    /// window of the limit lets one more send in — fewer than <see cref="WindowSize"/> sends in flight or ended within the last second —
+    /// with the send's entry, to be ended by <see cref="LeaveWindow"/> when the server answered. Null (at once) for a rate
+    /// above <see cref="RateLimitOptions.SendWindowUpTo"/>. While the database cannot be reached it waits, as for a lease.
+    /// </summary>
+    public async Task<long?> EnterWindowAsync(string key, Rate rate, CancellationToken cancellationToken)
+    {
+        if (rate.PerSecond > _options.SendWindowUpTo)
+        {
+            return null;
+        }
+
+        int size = WindowSize(
+            _schedules.TryGetValue(key, out var schedule) && schedule.Interval > TimeSpan.Zero ? schedule.Interval : rate.Interval, _options.SlotTolerance);
+        while (true)
+        {
+            // One of this process's handlers at a time asks the database: the others wait here, not holding a pooled connection
+            // while they queue for the window's lock there.
+            var gate = _windowGates.GetOrAdd(key, static _ => new SemaphoreSlim(1, 1));
+            await gate.WaitAsync(cancellationToken);
+            var context = ResilienceContextPool.Shared.Get(cancellationToken);
+            WindowEntry entry;
+            try
+            {
+                context.Properties.Set(LimitKey, key);
+                entry = await _leaseRetry.ExecuteAsync(
+                    static (ctx, state) => new ValueTask<WindowEntry>(state.Store.EnterWindowAsync(state.Key, state.Size, state.EndsWithin, ctx.CancellationToken)),
+                    context,
+                    (Store: _store, Key: key, Size: size, EndsWithin: _endsWithin));
+                if (context.Properties.TryGetValue(FailedTries, out int failures))
+                {
+                    LogLeaseRecovered(_logger, key, failures);
+                }
+            }
+            finally
+            {
+                ResilienceContextPool.Shared.Return(context);
+                gate.Release();
+            }
+
+            if (entry.Id is { } id)
+            {
+                return id;
+            }
+
+            await Task.Delay(entry.Wait, _time, cancellationToken);
+        }
+    }
+
+    /// <summary>
+    /// The send of window entry <paramref name="id"/> ended (sent or failed): it leaves the window a second after its end is
+    /// recorded, which <see cref="WindowEnds"/> does off the caller's path. Never throws.
+    /// </summary>
+    public void LeaveWindow(long id) => _windowEnds.Add(id);
+
+    /// <summary>
+    /// How many sends the window holds at <paramref name="interval"/> apart: the rate × (1 s + <paramref name="tolerance"/>), rounded
+    /// up, at least 1 — the bound the slots keep for the sends' starts (<see cref="SlotSchedule"/>), now wherever the receiver
+    /// sees them. A send counts from its start to a second after its end, so the window lets the rate through while the sends
+    /// take up to the tolerance; longer sends (a saturated relay) slow the domain down rather than bunch.
+    /// </summary>
+    internal static int WindowSize(TimeSpan interval, TimeSpan tolerance) =>
+        (int)Math.Clamp(Math.Ceiling(((TimeSpan.FromSeconds(1) + tolerance) / interval) - 1e-9), 1, 1_000_000);
+
+    /// <summary>
     /// The destination behind <paramref name="key"/> answered "slow down": its rate goes down for the whole fleet for
     /// <see cref="RateLimitOptions.SlowDownFor"/>. Never throws but for cancellation: a failed report is logged.
     /// </summary>
@@ -84,10 +159,17 @@ internal sealed partial class FleetRateLimiter : IDisposable
 
     public void Dispose()
     {
+        // The ends handed over are recorded first (a few seconds at most): otherwise they count until the send timeout.
+        _windowEnds.DisposeAsync().AsTask().GetAwaiter().GetResult();
         _slowDownReports.Dispose();
         foreach (var schedule in _schedules.Values)
         {
             schedule.Dispose();
+        }
+
+        foreach (var gate in _windowGates.Values)
+        {
+            gate.Dispose();
         }
     }
 

@@ -44,9 +44,38 @@ internal sealed class PostgresRateLimitStore : IRateLimitStore
                     slow_until_us = (SELECT now_us FROM c) + @HoldUs
             RETURNING r.slow_factor
             """;
+        // A batch, one round trip, one implicit transaction: the window's lock first (a transaction-scoped advisory lock of its
+        // own, not the rate_limit row, which the leases take), then (a new snapshot, under the lock) the count and the entry, so
+        // whatever the consumer before this one let in is counted. Commits without waiting for the WAL flush: the entries are a
+        // pacing record, not data (after a crash of the database the window starts empty).
+        EnterWindowSql = $"""
+            SELECT set_config('synchronous_commit', 'off', true), pg_advisory_xact_lock(hashtextextended('{s}.rate_limit_send:' || @Key, 0));
+            WITH c AS (SELECT {now} AS now_us),
+            gone AS (
+                DELETE FROM "{s}".rate_limit_send AS w USING c
+                WHERE w.name = @Key AND COALESCE(w.ended_us, w.ends_by_us) <= c.now_us - 1000000),
+            n AS (
+                SELECT count(*) AS counted, min(w.ended_us) AS oldest_end FROM "{s}".rate_limit_send AS w, c
+                WHERE w.name = @Key AND COALESCE(w.ended_us, w.ends_by_us) > c.now_us - 1000000),
+            let_in AS (
+                INSERT INTO "{s}".rate_limit_send (name, started_us, ends_by_us)
+                SELECT @Key, c.now_us, c.now_us + @EndsWithinUs FROM c, n WHERE n.counted < @Size
+                RETURNING id)
+            SELECT (SELECT id FROM let_in) AS Id,
+                   CASE WHEN n.oldest_end IS NULL THEN @RetryUs ELSE GREATEST(n.oldest_end + 1000000 - c.now_us, 1000) END AS WaitUs
+            FROM c, n
+            """;
+        LeaveWindowSql = $"""
+            SELECT set_config('synchronous_commit', 'off', true);
+            UPDATE "{s}".rate_limit_send SET ended_us = {now} WHERE id = ANY(@Ids)
+            """;
     }
 
     internal string LeaseSql { get; }
+
+    internal string EnterWindowSql { get; }
+
+    internal string LeaveWindowSql { get; }
 
     internal string SlowDownSql { get; }
 
@@ -65,6 +94,22 @@ internal sealed class PostgresRateLimitStore : IRateLimitStore
         return await connection.QuerySingleAsync<double>(new CommandDefinition(SlowDownSql,
             new { Key = key, Factor = factor, MaxFactor = maxFactor, SettleUs = Micros(settle), HoldUs = Micros(holdFor) },
             commandTimeout: _timeoutSeconds, cancellationToken: cancellationToken));
+    }
+
+    public async Task<WindowEntry> EnterWindowAsync(string key, int size, TimeSpan endsWithin, CancellationToken cancellationToken)
+    {
+        await using var connection = await _dataSource.OpenConnectionAsync(cancellationToken);
+        await using var results = await connection.QueryMultipleAsync(new CommandDefinition(EnterWindowSql,
+            new { Key = key, Size = (long)size, EndsWithinUs = Micros(endsWithin), RetryUs = Micros(WindowRow.InFlightRetry) },
+            commandTimeout: _timeoutSeconds, cancellationToken: cancellationToken));
+        await results.ReadAsync();
+        return (await results.ReadSingleAsync<WindowRow>()).ToEntry();
+    }
+
+    public async Task LeaveWindowAsync(IReadOnlyList<long> ids, CancellationToken cancellationToken)
+    {
+        await using var connection = await _dataSource.OpenConnectionAsync(cancellationToken);
+        await connection.ExecuteAsync(new CommandDefinition(LeaveWindowSql, new { Ids = ids.ToArray() }, commandTimeout: _timeoutSeconds, cancellationToken: cancellationToken));
     }
 
     internal static long Micros(TimeSpan span) => span.Ticks / TimeSpan.TicksPerMicrosecond;

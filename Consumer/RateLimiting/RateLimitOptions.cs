@@ -35,6 +35,14 @@ internal sealed class RateLimitOptions
     [Range(typeof(TimeSpan), "00:00:00.001", "00:00:10")]
     public TimeSpan SlotTolerance { get; set; } = TimeSpan.FromMilliseconds(100);
 
+    /// <summary>
+    /// Limits up to this many sends a second also keep the send window: a send starts only while fewer than the rate ×
+    /// (1 s + <see cref="SlotTolerance"/>) of the fleet's sends are in flight or ended within the last second, so no second at
+    /// the receiver holds more, however long the sends take (two more database statements a send). 0: no window.
+    /// </summary>
+    [Range(0, 100_000)]
+    public int SendWindowUpTo { get; set; } = 1_000;
+
     /// <summary>A "slow down" reply (421, 451 4.7.x, 452) divides the destination's rate by this.</summary>
     [Range(1.1, 100.0)]
     public double SlowDownFactor { get; set; } = 2;

@@ -31,7 +31,9 @@ internal static class RateLimitingHostingExtensions
                 ? new PostgresRateLimitStore(sp.GetRequiredService<NpgsqlDataSource>(), database)
                 : new SqlServerRateLimitStore(database);
         });
-        services.AddSingleton<FleetRateLimiter>();
+        services.AddSingleton(sp => new FleetRateLimiter(
+            sp.GetRequiredService<IRateLimitStore>(), sp.GetRequiredService<RateLimitSettings>(), sp.GetRequiredService<TimeProvider>(),
+            sp.GetRequiredService<Microsoft.Extensions.Logging.ILogger<FleetRateLimiter>>(), sp.GetRequiredService<IOptions<RelayOptions>>().Value.SendTimeout));
         services.AddSingleton(sp => new RateLimitLanes(
             sp.GetRequiredService<RateLimitSettings>(), sp.GetRequiredService<FleetRateLimiter>(), sp.GetRequiredService<RelayBreaker>(),
             sp.GetRequiredService<InfrastructureBreaker>(), sp.GetRequiredService<IOptions<RabbitMqOptions>>().Value, sp.GetRequiredService<Microsoft.Extensions.Logging.ILogger<RateLimitLanes>>()));

@@ -105,6 +105,9 @@ internal sealed class SlotSchedule(TimeProvider time, TimeSpan tolerance) : IDis
         }
     }
 
+    /// <summary>The interval between slots in force (the last lease's: longer while slowed down); zero before the first lease.</summary>
+    public TimeSpan Interval => _lease.Interval;
+
     public void Dispose() => _gate.Dispose();
 
     // Holds slot k of the current lease (under the gate).

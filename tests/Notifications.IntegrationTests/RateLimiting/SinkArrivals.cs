@@ -101,11 +101,11 @@ internal static class SinkArrivals
         return ids.AsList();
     }
 
-    /// <summary>Empties the fleet's GCRA rows (a test's limits start fresh).</summary>
+    /// <summary>Empties the fleet's GCRA rows and send windows (a test's limits start fresh).</summary>
     public static async Task ClearLimitsAsync()
     {
         await using var connection = await TestDatabase.OpenAsync();
-        await connection.ExecuteAsync($"DELETE FROM {TestDatabase.Schema}.rate_limit");
+        await connection.ExecuteAsync($"DELETE FROM {TestDatabase.Schema}.rate_limit; DELETE FROM {TestDatabase.Schema}.rate_limit_send");
     }
 
     private static string DomainOf(string file)

@@ -69,6 +69,7 @@ public sealed class TSqlParserTests
             "SqlServerOutboxDialect.AttachmentSql", "SqlServerAttachmentStore.LoadSql",
             "SqlServerOutboxDialect.TemplateVariablesSql",
             "SqlServerRateLimitStore.LeaseSql", "SqlServerRateLimitStore.SlowDownSql",
+            "SqlServerRateLimitStore.EnterWindowSql", "SqlServerRateLimitStore.LeaveWindowSql",
             "SqlServerSuppressionStore.AddSql", "SqlServerSuppressionStore.RemoveSql", "SqlServerSuppressionStore.ListSql",
             "SqlServerSuppressionStore.ChangesSql", "SqlServerSuppressionStore.LoadSql", "SqlServerSuppressionStore.FindSql", "SqlServerSuppressionStore.RecordSuppressedSql",
             "SqlServerTemplateStore.NewestSql", "SqlServerTemplateStore.PutSql", "SqlServerTemplateStore.ListSql",
