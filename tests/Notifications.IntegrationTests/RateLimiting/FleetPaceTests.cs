@@ -32,18 +32,18 @@ public sealed class FleetPaceTests(ITestOutputHelper output)
     private static readonly TimeSpan Patience = TimeSpan.FromSeconds(90);
 
     /// <summary>
-    /// 2 processes at 50/s. With 4 processes the cases fail on this code (issue 27, item 19, open): at 4 × 200/s on a quiet box
-    /// the limited domain's mean was 171, 100 and 142/s during the other domain's flood, and at 4 × 50/s it fell to 38-43/s in 3
-    /// of 4 runs with a second at 19-27 (2026-11-27, exclusive bench-lock), slots given up while the lane and the handlers come
-    /// to them late on a box the test's own processes saturate. The test command does not claim them:
-    /// NOTIFICATIONS_OPEN_DEFECTS=1 adds them (docs/rate-limits.md), never as a skip.
+    /// 2 and 4 processes at 50/s. Without the send window (issue 27, item 19) the 4-process case failed here: 64 and 65 of the
+    /// limited domain in a sliding second against a bound of 60 (2026-12-01, <c>NOTIFICATIONS_SEND_WINDOW_UP_TO=0</c>); with it 55,
+    /// the window's size. 4 processes at 200/s hold the bound too (201-220 in 12 runs), but on this box, whose cores the test's own
+    /// processes saturate, the limited domain's sends take 200-450 ms while the other domain floods, and its mean falls to
+    /// 146-160/s (166-176/s without the window, which then broke the bound in 2 of 3 runs): the floor and the mean fail either
+    /// way, so the test command does not claim that case; NOTIFICATIONS_OPEN_DEFECTS=1 adds it (docs/rate-limits.md), never as a skip.
     /// </summary>
     public static TheoryData<int, int> Cases()
     {
-        var cases = new TheoryData<int, int> { { 2, Limit } };
+        var cases = new TheoryData<int, int> { { 2, Limit }, { 4, Limit } };
         if (Environment.GetEnvironmentVariable("NOTIFICATIONS_OPEN_DEFECTS") == "1")
         {
-            cases.Add(4, Limit);
             cases.Add(4, 200);
         }
 
@@ -70,6 +70,7 @@ public sealed class FleetPaceTests(ITestOutputHelper output)
         [
             ("Smtp:Host", sink.Host), ("Smtp:Port", sink.Port.ToString(System.Globalization.CultureInfo.InvariantCulture)),
             ("Smtp:Security", "None"), ("Consumer:Handlers", "16"), ($"RateLimits:Domains:{Limited}", $"{limit}/s"),
+            .. WindowSetting(),
         ];
         var consumers = Enumerable.Range(0, processes).Select(_ => WorkerProcess.Start("Consumer", broker, settings)).ToList();
         try
@@ -124,7 +125,9 @@ public sealed class FleetPaceTests(ITestOutputHelper output)
         double stalled = SinkArrivals.Gaps(all, steadyFrom, steadyTo).Sum(g => Math.Max(0, g.TotalSeconds - 0.05));
         double working = Math.Max(0, 1 - (stalled / (steadyTo - steadyFrom).TotalSeconds));
         output.WriteLine($"mean from the second second to the last but one: {steadyRate:F1}/s; stalls {stalled * 1000:F0} ms of {(steadyTo - steadyFrom).TotalSeconds:F1} s");
-        Assert.True(busiest <= (limit * (1.2 + gap.TotalSeconds)) + 5,
+        // The send window counts each send from its start to the server's answer, and the sink writes a message between the
+        // two: so the bound holds at the sink whatever the box's stalls (issue 27, item 19's bound, no allowance for them).
+        Assert.True(busiest <= (limit * 1.1) + 5,
             $"{busiest} {Limited} messages reached the relay within one second (limit {limit}/s; the sink stalled {gap.TotalMilliseconds:F0} ms around it)");
         // The other domain flowed for at least the first three of those seconds (it is inserted until the backlog is through).
         Assert.True(free[^1] >= limited[0] + (3 * Second), $"the other domain was through {(free[^1] - limited[0]).TotalSeconds:F1} s after the first {Limited}");
@@ -145,6 +148,10 @@ public sealed class FleetPaceTests(ITestOutputHelper output)
         Assert.Empty(await broker.DrainDeadLettersAsync());
         Assert.Equal(0u, await broker.CountAsync(RateLimitLanes.QueueName(broker.Options, Limited)));
     }
+
+    // NOTIFICATIONS_SEND_WINDOW_UP_TO: RateLimits:SendWindowUpTo for the consumers, to run these cases without the window (0).
+    private static (string, string)[] WindowSetting() =>
+        Environment.GetEnvironmentVariable("NOTIFICATIONS_SEND_WINDOW_UP_TO") is { Length: > 0 } upTo ? [("RateLimits:SendWindowUpTo", upTo)] : [];
 
     // The other domain at a steady StreamRate (below what the consumers clear in the slowest runs, ~240/s in a loaded
     // second) until cancelled; returns the ids inserted.
