@@ -75,26 +75,37 @@ public sealed class SendWindowTests(ITestOutputHelper output) : IAsyncDisposable
         var store = Store();
         await store.LeaseAsync(Key, 1, TimeSpan.FromSeconds(1), TimeSpan.Zero, CancellationToken.None);
 
-        // A window of 1: one send ended just now holds the next back for about a second.
+        // A window of 1: one send ended just now holds the next back until a second after its end. Judged by the time the two
+        // statements took, not assumed: a box that stalled for a second between them would rightly let the next one in.
         var first = await store.EnterWindowAsync(Key, 1, Long, CancellationToken.None);
         Assert.NotNull(first.Id);
+        var sinceEnd = Stopwatch.StartNew();
         await store.LeaveWindowAsync([first.Id!.Value], CancellationToken.None);
         var held = await store.EnterWindowAsync(Key, 1, Long, CancellationToken.None);
-        Assert.Null(held.Id);
-        Assert.InRange(held.Wait, TimeSpan.FromMilliseconds(500), TimeSpan.FromSeconds(1));
-        await Task.Delay(held.Wait);
-        var second = await Eventually.WaitAsync(() => store.EnterWindowAsync(Key, 1, TimeSpan.FromMilliseconds(300), CancellationToken.None),
-            e => e.Id is not null, TimeSpan.FromSeconds(10), "let in after the oldest end left the window");
+        var between = sinceEnd.Elapsed;
+        if (between < TimeSpan.FromMilliseconds(900))
+        {
+            Assert.Null(held.Id);
+            Assert.InRange(held.Wait, TimeSpan.FromSeconds(1) - between - TimeSpan.FromMilliseconds(1), TimeSpan.FromSeconds(1));
+        }
 
-        // Its end is never recorded (its process died): the window stays full while it may be in flight (300 ms here), then a
-        // second as if it had ended then — with a short retry, since no end is known.
-        var started = Stopwatch.StartNew();
+        var second = await Eventually.WaitAsync(() => store.EnterWindowAsync(Key, 1, TimeSpan.FromSeconds(2), CancellationToken.None),
+            e => e.Id is not null, TimeSpan.FromSeconds(10), "let in after the oldest end left the window");
+        long secondStart = await StartedAsync(second.Id!.Value);
+
+        // Its end is never recorded (its process died): the window stays full while it may be in flight (2 s here), then a
+        // second as if it had ended then — with a short retry meanwhile, since no end is known.
         var blocked = await store.EnterWindowAsync(Key, 1, Long, CancellationToken.None);
-        Assert.Null(blocked.Id);
-        Assert.Equal(WindowRow.InFlightRetry, blocked.Wait);
-        await Eventually.WaitAsync(() => store.EnterWindowAsync(Key, 1, Long, CancellationToken.None),
-            e => e.Id is not null, TimeSpan.FromSeconds(10), "let in after the dead send's time ran out");
-        Assert.True(started.Elapsed >= TimeSpan.FromMilliseconds(1000), $"let in {started.Elapsed.TotalMilliseconds:F0} ms after, while the dead send counted");
+        if (blocked.Id is null)
+        {
+            Assert.Equal(WindowRow.InFlightRetry, blocked.Wait);
+        }
+
+        var third = blocked.Id is not null ? blocked : await Eventually.WaitAsync(() => store.EnterWindowAsync(Key, 1, Long, CancellationToken.None),
+            e => e.Id is not null, TimeSpan.FromSeconds(15), "let in after the dead send's time ran out");
+        // By the database's clock, which the window keeps: not before the dead send's 2 s and the second after them.
+        long waited = await StartedAsync(third.Id!.Value) - secondStart;
+        Assert.True(waited >= 3_000_000, $"let in {waited / 1000} ms after the dead send, while it counted");
         Assert.NotEqual(second.Id, first.Id);
     }
 
@@ -116,6 +127,12 @@ public sealed class SendWindowTests(ITestOutputHelper output) : IAsyncDisposable
 
     private PostgresRateLimitStore Store() =>
         new(_dataSource, new DatabaseOptions { ConnectionString = TestServices.PostgresConnectionString, Schema = TestDatabase.Schema });
+
+    private static async Task<long> StartedAsync(long id)
+    {
+        await using var connection = await TestDatabase.OpenAsync();
+        return await connection.ExecuteScalarAsync<long>($"SELECT started_us FROM {TestDatabase.Schema}.rate_limit_send WHERE id = @id", new { id });
+    }
 
     private static async Task<long> CountAsync()
     {
