@@ -90,23 +90,16 @@ internal sealed partial class FleetRateLimiter : IDisposable
             // while they queue for the window's lock there.
             var gate = _windowGates.GetOrAdd(key, static _ => new SemaphoreSlim(1, 1));
             await gate.WaitAsync(cancellationToken);
-            var context = ResilienceContextPool.Shared.Get(cancellationToken);
             WindowEntry entry;
             try
             {
-                context.Properties.Set(LimitKey, key);
-                entry = await _leaseRetry.ExecuteAsync(
+                entry = await UntilAnsweredAsync(key,
                     static (ctx, state) => new ValueTask<WindowEntry>(state.Store.EnterWindowAsync(state.Key, state.Size, state.EndsWithin, ctx.CancellationToken)),
-                    context,
-                    (Store: _store, Key: key, Size: size, EndsWithin: _endsWithin));
-                if (context.Properties.TryGetValue(FailedTries, out int failures))
-                {
-                    LogLeaseRecovered(_logger, key, failures);
-                }
+                    (Store: _store, Key: key, Size: size, EndsWithin: _endsWithin),
+                    cancellationToken);
             }
             finally
             {
-                ResilienceContextPool.Shared.Return(context);
                 gate.Release();
             }
 
@@ -190,23 +183,31 @@ internal sealed partial class FleetRateLimiter : IDisposable
     private async Task<Lease> LeaseAsync(string key, Rate rate, CancellationToken cancellationToken)
     {
         int count = LeaseSize(rate, _options.LeaseDuration);
+        // Grace of the slot tolerance: the next lease of a busy process arrives a round trip after the last slot; that
+        // moment is not lost. After a longer idle time at most the tolerance's worth goes out at once.
+        return await UntilAnsweredAsync(key,
+            static (ctx, state) => new ValueTask<Lease>(state.Store.LeaseAsync(
+                state.Key, state.Count, state.Rate.Interval, state.Grace, ctx.CancellationToken)),
+            (Store: _store, Key: key, Count: count, Rate: rate, Grace: _options.SlotTolerance),
+            cancellationToken);
+    }
+
+    // One statement of the limit key (a lease, a window's entry) through the lease retry: asked again until the database
+    // answers, its first failure logged (4112) and, once it answers, the failed tries (4113).
+    private async Task<T> UntilAnsweredAsync<TState, T>(
+        string key, Func<ResilienceContext, TState, ValueTask<T>> statement, TState state, CancellationToken cancellationToken)
+    {
         var context = ResilienceContextPool.Shared.Get(cancellationToken);
         try
         {
             context.Properties.Set(LimitKey, key);
-            // Grace of the slot tolerance: the next lease of a busy process arrives a round trip after the last slot; that
-            // moment is not lost. After a longer idle time at most the tolerance's worth goes out at once.
-            var lease = await _leaseRetry.ExecuteAsync(
-                static (ctx, state) => new ValueTask<Lease>(state.Store.LeaseAsync(
-                    state.Key, state.Count, state.Rate.Interval, state.Grace, ctx.CancellationToken)),
-                context,
-                (Store: _store, Key: key, Count: count, Rate: rate, Grace: _options.SlotTolerance));
+            var answer = await _leaseRetry.ExecuteAsync(statement, context, state);
             if (context.Properties.TryGetValue(FailedTries, out int failures))
             {
                 LogLeaseRecovered(_logger, key, failures);
             }
 
-            return lease;
+            return answer;
         }
         finally
         {
