@@ -1,3 +1,5 @@
+using System.Globalization;
+
 namespace Notifications.Harness.FanOut;
 
 /// <summary>
@@ -44,4 +46,14 @@ internal static class FanOutArrivals
         latencies.Sort();
         return (latencies, incomplete);
     }
+
+    /// <summary>
+    /// Each notification inserted, in commit order, as CSV with a header: its id, its commit (Unix microseconds) and the
+    /// milliseconds to its first and last device (empty when none arrived).
+    /// </summary>
+    public static IEnumerable<string> RowsCsv(IReadOnlyDictionary<string, long> committedAt, IReadOnlyDictionary<string, long[]> arrivals) =>
+        committedAt.OrderBy(c => c.Value).Select(c => arrivals.TryGetValue(c.Key, out var times) && times.Length > 0
+                ? string.Create(CultureInfo.InvariantCulture, $"{c.Key},{c.Value},{(times.Min() - c.Value) / 1000.0:F2},{(times.Max() - c.Value) / 1000.0:F2}")
+                : string.Create(CultureInfo.InvariantCulture, $"{c.Key},{c.Value},,"))
+            .Prepend("id,committed_unix_us,first_device_ms,last_device_ms");
 }

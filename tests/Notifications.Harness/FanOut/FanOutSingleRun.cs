@@ -44,6 +44,8 @@ internal sealed class FanOutSingleRun(BenchEnvironment env, HarnessOptions optio
         var measured = committed.Where(c => c.Value >= warmEnd).ToDictionary(c => c.Key, c => c.Value, StringComparer.Ordinal);
         var (lastDevice, _) = FanOutArrivals.LastDevice(measured, arrivals, fanOut.DevicesPerSubscriber);
         var (_, incomplete) = FanOutArrivals.LastDevice(committed, arrivals, fanOut.DevicesPerSubscriber);
+        // Row by row, in commit order: whether a tail is a few stalls or spread over the run.
+        await File.WriteAllLinesAsync(Path.Combine(runDirectory, "rows.csv"), FanOutArrivals.RowsCsv(committed, arrivals));
         var result = new FanOutResult
         {
             Kind = "single", Channel = options.Channel, Subscribers = fanOut.Subscribers, DevicesPerSubscriber = fanOut.DevicesPerSubscriber,

@@ -70,4 +70,15 @@ public sealed class FanOutArrivalsTests
         Assert.Empty(lastDevice);
         Assert.Equal(1, incomplete);
     }
+
+    [Fact]
+    public void RowsCsv_InCommitOrder_FirstAndLastDeviceOrEmptyWhenNoneArrived()
+    {
+        var committed = new Dictionary<string, long> { ["b"] = Commit + 2000, ["a"] = Commit };
+        var arrivals = new Dictionary<string, long[]> { ["a"] = [Commit + 4500, Commit + 3000, Commit + 9250] };
+
+        Assert.Equal(
+            ["id,committed_unix_us,first_device_ms,last_device_ms", $"a,{Commit},3.00,9.25", $"b,{Commit + 2000},,"],
+            FanOutArrivals.RowsCsv(committed, arrivals));
+    }
 }
